@@ -1,0 +1,97 @@
+import { useState } from "react";
+import { CallLink } from "../components/CallLink";
+import { Icon } from "../components/Icon";
+import { Logo } from "../components/Logo";
+import { SiteFooter } from "../components/SiteFooter";
+import { formatPhone } from "../lib/format";
+import type { HomeProps } from "../lib/types";
+
+/** The landing page (/). The full seven-section page is its own piece of work; this
+ * version carries the header, hero and the complete service directory. */
+export function HomePage({ site, services, icons }: HomeProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const phone = site.supportPhone;
+  return (
+    <>
+      <div className="bg-blue-800 px-4 py-2 text-center text-sm font-medium text-white">
+        Trusted by 500+ contractors · Live in 24 hours
+      </div>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+          <Logo brand={site.brand} />
+          <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
+            <a href="/#features" className="text-slate-700 hover:text-slate-900">About</a>
+            <a href="/#contact" className="text-slate-700 hover:text-slate-900">Contact</a>
+            <a href="/campaigns" className="text-slate-700 hover:text-slate-900">Affiliates</a>
+            <CallLink phone={phone} service="site" location="header" className="font-semibold text-blue-800">
+              {formatPhone(phone)}
+            </CallLink>
+          </nav>
+          <button
+            type="button"
+            className="rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 md:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? "Close menu" : "Menu"}
+          </button>
+        </div>
+        <div id="mobile-menu" hidden={!menuOpen} className="border-t border-slate-200 px-4 py-4 md:hidden">
+          <ul className="grid grid-cols-2 gap-2">
+            {services.map((service) => (
+              <li key={service.slug}>
+                <a href={`/${service.slug}`} className="block rounded px-2 py-1 text-slate-800 hover:bg-slate-100">
+                  {service.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </header>
+
+      <main id="main">
+        <section className="bg-gradient-to-b from-blue-50 to-white">
+          <div className="mx-auto max-w-6xl px-4 py-14 text-center md:py-20">
+            <h1 className="text-4xl font-extrabold tracking-tight text-slate-900 md:text-6xl">
+              Stop Missing Calls. Start Converting Leads.
+            </h1>
+            <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-700">
+              Live agents answer 100% of your calls in 3 rings or less, qualify every lead and deliver recordings,
+              transcripts, SMS and e-mail within seconds. No setup fees, no contracts, cancel anytime.
+            </p>
+            <a href="#contact" className="mt-8 inline-flex rounded-xl bg-blue-700 px-8 py-4 text-lg font-bold text-white shadow-lg hover:bg-blue-800">
+              Get Started Today
+            </a>
+          </div>
+        </section>
+
+        <section id="features" className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="services-title">
+          <h2 id="services-title" className="text-2xl font-bold text-slate-900 md:text-3xl">Home services</h2>
+          <ul className="mt-6 grid grid-cols-2 gap-3 md:grid-cols-3">
+            {services.map((service) => (
+              <li key={service.slug}>
+                <a href={`/${service.slug}`} className="flex items-center gap-3 rounded-lg border border-slate-200 p-3 text-slate-800 hover:border-blue-600 hover:bg-blue-50">
+                  <Icon node={icons[service.icon]} className="h-5 w-5 shrink-0 text-blue-700" />
+                  <span>{service.name}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section id="contact" className="bg-slate-50">
+          <div className="mx-auto max-w-6xl px-4 py-12 text-center">
+            <h2 className="text-2xl font-bold text-slate-900 md:text-3xl">Every missed call costs $500-$5,000</h2>
+            <p className="mt-3 text-slate-700">Rated 4.7 from 230+ reviews. Call us and be live in 24 hours.</p>
+            <CallLink phone={phone} service="site" location="contact" className="mt-6 inline-flex rounded-xl bg-blue-700 px-8 py-4 text-lg font-bold text-white hover:bg-blue-800">
+              Call {formatPhone(phone)}
+            </CallLink>
+          </div>
+        </section>
+      </main>
+
+      <SiteFooter site={site} phone={phone} service="site" />
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+import { defineConfig } from "@playwright/test";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  MAIN_DB,
+  MAIN_LISTEN,
+  MAIN_URL,
+  NOTIFY_RECIPIENT,
+  PIXEL_DB,
+  PIXEL_ID,
+  PIXEL_LISTEN,
+  PIXEL_URL,
+  SMTP_PORT,
+  TF_DB,
+  TF_LISTEN,
+  TF_URL,
+  repoRoot,
+} from "./support/env";
+
+// Browser tests against the real server binary (target/debug/site), in Debian's
+// Chromium. Nothing is downloaded: build first (see Makefile, `make test-e2e`).
+//
+// Two servers: the default one (4173, certification script off) stores leads in its own
+// SQLite file and e-mails them to a local aiosmtpd (global-setup.ts); the second (4174)
+// has TRUSTEDFORM_ENABLED=true, and its tests serve a stand-in for TrustedForm's script.
+// Playwright empties test-results/ before a run and each server deletes its database file
+// before it starts, so every run starts from empty databases and an empty Maildir.
+// (E2E_REUSE=1 reuses running servers, whose databases the tests then cannot see.)
+
+const e2eDir = dirname(fileURLToPath(import.meta.url));
+const baseURL = MAIN_URL;
+
+/** Deletes the server's SQLite files, then runs the server in the shell's place. */
+function siteCommand(db: string): string {
+  const rel = relative(repoRoot, db);
+  return `rm -f '${rel}' '${rel}-wal' '${rel}-shm' && exec ./target/debug/site`;
+}
+
+const serverDefaults = {
+  cwd: repoRoot,
+  reuseExistingServer: process.env.E2E_REUSE === "1",
+  timeout: 120_000,
+  stdout: "ignore",
+  stderr: "pipe",
+  gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+} as const;
+
+export default defineConfig({
+  testDir: e2eDir,
+  outputDir: join(repoRoot, "test-results"),
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: 2,
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL,
+    screenshot: "only-on-failure",
+    trace: "off",
+    video: "off",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [
+    {
+      name: "phone",
+      use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    },
+    {
+      name: "desktop",
+      use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  globalSetup: join(e2eDir, "global-setup.ts"),
+  webServer: [
+    {
+      ...serverDefaults,
+      name: "site",
+      command: siteCommand(MAIN_DB),
+      env: {
+        LISTEN: MAIN_LISTEN,
+        DATABASE_URL: `sqlite:${MAIN_DB}`,
+        // Many tests post from one IP; the limit itself is tested in server/tests.
+        RATE_LIMIT_PER_MINUTE: "100000",
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        NOTIFY_RECIPIENTS: NOTIFY_RECIPIENT,
+        // Should a delivery fail, retry soon (the tests wait 10 s for each e-mail).
+        NOTIFY_RETRY_BASE_MS: "200",
+      },
+      url: `${MAIN_URL}/healthz`,
+    },
+    {
+      ...serverDefaults,
+      name: "site-trustedform",
+      command: siteCommand(TF_DB),
+      env: {
+        LISTEN: TF_LISTEN,
+        DATABASE_URL: `sqlite:${TF_DB}`,
+        RATE_LIMIT_PER_MINUTE: "100000",
+        TRUSTEDFORM_ENABLED: "true",
+      },
+      url: `${TF_URL}/healthz`,
+    },
+    {
+      ...serverDefaults,
+      name: "site-pixel",
+      command: siteCommand(PIXEL_DB),
+      env: {
+        LISTEN: PIXEL_LISTEN,
+        DATABASE_URL: `sqlite:${PIXEL_DB}`,
+        PIXEL_ENABLED: "true",
+        PIXEL_ID,
+        RENDER_POOL_SIZE: "1",
+      },
+      url: `${PIXEL_URL}/healthz`,
+    },
+  ],
+});

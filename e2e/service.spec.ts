@@ -1,0 +1,948 @@
+import type { Locator, Page, Request } from "@playwright/test";
+import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../client/components/legal/LegalText";
+import { expect, test } from "./fixtures";
+import { axeViolations, describeViolations } from "./support/axe";
+import { certificateByToken, leadsByPhone, type StoredLead } from "./support/db";
+import { MAILDIR, MAIN_DB, NOTIFY_RECIPIENT, TF_DB, TF_URL } from "./support/env";
+import { readMaildir, type Mail } from "./support/mail";
+import {
+  CALL_LOCATIONS,
+  SUCCESS_MESSAGE,
+  badgeFor,
+  callbackForm,
+  expectHydrated,
+  fillCallbackForm,
+  fold,
+  isPhoneProject,
+  phoneFor,
+  press,
+  service,
+  services,
+  statusSheet,
+  uniquePhone,
+} from "./support/service";
+import { newCertificate, recordPosts, serveStandIn } from "./support/trustedform";
+
+// The service landing page (/{slug}) in a real browser against the real server, at phone
+// (390 px) and desktop (1280 px) width: its parts, the phone and badge rules, the callback
+// request end to end (SQLite row and e-mail), the consent certificate, every error message,
+// the status sheet's windows and behaviour, the legal modals, the no-JavaScript path and
+// accessibility. spec.md: "Service landing page", "Legal modals", sections 4, 7, 8, 9.
+
+const SUBMIT_LEAD = "/.netlify/functions/submit-lead";
+const RECORD_TOKEN = "/.netlify/functions/record-token";
+
+/** hvac and bathroom-remodeling have their own numbers; plumbing is an emergency
+ * service and solar is not. */
+const SLUGS = ["hvac", "bathroom-remodeling", "plumbing", "solar"] as const;
+
+/** Present in the HTML, not shown at this width. */
+async function expectPresentButHidden(locator: Locator): Promise<void> {
+  await expect(locator).toHaveCount(1);
+  await expect(locator).toBeHidden();
+}
+
+const callLink = (page: Page, location: string) => page.locator(`a[href^="tel:"][data-track-location="${location}"]`);
+const footer = (page: Page) => page.locator("footer");
+const DISCLAIMER = /connects homeowners with independent, licensed contractors and is not itself a contractor/;
+
+/** The focused element as "tag[type]:name", for checking the Tab order. */
+async function focusedDescription(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return "body";
+    const name = el.getAttribute("aria-label") || (el as HTMLInputElement).labels?.[0]?.textContent || el.textContent || "";
+    return `${el.tagName.toLowerCase()}${el.getAttribute("type") ? `[${el.getAttribute("type")}]` : ""}:${name.replace(/\s+/g, " ").trim().slice(0, 40)}`;
+  });
+}
+
+/** Submits the filled form; with the fake clock installed, runs it past the 2.5 s wait
+ * for the certificate token so the request goes out at once. */
+async function submitWithClock(page: Page): Promise<void> {
+  const f = callbackForm(page);
+  await press(f.submit);
+  await expect(f.submit).toBeDisabled();
+  await page.clock.runFor(2_500);
+}
+
+/** What Tab should reach inside a dialog, in DOM order. */
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/** How many controls Tab should cycle through in the dialog. */
+async function tabbables(dialog: Locator): Promise<number> {
+  return dialog.evaluate((d, selector) => Array.from(d.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0).length, TABBABLE);
+}
+
+/** Index of the focused element among the dialog's controls, -1 when focus is outside. */
+async function focusIndex(dialog: Locator): Promise<number> {
+  return dialog.evaluate(
+    (d, selector) => Array.from(d.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0).indexOf(document.activeElement as Element),
+    TABBABLE,
+  );
+}
+
+/** Focus is in the dialog and Tab / Shift+Tab cycle through its controls without leaving. */
+async function expectFocusTrapped(page: Page, dialog: Locator): Promise<void> {
+  const n = await tabbables(dialog);
+  expect(n, "the dialog has focusable controls").toBeGreaterThan(0);
+  await expect.poll(() => focusIndex(dialog), { message: "focus moves into the dialog" }).toBeGreaterThanOrEqual(0);
+  const start = await focusIndex(dialog);
+  for (let i = 1; i <= n + 1; i++) {
+    await page.keyboard.press("Tab");
+    expect(await focusIndex(dialog), `Tab #${i} stays inside the dialog, in order`).toBe((start + i) % n);
+  }
+  for (let i = 1; i <= n + 1; i++) {
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusIndex(dialog), `Shift+Tab #${i} stays inside the dialog, in order`).toBe((((start + 1 - i) % n) + n) % n);
+  }
+}
+
+/** Waits for aiosmtpd to have stored the e-mail for a lead (10 s at most). */
+async function waitForLeadMail(leadId: string): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await readMaildir(MAILDIR)).find((m) => m.messageId.includes(leadId));
+        return Boolean(found);
+      },
+      { message: `an e-mail for lead ${leadId} arrives in ${MAILDIR}`, timeout: 10_000, intervals: [100, 250, 500] },
+    )
+    .toBe(true);
+  return found as Mail;
+}
+
+/** The one lead stored for a phone number. */
+async function expectStoredLead(dbPath: string, phoneE164: string): Promise<StoredLead> {
+  const rows = await leadsByPhone(dbPath, phoneE164);
+  expect(rows, `one lead stored for ${phoneE164}`).toHaveLength(1);
+  return rows[0];
+}
+
+/** What the callback test records inside the page. */
+interface Timeline {
+  __log: Array<{ t: number; disabled: boolean; text: string }>;
+  __submittedAt: number;
+  __fetches: Array<{ url: string; start: number; end: number; answer: unknown }>;
+}
+
+function jsonBody(request: Request): Record<string, unknown> {
+  expect(request.headers()["content-type"]).toContain("application/json");
+  return request.postDataJSON() as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------
+// 1. Every element of each layout
+// ---------------------------------------------------------------------------------------
+
+test.describe("layout", () => {
+  for (const slug of SLUGS) {
+    test(`/${slug} shows every part of its layout, and only that layout's`, async ({ page }, testInfo) => {
+      const svc = service(slug);
+      const { display } = phoneFor(slug);
+      const response = await page.goto(`/${slug}`);
+      expect(response?.status()).toBe(200);
+      await expectHydrated(page);
+
+      // Both layouts.
+      await expect(page.locator("h1")).toHaveCount(1);
+      await expect(page.locator("h1")).toHaveText(svc.title);
+      await expect(page.locator("h1")).toBeVisible();
+      await expect(page.getByText(svc.subtitle, { exact: true })).toBeVisible();
+      const hero = callLink(page, "hero");
+      await expect(hero).toBeVisible();
+      await expect(hero).toHaveText(`Call ${display}`);
+      const heroSection = page.locator("#main > section").first();
+      const heroIcon = heroSection.locator('svg[viewBox="0 0 100 100"]');
+      await expect(heroIcon).toBeVisible();
+      await expect(heroIcon.locator("rect")).toHaveAttribute("fill", svc.color);
+      await expect(heroIcon.locator("xpath=following-sibling::*[local-name()='svg']")).toBeVisible();
+      expect((await heroIcon.boundingBox())?.width ?? 0).toBeGreaterThan(50);
+      const formHeading = page.getByRole("heading", { name: "Prefer a Callback?", exact: true });
+      await expect(formHeading).toBeVisible();
+      const f = callbackForm(page);
+      for (const field of [f.name, f.phone, f.zip, f.consent, f.consentText, f.submit]) await expect(field).toBeVisible();
+      await expect(f.submit).toHaveText("Request Callback");
+      await expect(footer(page).getByRole("button", { name: "Privacy Policy", exact: true })).toBeVisible();
+      await expect(footer(page).getByRole("button", { name: "Terms of Service", exact: true })).toBeVisible();
+      await expect(footer(page).getByText(DISCLAIMER)).toBeVisible();
+      await expect(page.getByTestId("badge")).toHaveText(badgeFor(svc));
+      await expect(page.getByText("5,000+ happy customers", { exact: true })).toBeVisible();
+      await expect(page.getByText(/4\.9\/5/)).toBeVisible();
+
+      const sticky = callLink(page, "sticky-bar");
+      const card = page.getByText("Call Us Now", { exact: true });
+      const trust = [page.getByText("Licensed & Insured", { exact: true }), page.getByText("24/7 Emergency Service", { exact: true })];
+      const how = page.getByText("How It Works", { exact: true });
+      const bottomCall = callLink(page, "bottom-bar");
+      const bottomCallback = page.locator('button[type="button"]', { hasText: "Request Callback" });
+      const header = page.locator("header");
+      const breadcrumb = page.locator('nav[aria-label="Breadcrumb"]');
+      const problem = page.locator("section", { has: page.locator("h2", { hasText: svc.problemTitle }) });
+      const solution = page.locator("section", { has: page.locator("h2", { hasText: svc.solutionTitle }) });
+      const cta = callLink(page, "final-cta");
+      const footerPhone = callLink(page, "footer");
+      const email = footer(page).locator('a[href="mailto:info@ringready.example"]');
+
+      if (isPhoneProject(testInfo)) {
+        // Sticky top call bar: at the top, and still there after scrolling.
+        await expect(sticky).toBeVisible();
+        await expect(sticky).toHaveText(`Call Now: ${display}`);
+        await page.evaluate(() => window.scrollTo(0, 1200));
+        await expect.poll(async () => Math.round((await sticky.boundingBox())?.y ?? -1)).toBe(0);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await expect(page.locator("main").getByRole("link", { name: "RingReady", exact: true })).toBeVisible();
+
+        await expect(card).toBeVisible();
+        await expect(page.locator("section", { has: card }).getByText(svc.urgentMessage, { exact: true })).toBeVisible();
+        await expect(callLink(page, "card")).toBeVisible();
+        await expect(callLink(page, "card")).toHaveText(display);
+        for (const t of trust) await expect(t).toBeVisible();
+        await expect(how).toBeVisible();
+        const steps = page.locator("section", { has: how }).locator("ol > li");
+        await expect(steps).toHaveCount(3);
+        for (const [i, title] of ["Call Us", "Answer a Few Questions", "Get Your Service"].entries()) {
+          await expect(steps.nth(i)).toContainText(title);
+        }
+
+        // Fixed bottom bar, at the bottom of the screen.
+        await expect(bottomCall).toBeVisible();
+        await expect(bottomCall).toHaveText("Tap To Call Now");
+        await expect(bottomCallback).toBeVisible();
+        const viewport = page.viewportSize();
+        const bar = await bottomCall.locator("..").boundingBox();
+        expect(Math.round((bar?.y ?? 0) + (bar?.height ?? 0))).toBe(viewport?.height);
+
+        // 'Request Callback' brings the form into view and focuses Full Name.
+        await press(bottomCallback);
+        await expect(f.name).toBeFocused();
+        await expect(f.name).toBeInViewport();
+
+        // Desktop-only parts are in the HTML but hidden.
+        await expect(header).toBeHidden();
+        await expectPresentButHidden(breadcrumb);
+        await expectPresentButHidden(page.getByText(svc.description, { exact: true }));
+        await expectPresentButHidden(problem);
+        await expectPresentButHidden(solution);
+        await expectPresentButHidden(cta);
+        await expectPresentButHidden(footerPhone);
+        await expectPresentButHidden(email);
+      } else {
+        await expect(header).toBeVisible();
+        await expect(header.getByRole("link", { name: "RingReady", exact: true })).toBeVisible();
+        await expect(callLink(page, "header")).toBeVisible();
+        await expect(callLink(page, "header")).toHaveText(display);
+
+        await expect(breadcrumb).toBeVisible();
+        await expect(breadcrumb.getByRole("link", { name: "Home", exact: true })).toHaveAttribute("href", "/");
+        await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText(svc.name);
+        await expect(page.getByText(svc.description, { exact: true })).toBeVisible();
+
+        await expect(problem).toBeVisible();
+        await expect(problem.getByRole("heading", { level: 2 })).toHaveText(svc.problemTitle);
+        await expect(problem.getByText(svc.urgentMessage, { exact: true })).toBeVisible();
+        await expect(problem.locator("li")).toHaveText(svc.urgentScenarios);
+        expect(svc.urgentScenarios).toHaveLength(4);
+
+        await expect(solution).toBeVisible();
+        await expect(solution.getByRole("heading", { level: 2 })).toHaveText(svc.solutionTitle);
+        expect(svc.features).toHaveLength(3);
+        await expect(solution.getByRole("heading", { level: 3 })).toHaveText(svc.features.map((x) => x.title));
+        for (const feature of svc.features) await expect(solution.getByText(feature.description, { exact: true })).toBeVisible();
+
+        await expect(page.getByRole("heading", { name: `Talk to a local ${svc.name} pro today`, exact: true })).toBeVisible();
+        await expect(cta).toBeVisible();
+        await expect(cta).toHaveText(`Call ${display}`);
+
+        await expect(footerPhone).toBeVisible();
+        await expect(footerPhone).toHaveText(display);
+        await expect(email).toBeVisible();
+        await expect(email).toHaveText("info@ringready.example");
+
+        // Phone-only parts are in the HTML but hidden.
+        await expectPresentButHidden(sticky);
+        await expectPresentButHidden(card);
+        for (const t of trust) await expectPresentButHidden(t);
+        await expectPresentButHidden(how);
+        await expectPresentButHidden(bottomCall);
+        await expectPresentButHidden(bottomCallback);
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// 2. The badge rule, for every service in the catalogue
+// ---------------------------------------------------------------------------------------
+
+test("every service's badge: '24/7 Emergency' iff emergencyAvailable, else 'Fast Response'", async ({ page }) => {
+  expect(services).toHaveLength(42);
+  expect(services.some((s) => s.emergencyAvailable) && services.some((s) => !s.emergencyAvailable)).toBe(true);
+  for (const svc of services) {
+    const response = await page.goto(`/${svc.slug}`, { waitUntil: "domcontentloaded" });
+    expect(response?.status(), svc.slug).toBe(200);
+    const badge = page.getByTestId("badge");
+    await expect(badge, svc.slug).toHaveText(badgeFor(svc));
+    await expect(badge, svc.slug).toBeVisible();
+    const other = svc.emergencyAvailable ? "Fast Response" : "24/7 Emergency";
+    await expect(page.getByText(other, { exact: true }), svc.slug).toHaveCount(0);
+  }
+  // The last one hydrates without a mismatch (the fixture fails the test on one).
+  await expectHydrated(page);
+});
+
+// ---------------------------------------------------------------------------------------
+// 3. The phone rule and the call-tracking attributes
+// ---------------------------------------------------------------------------------------
+
+test.describe("call links", () => {
+  for (const slug of SLUGS) {
+    test(`/${slug} dials its own number from every call link, each tracked at its own location`, async ({ page }, testInfo) => {
+      const { display, tel } = phoneFor(slug);
+      await page.goto(`/${slug}`);
+      await expectHydrated(page);
+      const links = page.locator('a[href^="tel:"]');
+      const count = await links.count();
+      expect(count, "one per location of both layouts").toBe(7);
+      const all: string[] = [];
+      const visible: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const link = links.nth(i);
+        await expect(link).toHaveAttribute("href", tel);
+        await expect(link).toHaveAttribute("data-track-event", "call_click");
+        await expect(link).toHaveAttribute("data-track-service", slug);
+        await expect(link).toHaveAttribute("data-track-location", /\S/);
+        const location = (await link.getAttribute("data-track-location")) ?? "";
+        all.push(location);
+        if (await link.isVisible()) visible.push(location);
+      }
+      expect(new Set(all).size, `locations are distinct: ${all.join(", ")}`).toBe(all.length);
+      const layout = isPhoneProject(testInfo) ? "phone" : "desktop";
+      expect(visible.sort()).toEqual([...CALL_LOCATIONS[layout]].sort());
+
+      // The only number on the page is this service's.
+      const shown = (await page.locator("body").innerText()).match(/\(\d{3}\) \d{3}-\d{4}/g) ?? [];
+      expect(shown.length).toBeGreaterThan(0);
+      expect(new Set(shown)).toEqual(new Set([display]));
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// 4. The callback request, end to end
+// ---------------------------------------------------------------------------------------
+
+test.describe("callback request", () => {
+  for (const slug of SLUGS) {
+    test(`/${slug}: a request is stored with its consent wording, e-mailed, and confirmed`, async ({ page }, testInfo) => {
+      const svc = service(slug);
+      const phone = uniquePhone(testInfo);
+      const visitor = { name: `Dana Whitfield ${testInfo.project.name}`, phone: phone.input, zip: "15213" };
+      await page.goto(`/${slug}`);
+      await expectHydrated(page);
+      const f = callbackForm(page);
+      const consentShown = fold((await f.consentText.textContent()) ?? "");
+      expect(consentShown).toContain("Request Callback");
+
+      await fillCallbackForm(page, visitor);
+      // Watch, from inside the page, the button, the moment of submit and the request.
+      await f.form.evaluate((form) => {
+        const button = form.querySelector<HTMLButtonElement>('[data-tf-element-role="submit"]');
+        if (!button) throw new Error("no submit button");
+        const w = window as unknown as Timeline & Window;
+        w.__log = [];
+        w.__fetches = [];
+        const note = () => w.__log.push({ t: performance.now(), disabled: button.disabled, text: button.textContent ?? "" });
+        form.addEventListener("submit", () => (w.__submittedAt = performance.now()), { capture: true });
+        new MutationObserver(note).observe(button, { attributes: true, childList: true, characterData: true, subtree: true });
+        const realFetch = window.fetch.bind(window);
+        window.fetch = async (input, init) => {
+          const entry: Timeline["__fetches"][number] = { url: String(input), start: performance.now(), end: 0, answer: null };
+          w.__fetches.push(entry);
+          const response = await realFetch(input, init);
+          entry.end = performance.now();
+          entry.answer = await response.clone().json().catch(() => null);
+          return response;
+        };
+      });
+
+      const requestPromise = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(SUBMIT_LEAD));
+      await press(f.submit);
+      await expect(f.submit).toBeDisabled();
+      await expect(f.submit).toHaveText("Submitting…");
+      const request = await requestPromise;
+      expect((await request.response())?.status()).toBe(201);
+
+      const body = jsonBody(request);
+      expect(body).toMatchObject({
+        serviceSlug: slug,
+        fullName: visitor.name,
+        phone: visitor.phone,
+        zipCode: visitor.zip,
+        consent: true,
+        trustedform_token: "",
+        trustedform_ping: "",
+        trustedform_cert_url: "",
+      });
+      expect(fold(String(body.tcpa_text))).toBe(consentShown);
+
+      // Outcome on the page.
+      await expect(f.success).toBeVisible();
+      await expect(f.alert).toHaveCount(0);
+      await expect(f.submit).toBeEnabled();
+      await expect(f.submit).toHaveText("Request Callback");
+      await expect(f.name).toHaveValue("");
+      await expect(f.phone).toHaveValue("");
+      await expect(f.zip).toHaveValue("");
+      await expect(f.consent).not.toBeChecked();
+      const sheet = statusSheet(page);
+      await expect(sheet).toBeVisible();
+      await expect(sheet.getByText("Callback status", { exact: true })).toBeVisible();
+      await expect(page.getByRole("dialog")).toHaveAccessibleName(/^(We’re calling you now|Callback scheduled)$/);
+
+      // With the certification script off the page still waits its 2.5 s for a token, and
+      // the button stays disabled, reading 'Submitting…', until the answer is in.
+      const timeline = await page.evaluate(() => {
+        const w = window as unknown as Timeline;
+        return { submittedAt: w.__submittedAt, log: w.__log, fetches: w.__fetches };
+      });
+      expect(timeline.fetches).toHaveLength(1);
+      const [sent] = timeline.fetches;
+      expect(sent.url).toBe(SUBMIT_LEAD);
+      const answer = sent.answer as { id: string; duplicate: boolean };
+      expect(answer).toEqual({ id: expect.any(String), duplicate: false });
+      const waited = sent.start - timeline.submittedAt;
+      expect(waited, "the request waits 2500 ms for the token").toBeGreaterThanOrEqual(2_450);
+      expect(waited, "and not much longer").toBeLessThan(6_000);
+      const firstChange = timeline.log[0];
+      expect(firstChange).toMatchObject({ disabled: true, text: "Submitting…" });
+      expect(firstChange.t - timeline.submittedAt).toBeLessThan(500);
+      const enabledAgain = timeline.log.find((e) => !e.disabled);
+      expect(enabledAgain, "the button is enabled again after the answer").toBeTruthy();
+      expect(enabledAgain?.t ?? 0).toBeGreaterThanOrEqual(sent.end);
+      for (const e of timeline.log.filter((x) => x.t < (enabledAgain?.t ?? 0))) expect(e).toMatchObject({ disabled: true, text: "Submitting…" });
+
+      // The stored lead carries exactly the wording the visitor saw.
+      const lead = await expectStoredLead(MAIN_DB, phone.e164);
+      expect(lead.id).toBe(answer.id);
+      expect(lead).toMatchObject({ service_slug: slug, full_name: visitor.name, zip_code: visitor.zip, consent: 1, cert_url: null });
+      expect(fold(lead.tcpa_text)).toBe(consentShown);
+      expect(lead.page_url ?? "").toContain(`/${slug}`);
+
+      // And staff get an e-mail for it.
+      const mail = await waitForLeadMail(lead.id);
+      expect(mail.to).toContain(NOTIFY_RECIPIENT);
+      expect(mail.subject).toContain(svc.name);
+      expect(mail.text).toContain(visitor.name);
+      expect(mail.text).toContain(lead.id);
+      expect(mail.text).toContain(phone.input);
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// 5. The consent certificate (server with TRUSTEDFORM_ENABLED=true, stand-in script)
+// ---------------------------------------------------------------------------------------
+
+test.describe("consent certificate", () => {
+  test("the token is recorded once when it appears, and a later submit carries it", async ({ page }, testInfo) => {
+    const cert = newCertificate();
+    const standIn = await serveStandIn(page, { cert, delayMs: 600 });
+    const tokenPosts = recordPosts(page, RECORD_TOKEN);
+    const leadPosts = recordPosts(page, SUBMIT_LEAD);
+    await page.goto(`${TF_URL}/plumbing`);
+    await expectHydrated(page);
+
+    // The page asked for the script with the field names it reads.
+    await expect.poll(() => standIn.requested.length).toBe(1);
+    const scriptUrl = new URL(standIn.requested[0]);
+    expect(scriptUrl.origin + scriptUrl.pathname).toBe("https://api.trustedform.com/trustedform.js");
+    expect(scriptUrl.searchParams.get("field")).toBe("xxTrustedFormCertUrl");
+    expect(scriptUrl.searchParams.get("ping_field")).toBe("xxTrustedFormPingUrl");
+
+    await expect.poll(() => tokenPosts.length, { timeout: 10_000 }).toBe(1);
+    const post = tokenPosts[0];
+    const body = jsonBody(post);
+    expect(Object.keys(body).sort()).toEqual(["certUrl", "ping", "serviceSlug", "token"]);
+    expect(body).toEqual({ token: cert.token, ping: cert.ping, serviceSlug: "plumbing", certUrl: cert.certUrl });
+    expect((await post.response())?.status()).toBe(204);
+    expect(await certificateByToken(TF_DB, cert.token)).toEqual([
+      { token: cert.token, ping_url: cert.ping, cert_url: cert.certUrl, service_slug: "plumbing" },
+    ]);
+
+    // A submit after the token is there sends it without waiting.
+    const phone = uniquePhone(testInfo);
+    await fillCallbackForm(page, { name: "Priya Raman", phone: phone.input });
+    const f = callbackForm(page);
+    await press(f.submit);
+    await expect(f.success).toBeVisible();
+    expect(leadPosts).toHaveLength(1);
+    expect(jsonBody(leadPosts[0])).toMatchObject({
+      trustedform_token: cert.token,
+      trustedform_ping: cert.ping,
+      trustedform_cert_url: cert.certUrl,
+    });
+    const lead = await expectStoredLead(TF_DB, phone.e164);
+    expect(lead).toMatchObject({ cert_url: cert.certUrl, cert_token: cert.token, cert_ping_url: cert.ping });
+    // Still one token post, seconds later.
+    expect(tokenPosts).toHaveLength(1);
+  });
+
+  test("a submit made before the token appears waits for it, then sends it", async ({ page }, testInfo) => {
+    const cert = newCertificate();
+    // The script's answer is held until the visitor has pressed submit.
+    const standIn = await serveStandIn(page, { cert, delayMs: 600, hold: true });
+    const tokenPosts = recordPosts(page, RECORD_TOKEN);
+    const leadPosts = recordPosts(page, SUBMIT_LEAD);
+    await page.goto(`${TF_URL}/solar`, { waitUntil: "domcontentloaded" });
+    await expectHydrated(page);
+    await expect.poll(() => standIn.requested.length).toBe(1);
+
+    const phone = uniquePhone(testInfo);
+    await fillCallbackForm(page, { name: "Tomás Álvarez", phone: phone.input, zip: "16501" });
+    const f = callbackForm(page);
+    await press(f.submit);
+    await expect(f.submit).toHaveText("Submitting…");
+    await expect(f.submit).toBeDisabled();
+    expect(await f.form.locator('input[name="xxTrustedFormCertUrl"]').count()).toBe(0);
+    expect(leadPosts, "nothing is sent while the token is missing").toHaveLength(0);
+
+    standIn.release();
+    await expect(f.form.locator('input[name="xxTrustedFormCertUrl"]')).toHaveCount(1);
+    await expect(f.success).toBeVisible();
+    expect(leadPosts).toHaveLength(1);
+    expect(jsonBody(leadPosts[0])).toMatchObject({
+      serviceSlug: "solar",
+      trustedform_token: cert.token,
+      trustedform_ping: cert.ping,
+      trustedform_cert_url: cert.certUrl,
+    });
+    const lead = await expectStoredLead(TF_DB, phone.e164);
+    expect(lead).toMatchObject({ cert_url: cert.certUrl, cert_token: cert.token, cert_ping_url: cert.ping, full_name: "Tomás Álvarez" });
+    await expect.poll(() => tokenPosts.length, { timeout: 10_000 }).toBe(1);
+    expect(jsonBody(tokenPosts[0])).toEqual({ token: cert.token, ping: cert.ping, serviceSlug: "solar", certUrl: cert.certUrl });
+  });
+
+  test("when the script never certifies, the submit goes out after 2.5 s with empty certificate fields", async ({ page }, testInfo) => {
+    await serveStandIn(page, { cert: null });
+    const tokenPosts = recordPosts(page, RECORD_TOKEN);
+    await page.goto(`${TF_URL}/hvac`);
+    await expectHydrated(page);
+    const phone = uniquePhone(testInfo);
+    await fillCallbackForm(page, { name: "Lee Okafor", phone: phone.input });
+    const f = callbackForm(page);
+    const started = Date.now();
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(SUBMIT_LEAD)),
+      press(f.submit),
+    ]);
+    expect(Date.now() - started, "the page waited for the token").toBeGreaterThanOrEqual(2_400);
+    expect(jsonBody(request)).toMatchObject({ trustedform_token: "", trustedform_ping: "", trustedform_cert_url: "" });
+    await expect(f.success).toBeVisible();
+    const lead = await expectStoredLead(TF_DB, phone.e164);
+    expect(lead).toMatchObject({ cert_url: null, cert_token: null, cert_ping_url: null });
+    expect(tokenPosts, "no token, nothing recorded").toHaveLength(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// 6. Every callback error message (spec section 8)
+// ---------------------------------------------------------------------------------------
+
+test.describe("callback errors", () => {
+  const cases: Array<{
+    title: string;
+    slug: string;
+    phone?: string;
+    route?: (page: Page) => Promise<unknown>;
+    message: string;
+    console: RegExp;
+  }> = [
+    {
+      title: "the server's JSON error for a number it refuses",
+      slug: "plumbing",
+      phone: "123",
+      message: "Please enter a valid US phone number, including the area code.",
+      console: /^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/,
+    },
+    {
+      title: "'Submit failed' for a JSON error answer without an error field",
+      slug: "solar",
+      route: (page) =>
+        page.route(`**${SUBMIT_LEAD}`, (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "boom" }) })),
+      message: "Submit failed",
+      console: /^Failed to load resource: the server responded with a status of 500 \(Internal Server Error\)$/,
+    },
+    {
+      title: "'Submit failed' for a JSON error answer with an empty error field",
+      slug: "hvac",
+      route: (page) => page.route(`**${SUBMIT_LEAD}`, (route) => route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: "" }) })),
+      message: "Submit failed",
+      console: /^Failed to load resource: the server responded with a status of 422 \(Unprocessable (Content|Entity)\)$/,
+    },
+    {
+      title: "the status for a non-JSON answer",
+      slug: "bathroom-remodeling",
+      route: (page) =>
+        page.route(`**${SUBMIT_LEAD}`, (route) =>
+          route.fulfill({ status: 502, contentType: "text/html", body: "<html><body><h1>502 Bad Gateway</h1></body></html>" }),
+        ),
+      message: "502 Bad Gateway",
+      console: /^Failed to load resource: the server responded with a status of 502 \(Bad Gateway\)$/,
+    },
+    {
+      title: "the thrown error's message when the request fails",
+      slug: "plumbing",
+      route: (page) => page.route(`**${SUBMIT_LEAD}`, (route) => route.abort("failed")),
+      message: "Failed to fetch",
+      console: /^Failed to load resource: net::ERR_FAILED$/,
+    },
+  ];
+
+  for (const c of cases) {
+    test(`shows ${c.title}, in red`, async ({ page, consoleProblems }, testInfo) => {
+      consoleProblems.allow(c.console);
+      await page.clock.install();
+      if (c.route) await c.route(page);
+      await page.goto(`/${c.slug}`);
+      await expectHydrated(page);
+      const visitor = { name: "Sam Keller", phone: c.phone ?? uniquePhone(testInfo).input, zip: "44101" };
+      await fillCallbackForm(page, visitor);
+      const f = callbackForm(page);
+      await submitWithClock(page);
+      await expect(f.alert).toHaveText(c.message);
+      await expect(f.alert).toBeVisible();
+      const color = await f.alert.evaluate((el) => getComputedStyle(el).color);
+      const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
+      expect(r, `red text (${color})`).toBeGreaterThan(150);
+      expect(g).toBeLessThan(80);
+      expect(b).toBeLessThan(80);
+
+      // No success, no sheet; the form keeps what was typed and can be sent again.
+      await expect(f.success).toHaveCount(0);
+      await expect(statusSheet(page)).toHaveCount(0);
+      await expect(f.submit).toBeEnabled();
+      await expect(f.submit).toHaveText("Request Callback");
+      await expect(f.name).toHaveValue(visitor.name);
+      await expect(f.phone).toHaveValue(visitor.phone);
+      await expect(f.consent).toBeChecked();
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// 7. The 'Callback status' sheet: windows by local time, closing, focus
+// ---------------------------------------------------------------------------------------
+
+test.describe("callback status sheet", () => {
+  test.use({ timezoneId: "America/New_York" });
+  /** 10 June 2025 at hh:mm in New York (EDT, UTC-4). */
+  const newYork = (hh: number, mm: number) => new Date(`2025-06-10T${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}:00-04:00`);
+
+  const windows = [
+    { at: [7, 59], title: "Callback scheduled", text: "8:00 AM today" },
+    { at: [8, 0], title: "We\u2019re calling you now", text: "any moment" },
+    { at: [19, 59], title: "We\u2019re calling you now", text: "any moment" },
+    { at: [20, 0], title: "Callback scheduled", text: "8:00 AM tomorrow" },
+  ] as const;
+
+  for (const w of windows) {
+    const hhmm = `${String(w.at[0]).padStart(2, "0")}:${String(w.at[1]).padStart(2, "0")}`;
+    test(`at ${hhmm} local time: '${w.title}'`, async ({ page }, testInfo) => {
+      await page.clock.install({ time: newYork(w.at[0], w.at[1]) });
+      await page.goto("/hvac");
+      await expectHydrated(page);
+      expect(await page.evaluate(() => `${new Date().getHours()}:${new Date().getMinutes()}`)).toBe(`${w.at[0]}:${w.at[1]}`);
+      await fillCallbackForm(page, { name: "Jordan Price", phone: uniquePhone(testInfo).input });
+      await submitWithClock(page);
+      const dialog = page.getByRole("dialog", { name: w.title, exact: true });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toHaveAttribute("data-testid", "callback-status");
+      await expect(dialog).toContainText(w.text);
+      if (w.title === "Callback scheduled") await expect(dialog).toContainText("TCPA");
+      // The sheet offers the number too, tracked at its own location.
+      const call = dialog.locator('a[href^="tel:"]');
+      await expect(call).toHaveAttribute("href", phoneFor("hvac").tel);
+      await expect(call).toHaveAttribute("data-track-location", "callback-status");
+    });
+  }
+
+  /** Fills and submits the form (fake clock) and waits for the sheet; answers the sheet. */
+  async function openSheet(page: Page, phone: string): Promise<Locator> {
+    await fillCallbackForm(page, { name: "Morgan Ellis", phone });
+    await submitWithClock(page);
+    const sheet = page.getByRole("dialog", { name: "We\u2019re calling you now", exact: true });
+    await expect(sheet).toBeVisible();
+    return sheet;
+  }
+
+  test("is labelled by its title, takes focus, keeps Tab inside and gives focus back", async ({ page }, testInfo) => {
+    await page.clock.install({ time: newYork(10, 30) });
+    await page.goto("/solar");
+    await expectHydrated(page);
+    const f = callbackForm(page);
+    const sheet = await openSheet(page, uniquePhone(testInfo).input);
+
+    const labelledBy = await sheet.getAttribute("aria-labelledby");
+    expect(labelledBy).toBeTruthy();
+    await expect(page.locator(`[id="${labelledBy}"]`)).toHaveText("We\u2019re calling you now");
+    await expect(sheet).toHaveJSProperty("open", true);
+    // Modal: the page behind cannot be reached.
+    expect(await sheet.evaluate((d) => d.matches(":modal"))).toBe(true);
+
+    await expect(sheet.getByRole("button", { name: "Close" })).toBeFocused();
+    await expectFocusTrapped(page, sheet);
+
+    await press(sheet.getByRole("button", { name: "Close" }));
+    await expect(sheet).toHaveCount(0);
+    await expect.soft(f.submit, "focus returns to the submit button").toBeFocused();
+  });
+
+  test("closes by itself after 8 s", async ({ page }, testInfo) => {
+    await page.clock.install({ time: newYork(11, 0) });
+    await page.goto("/plumbing");
+    await expectHydrated(page);
+    const pressedAt = await callbackForm(page).submit.boundingBox();
+    const sheet = await openSheet(page, uniquePhone(testInfo).input);
+    // The mouse (desktop) rests where it pressed submit: on the dimmed page, not the sheet.
+    const box = await sheet.boundingBox();
+    if (pressedAt && box) {
+      const [x, y] = [pressedAt.x + pressedAt.width / 2, pressedAt.y + pressedAt.height / 2];
+      expect(x < box.x || x > box.x + box.width || y < box.y || y > box.y + box.height, "the pointer is outside the sheet").toBe(true);
+    }
+    await page.clock.runFor(7_800);
+    await expect(sheet).toBeVisible();
+    await page.clock.runFor(300);
+    await expect(sheet, "the sheet closes 8 s after it opened").toHaveCount(0);
+    await expect.soft(callbackForm(page).submit, "focus returns to the submit button").toBeFocused();
+  });
+
+  test("does not close by itself while the pointer is over it, then does within 8 s of it leaving", async ({ page }, testInfo) => {
+    await page.clock.install({ time: newYork(12, 0) });
+    await page.goto("/bathroom-remodeling");
+    await expectHydrated(page);
+    const sheet = await openSheet(page, uniquePhone(testInfo).input);
+    await sheet.getByRole("heading").hover();
+    await page.clock.runFor(9_000);
+    await expect(sheet).toBeVisible();
+
+    // Away from the sheet: onto the dimmed page above it.
+    const box = await sheet.boundingBox();
+    expect(box && box.y > 20).toBeTruthy();
+    await page.mouse.move(10, 10);
+    await page.clock.runFor(8_100);
+    await expect(sheet, "the sheet closes within 8 s of the pointer leaving it").toHaveCount(0);
+  });
+
+  test("closes on Escape, a click on the backdrop, its close button and 'Got it'", async ({ page }, testInfo) => {
+    await page.clock.install({ time: newYork(15, 0) });
+    await page.goto("/hvac");
+    await expectHydrated(page);
+    const f = callbackForm(page);
+
+    let sheet = await openSheet(page, uniquePhone(testInfo, 1).input);
+    await page.keyboard.press("Escape");
+    await expect(sheet).toHaveCount(0);
+    await expect.soft(f.submit, "focus returns to the submit button").toBeFocused();
+
+    sheet = await openSheet(page, uniquePhone(testInfo, 2).input);
+    // A click inside the sheet does not close it; one outside it does.
+    // (Not on its tel: link: Chromium then hands the number to the system and stops
+    // delivering input to the page.)
+    await press(sheet.getByRole("heading"));
+    await expect(sheet).toBeVisible();
+    const box = await sheet.boundingBox();
+    expect(box && box.y > 20).toBeTruthy();
+    if (isPhoneProject(testInfo)) await page.touchscreen.tap(10, 10);
+    else await page.mouse.click(10, 10);
+    await expect(sheet).toHaveCount(0);
+
+    sheet = await openSheet(page, uniquePhone(testInfo, 3).input);
+    await press(sheet.getByRole("button", { name: "Close" }));
+    await expect(sheet).toHaveCount(0);
+
+    sheet = await openSheet(page, uniquePhone(testInfo, 4).input);
+    await press(sheet.getByRole("button", { name: "Got it" }));
+    await expect(sheet).toHaveCount(0);
+    await expect.soft(f.submit, "focus returns to the submit button").toBeFocused();
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// 8. Legal modals
+// ---------------------------------------------------------------------------------------
+
+test.describe("legal modals", () => {
+  const docs = [
+    { title: "Privacy Policy", sections: PRIVACY_SECTIONS, facts: ["7 years"] },
+    { title: "Terms of Service", sections: TERMS_SECTIONS, facts: ["7 years", "$100", "Erie County, Pennsylvania"] },
+  ] as const;
+
+  for (const doc of docs) {
+    for (const from of ["footer", "consent wording"] as const) {
+      test(`${doc.title} opens from the ${from}, with its full text, and closes`, async ({ page }) => {
+        await page.goto("/roofing");
+        await expectHydrated(page);
+        const opener =
+          from === "footer"
+            ? footer(page).getByRole("button", { name: doc.title, exact: true })
+            : callbackForm(page).consentText.getByRole("button", { name: doc.title, exact: true });
+        await press(opener);
+        const dialog = page.getByRole("dialog", { name: doc.title, exact: true });
+        await expect(dialog).toBeVisible();
+        expect(await dialog.evaluate((d) => d.matches(":modal"))).toBe(true);
+        await expect(dialog.getByRole("heading", { level: 2 })).toHaveText(doc.title);
+
+        // The text (a separate chunk) arrives, with the sections in order.
+        await expect(dialog.getByRole("heading", { level: 3 })).toHaveText([...doc.sections]);
+        expect(doc.sections.length).toBe(doc.title === "Privacy Policy" ? 8 : 11);
+        await expect(dialog).toContainText("Effective date: January 1, 2025");
+        await expect(dialog).toContainText("Last updated: January 1, 2025");
+        for (const fact of doc.facts) await expect(dialog).toContainText(fact);
+
+        await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
+        await expectFocusTrapped(page, dialog);
+
+        if (from === "footer") await press(dialog.getByRole("button", { name: "Close" }));
+        else await page.keyboard.press("Escape");
+        await expect(dialog).toHaveCount(0);
+        await expect(opener, "focus returns to the button that opened it").toBeFocused();
+      });
+    }
+  }
+
+  test("close button and Escape close either document; the other one opens after", async ({ page }) => {
+    await page.goto("/electrician");
+    await expectHydrated(page);
+    const privacy = page.getByRole("dialog", { name: "Privacy Policy", exact: true });
+    const terms = page.getByRole("dialog", { name: "Terms of Service", exact: true });
+    await press(footer(page).getByRole("button", { name: "Privacy Policy" }));
+    await expect(privacy).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(privacy).toHaveCount(0);
+    await press(footer(page).getByRole("button", { name: "Terms of Service" }));
+    await expect(terms).toBeVisible();
+    await press(terms.getByRole("button", { name: "Close" }));
+    await expect(terms).toHaveCount(0);
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// 9. Without JavaScript
+// ---------------------------------------------------------------------------------------
+
+test("without JavaScript the form posts to the server, lands on the thank-you page, and the lead is stored", async ({ newContext }, testInfo) => {
+  const context = await newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/solar");
+  await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
+
+  // Call links are plain tel: links.
+  const links = page.locator('a[href^="tel:"]');
+  expect(await links.count()).toBeGreaterThan(0);
+  for (const link of await links.all()) {
+    await expect(link).toHaveAttribute("href", phoneFor("solar").tel);
+    expect(await link.evaluate((a) => a.getAttributeNames().filter((n) => n.startsWith("on")))).toEqual([]);
+  }
+
+  const f = callbackForm(page);
+  await expect(f.form).toHaveAttribute("method", "post");
+  await expect(f.form).toHaveAttribute("action", SUBMIT_LEAD);
+  const consentShown = fold((await f.consentText.textContent()) ?? "");
+  const phone = uniquePhone(testInfo);
+  const visitor = { name: "Ruth Abernathy", phone: phone.input, zip: "19103" };
+  await fillCallbackForm(page, visitor);
+  await press(f.submit);
+  await page.waitForURL((url) => url.pathname === "/callback-requested");
+  expect(new URL(page.url()).searchParams.get("service")).toBe("solar");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(SUCCESS_MESSAGE);
+  await expect(page.locator('a[href^="tel:"]').first()).toHaveAttribute("href", phoneFor("solar").tel);
+
+  const lead = await expectStoredLead(MAIN_DB, phone.e164);
+  expect(lead).toMatchObject({ service_slug: "solar", full_name: visitor.name, zip_code: visitor.zip, consent: 1 });
+  expect(fold(lead.tcpa_text)).toBe(consentShown);
+  const mail = await waitForLeadMail(lead.id);
+  expect(mail.text).toContain(visitor.name);
+});
+
+// ---------------------------------------------------------------------------------------
+// 10. Accessibility: axe, keyboard order, visible focus
+// ---------------------------------------------------------------------------------------
+
+test.describe("accessibility", () => {
+  // axe is injected as a script, which the page's CSP would refuse.
+  test.use({ bypassCSP: true, timezoneId: "America/New_York" });
+
+  async function expectNoViolations(page: Page, state: string): Promise<void> {
+    const { violations, passes } = await axeViolations(page);
+    expect(passes, "axe ran its WCAG rules").toBeGreaterThan(10);
+    expect(violations, `axe violations ${state}:\n${describeViolations(violations)}`).toEqual([]);
+  }
+
+  test("axe finds no WCAG 2.1 A/AA violations: as loaded, with each legal modal, with the status sheet", async ({ page }, testInfo) => {
+    await page.clock.install({ time: new Date("2025-06-10T21:30:00-04:00") });
+    await page.goto("/hvac");
+    await expectHydrated(page);
+    await expectNoViolations(page, "on the page as loaded");
+
+    for (const title of ["Privacy Policy", "Terms of Service"]) {
+      await press(footer(page).getByRole("button", { name: title, exact: true }));
+      const dialog = page.getByRole("dialog", { name: title, exact: true });
+      await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
+      await expectNoViolations(page, `with the ${title} open`);
+      await press(dialog.getByRole("button", { name: "Close" }));
+      await expect(dialog).toHaveCount(0);
+    }
+
+    await fillCallbackForm(page, { name: "Avery Stone", phone: uniquePhone(testInfo).input });
+    await submitWithClock(page);
+    await expect(page.getByRole("dialog", { name: "Callback scheduled" })).toBeVisible();
+    await expectNoViolations(page, "with the callback status sheet open");
+  });
+
+  test("the form's controls are reached by Tab in order, and keyboard focus is visible", async ({ page }) => {
+    await page.goto("/plumbing");
+    await expectHydrated(page);
+    const f = callbackForm(page);
+
+    // The first Tab on the page reaches the skip link.
+    await page.keyboard.press("Tab");
+    expect(await focusedDescription(page)).toBe("a:Skip to content");
+
+    await f.name.focus();
+    const order = [await focusedDescription(page)];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press("Tab");
+      order.push(await focusedDescription(page));
+    }
+    expect(order).toEqual([
+      "input[text]:Full Name",
+      "input[tel]:Phone Number",
+      "input[text]:ZIP Code (optional)",
+      expect.stringMatching(/^input\[checkbox\]:/),
+      "button[button]:Terms of Service",
+      "button[button]:Privacy Policy",
+      "button[submit]:Request Callback",
+    ]);
+    // The honeypot is never reached.
+    await page.keyboard.press("Shift+Tab");
+    await expect(f.form.locator('input[name="website"]')).not.toBeFocused();
+
+    // Keyboard focus shows an outline on a button, a link and a field.
+    for (const target of [f.submit, page.locator('a[href^="tel:"][data-track-location="hero"]'), f.phone]) {
+      await target.focus();
+      // focus() from script after keyboard use keeps :focus-visible in Chromium.
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Tab");
+      await expect(target).toBeFocused();
+      const style = await target.evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { visible: el.matches(":focus-visible"), outlineStyle: s.outlineStyle, outlineWidth: parseFloat(s.outlineWidth) };
+      });
+      expect(style.visible).toBe(true);
+      expect(style.outlineStyle).not.toBe("none");
+      expect(style.outlineWidth).toBeGreaterThanOrEqual(2);
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Where the browser tests' servers listen and keep their files. Read by the config (to
+// start them), by the global setup (the SMTP server) and by the tests (to look inside).
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const resultsDir = join(repoRoot, "test-results");
+
+/** The default server: certification script off, e-mail to the local SMTP server. */
+export const MAIN_LISTEN = "127.0.0.1:4173";
+export const MAIN_URL = `http://${MAIN_LISTEN}`;
+/** The second server: TRUSTEDFORM_ENABLED=true, for the certificate tests. */
+export const TF_LISTEN = "127.0.0.1:4174";
+export const TF_URL = `http://${TF_LISTEN}`;
+
+/** The third server: the ad pixel switched on, for the call-tracking test. */
+export const PIXEL_LISTEN = "127.0.0.1:4175";
+export const PIXEL_URL = `http://${PIXEL_LISTEN}`;
+export const PIXEL_ID = "1234567890";
+
+/** Both servers' SQLite files live here; Playwright empties test-results before each run. */
+export const dbDir = join(resultsDir, "e2e-db");
+export const MAIN_DB = join(dbDir, "site.db");
+export const TF_DB = join(dbDir, "trustedform.db");
+export const PIXEL_DB = join(dbDir, "pixel.db");
+
+/** aiosmtpd (started by global-setup.ts) stores what it receives in this Maildir. */
+export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || 4190);
+export const mailDir = join(resultsDir, "e2e-mail");
+export const MAILDIR = join(mailDir, "box");
+export const NOTIFY_RECIPIENT = "dispatch@ringready.example";
+
+export function smtpPython(): string {
+  return process.env.SMTP_TEST_PYTHON || join(repoRoot, ".tools", "venv", "bin", "python");
+}

@@ -1,0 +1,55 @@
+// The binary embeds the JavaScript and CSS that `make build` (npm run build) writes to
+// target/web. Say so plainly when they are missing instead of failing in include_str!,
+// and list the client bundle's files (entry + chunks, content-hashed) for assets.rs.
+use std::fmt::Write;
+use std::path::Path;
+
+fn main() {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let web = manifest_dir.join("../target/web");
+    for file in ["ssr.js", "site.css", "icons.json", "manifest.json"] {
+        let path = web.join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        if !path.exists() {
+            panic!(
+                "{} is missing: build the web bundles first with `make build` (or `npm run build`)",
+                path.display()
+            );
+        }
+    }
+    for dir in ["../catalogue", "templates", "migrations", "../client/favicon.svg"] {
+        println!("cargo:rerun-if-changed={}", manifest_dir.join(dir).display());
+    }
+
+    let manifest = std::fs::read_to_string(web.join("manifest.json")).expect("read manifest.json");
+    let entry = json_string_after(&manifest, "\"entry\"").expect("manifest.json names the entry");
+    let client = web.join("client");
+    println!("cargo:rerun-if-changed={}", client.display());
+    let mut names: Vec<String> = std::fs::read_dir(&client)
+        .expect("target/web/client exists")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".js"))
+        .collect();
+    names.sort();
+    assert!(names.contains(&entry), "the entry {entry} is in target/web/client");
+    let mut code = String::new();
+    writeln!(code, "/// The client bundle's entry file name.").ok();
+    writeln!(code, "pub const CLIENT_ENTRY: &str = {entry:?};").ok();
+    writeln!(code, "/// Every file of the client bundle: (name, bytes).").ok();
+    writeln!(code, "pub const CLIENT_FILES: &[(&str, &[u8])] = &[").ok();
+    for name in &names {
+        let path = client.join(name).canonicalize().expect("path");
+        writeln!(code, "    ({name:?}, include_bytes!({:?})),", path.display().to_string()).ok();
+    }
+    writeln!(code, "];").ok();
+    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("client_files.rs");
+    std::fs::write(out, code).expect("write client_files.rs");
+}
+
+/// The string value after `key` in a small JSON text (no dependency for one lookup).
+fn json_string_after(text: &str, key: &str) -> Option<String> {
+    let rest = &text[text.find(key)? + key.len()..];
+    let start = rest.find('"')? + 1;
+    let end = start + rest[start..].find('"')?;
+    Some(rest[start..end].to_string())
+}

@@ -1,0 +1,35 @@
+//! POST /.netlify/functions/record-token: keeps the consent certificate's token (upsert by
+//! token) as soon as the page sees it, before any lead is sent. Answers 204.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use super::{ApiError, read};
+use crate::AppState;
+use crate::leads::validate::validate_token;
+use crate::store::now_ms;
+
+pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let (_, submission) = read(&state, request).await;
+    let submission = match submission {
+        Ok(s) => s,
+        Err(e) => return e.into_response(),
+    };
+    let record = match validate_token(&submission.fields, &state.catalogue) {
+        Ok(r) => r,
+        Err(invalid) => return ApiError::Invalid(invalid).into_response(),
+    };
+    match state.store.record_token(record, now_ms()).await {
+        Ok(()) => {
+            state.metrics.token_recorded();
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "could not store a certificate token");
+            ApiError::Unavailable.into_response()
+        }
+    }
+}

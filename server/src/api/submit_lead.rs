@@ -1,0 +1,198 @@
+//! POST /.netlify/functions/submit-lead: validate, store durably with its outbox rows,
+//! then answer. JSON in, JSON out; a plain form post (no JavaScript) gets HTML pages.
+
+use std::sync::Arc;
+
+use askama::Template;
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{ApiError, Encoding, read};
+use crate::AppState;
+use crate::leads::validate::{Field, Fields, validate_lead};
+use crate::store::{new_lead_id, now_ms};
+
+/// Where a successful no-JavaScript post lands (post/redirect/get, so a reload does not post again).
+pub const THANKS_PATH: &str = "/callback-requested";
+
+pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let (encoding, submission) = read(&state, request).await;
+    let submission = match submission {
+        Ok(s) => s,
+        Err(e) => {
+            state.metrics.rejected(e.reason());
+            return match encoding {
+                Some(Encoding::Form) => form_error(&state, None, &e),
+                _ => e.into_response(),
+            };
+        }
+    };
+    let encoding = submission.encoding;
+    let fields = &submission.fields;
+
+    if fields.honeypot_filled() {
+        // Bots are told it worked and nothing is kept.
+        state.metrics.lead_honeypot();
+        tracing::info!("honeypot filled; submission discarded");
+        return accepted(encoding, &new_lead_id(), false, fields);
+    }
+
+    let lead = match validate_lead(fields, &state.catalogue, &state.consent, submission.context) {
+        Ok(lead) => lead,
+        Err(invalid) => {
+            state.metrics.rejected(invalid.reason);
+            let e = ApiError::Invalid(invalid);
+            return match encoding {
+                Encoding::Form => form_error(&state, Some(fields), &e),
+                Encoding::Json => e.into_response(),
+            };
+        }
+    };
+    let slug = lead.service_slug.clone();
+    let channels = state.notifier.channels_for(&slug);
+    match state.store.submit_lead(lead, channels, now_ms()).await {
+        Ok(submitted) => {
+            if submitted.duplicate {
+                state.metrics.lead_duplicate();
+                tracing::info!(lead = %submitted.id, service = %slug, "repeat submission answered with the earlier lead");
+            } else {
+                state.metrics.lead_accepted();
+                state.notifier.wake.notify_one();
+                tracing::info!(lead = %submitted.id, service = %slug, "lead accepted");
+            }
+            accepted(encoding, &submitted.id, submitted.duplicate, fields)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, service = %slug, "could not store a lead");
+            state.metrics.rejected("unavailable");
+            match encoding {
+                Encoding::Form => form_error(&state, Some(fields), &ApiError::Unavailable),
+                Encoding::Json => ApiError::Unavailable.into_response(),
+            }
+        }
+    }
+}
+
+/// 201 with the new lead's id, or 200 with the earlier one for a repeat; a form post is
+/// sent on to the thank-you page.
+fn accepted(encoding: Encoding, id: &str, duplicate: bool, fields: &Fields) -> Response {
+    match encoding {
+        Encoding::Json => {
+            let status = if duplicate { StatusCode::OK } else { StatusCode::CREATED };
+            let mut r = (status, axum::Json(json!({ "id": id, "duplicate": duplicate }))).into_response();
+            r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            r
+        }
+        Encoding::Form => {
+            let slug = match fields.get("serviceSlug") {
+                Field::Text(s) if s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => s.clone(),
+                _ => String::new(),
+            };
+            let location = format!("{THANKS_PATH}?service={slug}");
+            let mut r = StatusCode::SEE_OTHER.into_response();
+            if let Ok(v) = HeaderValue::from_str(&location) {
+                r.headers_mut().insert(header::LOCATION, v);
+            }
+            r
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "callback_form.html")]
+struct FormPage<'a> {
+    brand: &'a str,
+    css: &'a str,
+    error: &'a str,
+    slug: Option<&'a str>,
+    consent_text: &'a str,
+    full_name: &'a str,
+    phone_value: &'a str,
+    zip_code: &'a str,
+    phone: &'a str,
+    tel_href: &'a str,
+}
+
+/// The form again, with the visitor's values and the error above it.
+fn form_error(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
+    let text = |name: &str| match fields.map(|f| f.get(name)) {
+        Some(Field::Text(s)) => s.chars().take(200).collect::<String>(),
+        _ => String::new(),
+    };
+    let slug = text("serviceSlug");
+    let service = state.catalogue.service(slug.trim());
+    let phone_digits = service
+        .map(|s| state.config.phone_for(&s.slug))
+        .unwrap_or(&state.config.site.support_phone);
+    let phone = crate::phone::display(phone_digits);
+    let page = FormPage {
+        brand: &state.config.site.brand,
+        css: state.assets.css,
+        error: error.message(),
+        slug: service.map(|s| s.slug.as_str()),
+        consent_text: state.consent.current(),
+        full_name: &text("fullName"),
+        phone_value: &text("phone"),
+        zip_code: &text("zipCode"),
+        phone: &phone,
+        tel_href: &format!("tel:+1{phone_digits}"),
+    };
+    let mut response = match page.render() {
+        Ok(html) => (error.status(), Html(html)).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "form page template failed");
+            (error.status(), error.message()).into_response()
+        }
+    };
+    error.add_headers(&mut response);
+    response
+}
+
+#[derive(Template)]
+#[template(path = "callback_thanks.html")]
+struct ThanksPage<'a> {
+    brand: &'a str,
+    css: &'a str,
+    slug: &'a str,
+    phone: &'a str,
+    tel_href: &'a str,
+    back_href: &'a str,
+    back_label: &'a str,
+}
+
+#[derive(Deserialize)]
+pub struct ThanksQuery {
+    service: Option<String>,
+}
+
+/// GET /callback-requested: the confirmation a no-JavaScript visitor sees.
+pub async fn thanks(State(state): State<Arc<AppState>>, Query(query): Query<ThanksQuery>) -> Response {
+    let service = query.service.as_deref().and_then(|s| state.catalogue.service(s));
+    let digits = service
+        .map(|s| state.config.phone_for(&s.slug))
+        .unwrap_or(&state.config.site.support_phone);
+    let back_href = service.map(|s| format!("/{}", s.slug)).unwrap_or_else(|| "/".into());
+    let page = ThanksPage {
+        brand: &state.config.site.brand,
+        css: state.assets.css,
+        slug: service.map(|s| s.slug.as_str()).unwrap_or("site"),
+        phone: &crate::phone::display(digits),
+        tel_href: &format!("tel:+1{digits}"),
+        back_href: &back_href,
+        back_label: service.map(|s| s.name.as_str()).unwrap_or("the home page"),
+    };
+    let mut response = match page.render() {
+        Ok(html) => Html(html).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "thanks page template failed");
+            (StatusCode::OK, "Thanks! We received your request and will call you shortly.").into_response()
+        }
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}

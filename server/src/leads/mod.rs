@@ -1,0 +1,140 @@
+//! Leads: what a visitor's callback request is, the consent wording it agreed to, and the
+//! rules a request must pass before we accept it (whatever the browser checked).
+
+pub mod consent;
+pub mod phone;
+pub mod validate;
+
+use serde::Serialize;
+
+/// A validated callback request, ready to store.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NewLead {
+    pub service_slug: String,
+    pub full_name: String,
+    /// E.164, e.g. +18005550100.
+    pub phone: String,
+    pub zip_code: Option<String>,
+    /// The consent wording exactly as sent (the visitor's copy of what they saw).
+    pub consent_text: String,
+    /// SHA-256 of the wording after white space is folded, hex.
+    pub consent_sha256: String,
+    pub certificate: Certificate,
+    pub context: RequestContext,
+}
+
+/// The consent certificate (TrustedForm) fields; empty when the script was off.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Certificate {
+    pub cert_url: Option<String>,
+    pub token: Option<String>,
+    pub ping_url: Option<String>,
+}
+
+/// Where the request came from: kept with the lead as part of the consent record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RequestContext {
+    pub ip: Option<String>,
+    pub user_agent: Option<String>,
+    pub page_url: Option<String>,
+    pub referrer: Option<String>,
+    pub utm: Utm,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Utm {
+    pub source: Option<String>,
+    pub medium: Option<String>,
+    pub campaign: Option<String>,
+    pub term: Option<String>,
+    pub content: Option<String>,
+}
+
+impl Utm {
+    /// The utm_* parameters of a page URL's query string.
+    pub fn from_url(url: &str) -> Self {
+        let mut utm = Utm::default();
+        let Some((_, query)) = url.split_once('?') else { return utm };
+        let query = query.split('#').next().unwrap_or("");
+        for pair in query.split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let value = percent_decode(value);
+            if value.is_empty() {
+                continue;
+            }
+            let value = Some(truncate(&value, 200));
+            match key {
+                "utm_source" => utm.source = value,
+                "utm_medium" => utm.medium = value,
+                "utm_campaign" => utm.campaign = value,
+                "utm_term" => utm.term = value,
+                "utm_content" => utm.content = value,
+                _ => {}
+            }
+        }
+        utm
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utm_parameters_come_from_the_page_url() {
+        let utm = Utm::from_url("https://x.example/hvac?utm_source=google&utm_medium=cpc&utm_campaign=spring%20promo&gclid=1#top");
+        assert_eq!(utm.source.as_deref(), Some("google"));
+        assert_eq!(utm.medium.as_deref(), Some("cpc"));
+        assert_eq!(utm.campaign.as_deref(), Some("spring promo"));
+        assert_eq!(utm.term, None);
+        assert_eq!(Utm::from_url("https://x.example/hvac"), Utm::default());
+    }
+
+    #[test]
+    fn percent_decoding_keeps_bad_escapes() {
+        assert_eq!(percent_decode("a%20b+c"), "a b c");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
+}
+
+/// A certificate record from record-token, kept by token.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TokenRecord {
+    pub token: String,
+    pub ping_url: Option<String>,
+    pub service_slug: String,
+    pub cert_url: Option<String>,
+}
+
+/// At most `max` characters of `s`.
+pub fn truncate(s: &str, max: usize) -> String {
+    s.chars().take(max).collect()
+}
+
+/// Decodes %XX escapes and '+' (form encoding); invalid escapes are kept as they are.
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

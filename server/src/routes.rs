@@ -1,0 +1,164 @@
+//! The router: pages, redirects, not-found, static assets, robots, sitemap and health.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use crate::AppState;
+use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
+use crate::error;
+use crate::pages::PreparedPage;
+
+/// Old and alternative paths (spec section 2), answered 301 so no history entry is made.
+pub const REDIRECTS: [(&str, &str); 17] = [
+    ("/home-hvac", "/hvac"),
+    ("/hvac-pro", "/hvac"),
+    ("/new-hvac", "/hvac"),
+    ("/home-roofing", "/roofing"),
+    ("/roofing-pro", "/roofing"),
+    ("/new-roofing", "/roofing"),
+    ("/home-plumbing", "/plumbing"),
+    ("/plumbing-pro", "/plumbing"),
+    ("/home-flooring", "/flooring"),
+    ("/new-flooring", "/flooring"),
+    ("/flooring-alt", "/flooring"),
+    ("/home-pest-control", "/pest-control"),
+    ("/pest-control-pro", "/pest-control"),
+    ("/home-siding", "/siding"),
+    ("/new-siding", "/siding"),
+    ("/services/live-call-answering", "/"),
+    ("/services/call-recording", "/"),
+];
+
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/robots.txt", get(robots))
+        .route("/sitemap.xml", get(sitemap))
+        .route("/favicon.svg", get(asset))
+        .route("/assets/{file}", get(asset))
+        .route("/metrics", get(metrics))
+        .route(crate::api::submit_lead::THANKS_PATH, get(crate::api::submit_lead::thanks))
+        .merge(crate::api::router())
+        .fallback(page)
+        .with_state(state)
+}
+
+/// Every other path: a page, a redirect, or the not-found page.
+async fn page(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let path = request.uri().path();
+    let query = request.uri().query();
+    if let Some((_, target)) = REDIRECTS.iter().find(|(from, _)| *from == path) {
+        return redirect(target, query);
+    }
+    if let Some(prepared) = state.pages.routes.get(path) {
+        if request.method() != Method::GET && request.method() != Method::HEAD {
+            let mut r = StatusCode::METHOD_NOT_ALLOWED.into_response();
+            r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return r;
+        }
+        return serve_page(&state, prepared, request.headers()).await;
+    }
+    // Near misses of a real page: a trailing slash or capitals.
+    let normal = path.trim_end_matches('/').to_ascii_lowercase();
+    if normal != path && state.pages.routes.contains_key(normal.as_str()) {
+        return redirect(&normal, query);
+    }
+    let not_found = Arc::clone(&state.pages.not_found);
+    serve_page(&state, &not_found, request.headers()).await
+}
+
+/// 301 to `path`, keeping the query string (UTM parameters survive old links).
+fn redirect(path: &str, query: Option<&str>) -> Response {
+    let location = match query {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_string(),
+    };
+    let mut r = StatusCode::MOVED_PERMANENTLY.into_response();
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        r.headers_mut().insert(header::LOCATION, v);
+    }
+    r
+}
+
+async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
+    match state.renderer.document(page).await {
+        Ok(doc) => encoded_response(&doc, headers, page.status, "text/html; charset=utf-8", "no-cache"),
+        Err(e) => error::respond(&state.error_pages, e),
+    }
+}
+
+async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let Some(asset) = state.assets.files.get(request.uri().path()) else {
+        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    };
+    let cache = if asset.immutable {
+        "public, max-age=31536000, immutable"
+    } else {
+        "public, max-age=86400"
+    };
+    encoded_response(&asset.body, request.headers(), StatusCode::OK, asset.content_type, cache)
+}
+
+/// The best encoding the client takes, its ETag, and 304 when the client already has it.
+fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, content_type: &'static str, cache: &'static str) -> Response {
+    let coding = negotiate(headers);
+    let etag = body.etag(coding).clone();
+    let fresh = status == StatusCode::OK && not_modified(headers, &etag);
+    let mut response = if fresh {
+        Response::new(Body::empty())
+    } else {
+        Response::new(Body::from(body.body(coding)))
+    };
+    *response.status_mut() = if fresh { StatusCode::NOT_MODIFIED } else { status };
+    let h = response.headers_mut();
+    h.insert(header::ETAG, etag);
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if !fresh {
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        if let Some(enc) = content_encoding(coding) {
+            h.insert(header::CONTENT_ENCODING, enc);
+        }
+    }
+    response
+}
+
+async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+    let outbox = match state.store.outbox_counts().await {
+        Ok(c) => Some(c),
+        Err(e) => {
+            tracing::error!(error = %e, "metrics: cannot count the outbox");
+            None
+        }
+    };
+    let cache = &state.renderer.cache;
+    let body = state.metrics.render(cache.hits(), cache.misses(), outbox);
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
+}
+
+async fn robots(State(state): State<Arc<AppState>>) -> Response {
+    let body = format!("User-agent: *\nAllow: /\n\nSitemap: {}/sitemap.xml\n", state.config.site.public_url);
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
+}
+
+async fn sitemap(State(state): State<Arc<AppState>>) -> Response {
+    let mut xml =
+        String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    for path in &state.pages.canonical_paths {
+        if let Some(page) = state.pages.routes.get(path) {
+            xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&page.head.canonical)));
+        }
+    }
+    xml.push_str("</urlset>\n");
+    ([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], xml).into_response()
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}

@@ -1,0 +1,72 @@
+//! Security headers on every answer. Third-party hosts enter the CSP only while their
+//! switch is on in configuration.
+
+use axum::extract::State;
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::response::Response;
+
+use crate::config::TrackingConfig;
+
+/// TrustedForm's hosts (design.md §8).
+const TRUSTEDFORM_HOSTS: &str = "https://cdn.trustedform.com https://api.trustedform.com";
+/// The ad pixel's hosts.
+const PIXEL_SCRIPT_HOST: &str = "https://connect.facebook.net";
+const PIXEL_BEACON_HOST: &str = "https://www.facebook.com";
+
+#[derive(Debug, Clone)]
+pub struct SecurityHeaders {
+    headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl SecurityHeaders {
+    pub fn new(style_hash: &str, tracking: &TrackingConfig) -> Self {
+        let mut script = vec!["'self'"];
+        let mut img = vec!["'self'", "data:"];
+        let mut connect = vec!["'self'"];
+        if tracking.trustedform {
+            script.push(TRUSTEDFORM_HOSTS);
+            img.push(TRUSTEDFORM_HOSTS);
+            connect.push(TRUSTEDFORM_HOSTS);
+        }
+        if tracking.pixel {
+            script.push(PIXEL_SCRIPT_HOST);
+            img.push(PIXEL_BEACON_HOST);
+            connect.push(PIXEL_BEACON_HOST);
+        }
+        let csp = format!(
+            "default-src 'self'; script-src {}; style-src {style_hash}; img-src {}; connect-src {}; font-src 'self'; \
+             object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            script.join(" "),
+            img.join(" "),
+            connect.join(" "),
+        );
+        let value = |s: &str| HeaderValue::from_str(s).unwrap_or(HeaderValue::from_static("default-src 'none'"));
+        Self {
+            headers: vec![
+                (header::CONTENT_SECURITY_POLICY, value(&csp)),
+                (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+                (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+                (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+                (
+                    HeaderName::from_static("cross-origin-opener-policy"),
+                    HeaderValue::from_static("same-origin"),
+                ),
+                (
+                    HeaderName::from_static("permissions-policy"),
+                    HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
+                ),
+            ],
+        }
+    }
+}
+
+/// Middleware: adds the headers to every response that does not set its own.
+pub async fn add_headers(State(headers): State<std::sync::Arc<SecurityHeaders>>, mut response: Response) -> Response {
+    let map = response.headers_mut();
+    for (name, value) in &headers.headers {
+        if !map.contains_key(name) {
+            map.insert(name.clone(), value.clone());
+        }
+    }
+    response
+}

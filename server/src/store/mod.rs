@@ -1,0 +1,242 @@
+//! Durable storage for leads, consent records, certificate tokens and the notification
+//! outbox: SQLite (embedded default) or PostgreSQL (shared by several servers).
+//!
+//! Writes from requests go through one writer per process that commits them in groups:
+//! each request waits until the transaction holding its row is durable, but many requests
+//! share one fsync. See docs/decisions/002-group-commit.md.
+
+pub mod postgres;
+pub mod sqlite;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::leads::{NewLead, TokenRecord};
+
+/// A second submission of the same phone for the same service within this window gets the
+/// first lead's id back and no second notification.
+pub const DUPLICATE_WINDOW_MS: i64 = 10 * 60 * 1000;
+/// Most operations the writer commits in one transaction.
+pub const MAX_BATCH: usize = 512;
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(String),
+    #[error("the store's writer has stopped")]
+    WriterStopped,
+    #[error("migration {version}: {message}")]
+    Migration { version: u32, message: String },
+    #[error("bad database URL: {0}")]
+    Url(String),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Database(e.to_string())
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        // The plain Display says only "db error"; the server's own message says what.
+        match e.as_db_error() {
+            Some(db) => StoreError::Database(format!("{} ({})", db.message(), db.code().code())),
+            None => StoreError::Database(e.to_string()),
+        }
+    }
+}
+
+/// How a lead is passed on to the people who call it back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    Email,
+    Webhook,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Email => "email",
+            Channel::Webhook => "webhook",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "email" => Some(Channel::Email),
+            "webhook" => Some(Channel::Webhook),
+            _ => None,
+        }
+    }
+}
+
+/// The answer to a submission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    pub id: String,
+    /// True when this was a repeat within the window: `id` is the first lead's.
+    pub duplicate: bool,
+}
+
+/// A stored lead, as notifications and audits read it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LeadRecord {
+    pub id: String,
+    pub received_at_ms: i64,
+    pub service_slug: String,
+    pub full_name: String,
+    pub phone: String,
+    pub zip_code: Option<String>,
+    pub consent: bool,
+    pub consent_text: String,
+    pub consent_sha256: String,
+    pub cert_url: Option<String>,
+    pub cert_token: Option<String>,
+    pub cert_ping_url: Option<String>,
+    pub ip: Option<String>,
+    pub user_agent: Option<String>,
+    pub page_url: Option<String>,
+    pub referrer: Option<String>,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+}
+
+/// A notification that is due, leased to this worker for a while.
+#[derive(Debug, Clone)]
+pub struct OutboxItem {
+    pub id: i64,
+    pub channel: Channel,
+    pub attempts: u32,
+    pub lead: LeadRecord,
+}
+
+/// Counts of outbox rows by status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxCounts {
+    pub pending: i64,
+    pub delivered: i64,
+    pub failed: i64,
+}
+
+impl OutboxCounts {
+    /// Records the count of one status row of `SELECT status, COUNT(*) … GROUP BY status`.
+    fn set(&mut self, status: &str, n: i64) {
+        match status {
+            "pending" => self.pending = n,
+            "delivered" => self.delivered = n,
+            "failed" => self.failed = n,
+            _ => {}
+        }
+    }
+}
+
+pub enum Store {
+    Sqlite(sqlite::SqliteStore),
+    Postgres(postgres::PgStore),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            Store::Sqlite($s) => $e,
+            Store::Postgres($s) => $e,
+        }
+    };
+}
+
+impl Store {
+    /// Opens the database named by `url` (sqlite:PATH or postgres://…) and applies migrations.
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
+        if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+            Ok(Store::Sqlite(sqlite::SqliteStore::open(std::path::Path::new(path)).await?))
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Store::Postgres(postgres::PgStore::connect(url, None).await?))
+        } else {
+            Err(StoreError::Url("use sqlite:PATH or postgres://…".into()))
+        }
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Stores a lead and one outbox row per channel in one durable transaction, unless the
+    /// same phone asked about the same service within the window.
+    pub async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
+        dispatch!(self, s => s.submit_lead(lead, channels, now_ms).await)
+    }
+
+    /// Upserts a certificate token record.
+    pub async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
+        dispatch!(self, s => s.record_token(record, now_ms).await)
+    }
+
+    /// Leases up to `limit` due notifications for `lease_ms`.
+    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+        dispatch!(self, s => s.claim_due(now_ms, lease_ms, limit).await)
+    }
+
+    pub async fn mark_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish(id, "delivered", attempts, Some(now_ms), 0, None).await)
+    }
+
+    pub async fn mark_retry(&self, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish(id, "pending", attempts, None, next_ms, Some(error.to_string())).await)
+    }
+
+    pub async fn mark_failed(&self, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish(id, "failed", attempts, None, 0, Some(error.to_string())).await)
+    }
+
+    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+        dispatch!(self, s => s.outbox_counts().await)
+    }
+
+    /// The earliest time a pending notification is due, if any.
+    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+        dispatch!(self, s => s.next_due_ms().await)
+    }
+
+    /// Deletes leads (with their outbox rows) and certificate records received before `cutoff_ms`.
+    pub async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
+        dispatch!(self, s => s.purge_before(cutoff_ms).await)
+    }
+
+    pub async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
+        dispatch!(self, s => s.lead(id).await)
+    }
+
+    pub async fn count_leads(&self) -> Result<i64, StoreError> {
+        dispatch!(self, s => s.count_leads().await)
+    }
+
+    pub async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
+        dispatch!(self, s => s.token(token).await)
+    }
+
+    /// Waits until every write handed to the writer is committed, then stops it.
+    pub async fn close(&self) {
+        dispatch!(self, s => s.close().await)
+    }
+}
+
+/// A new time-ordered lead id.
+pub fn new_lead_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+/// Milliseconds since the Unix epoch, UTC.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,328 @@
+//! Starts the real application on a loopback port for a test and talks to it over HTTP.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use site_server::config::Config;
+use site_server::store::Store;
+use site_server::{AppState, Background, CatalogueSource, app, assets};
+
+pub struct TestServer {
+    pub base: String,
+    pub state: Arc<AppState>,
+    pub client: reqwest::Client,
+}
+
+impl TestServer {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.expect("request")
+    }
+}
+
+/// The default configuration with `(ENV_VAR, value)` overrides.
+pub fn config(env: &[(&str, &str)]) -> Config {
+    let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Config::build(None, &env).expect("config")
+}
+
+/// One server with the default configuration and the real bundle, warmed as `site` does
+/// at start, shared by the tests of a binary. It runs on its own runtime thread, so each
+/// test (each with its own runtime) gets a fresh client for it.
+pub async fn start() -> TestServer {
+    static SHARED: OnceLock<(String, Arc<AppState>)> = OnceLock::new();
+    let (base, state) = SHARED.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            rt.block_on(async move {
+                let server = start_with(config(&[]), assets::SSR_BUNDLE).await;
+                server.state.warm().await;
+                tx.send((server.base.clone(), Arc::clone(&server.state))).expect("send");
+                std::future::pending::<()>().await;
+            });
+        });
+        rx.recv().expect("shared server started")
+    });
+    TestServer {
+        base: base.clone(),
+        state: Arc::clone(state),
+        client: client(),
+    }
+}
+
+/// An HTTP client for tests (it does not follow redirects).
+pub fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+}
+
+/// A fresh folder for one test's files.
+pub fn temp_dir(label: &str) -> PathBuf {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "site-test-{label}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Starts the app on a loopback port with a fresh SQLite database and its background tasks
+/// (cache cold: pages render on first request).
+pub async fn start_with(config: Config, bundle: &str) -> TestServer {
+    let db = temp_dir("db").join("site.db");
+    let store = Arc::new(Store::open(&format!("sqlite:{}", db.display())).await.expect("store"));
+    start_with_store(config, bundle, store).await
+}
+
+pub async fn start_with_store(config: Config, bundle: &str, store: Arc<Store>) -> TestServer {
+    // Not warmed: pages render on first request, which is all most tests need.
+    let state = AppState::new(config, CatalogueSource::Embedded, bundle, store).expect("state");
+    // The worker lives as long as the test's runtime.
+    std::mem::forget(Background::start(&state));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr: SocketAddr = listener.local_addr().expect("addr");
+    let router = app(Arc::clone(&state)).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    TestServer {
+        base: format!("http://{addr}"),
+        state,
+        client: client(),
+    }
+}
+
+/// The real bundle with its `render` wrapped so that chosen services misbehave.
+pub fn bundle_with_faults(faults: &str) -> String {
+    format!(
+        "{}\n;(function () {{ var real = globalThis.render; globalThis.render = function (page, propsJson) {{ var slug = page === 'service' ? JSON.parse(propsJson).service.slug : ''; {faults}; return real(page, propsJson); }}; }})();",
+        assets::SSR_BUNDLE
+    )
+}
+
+/// Text with the entities that React and askama write turned back into characters.
+pub fn unescape_html(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&#34;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&#60;", "<")
+        .replace("&gt;", ">")
+        .replace("&#62;", ">")
+        .replace("&#38;", "&")
+        .replace("&amp;", "&")
+}
+
+/// The consent wording the site shows now.
+pub fn consent_text() -> String {
+    site_server::leads::consent::ConsentWordings::load("RingReady")
+        .expect("consent")
+        .current()
+        .to_string()
+}
+
+/// A valid submit-lead body for `phone`.
+pub fn lead_body(slug: &str, phone: &str) -> serde_json::Value {
+    serde_json::json!({
+        "serviceSlug": slug,
+        "fullName": "Maria Gonzalez",
+        "phone": phone,
+        "zipCode": "15213",
+        "consent": true,
+        "trustedform_token": "",
+        "trustedform_ping": "",
+        "trustedform_cert_url": "",
+        "tcpa_text": consent_text(),
+    })
+}
+
+/// A distinct valid phone number for the n-th lead of a test.
+pub fn phone(n: u32) -> String {
+    format!("(412) {:03}-{:04}", 200 + (n / 10_000) % 800, n % 10_000)
+}
+
+/// A real SMTP server (aiosmtpd) on a loopback port, storing what it receives in a Maildir.
+pub struct SmtpServer {
+    pub port: u16,
+    pub maildir: PathBuf,
+    child: Option<std::process::Child>,
+}
+
+fn smtp_python() -> PathBuf {
+    if let Some(p) = std::env::var_os("SMTP_TEST_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/venv/bin/python");
+    assert!(
+        local.exists(),
+        "the SMTP tests need aiosmtpd: run `make tools` (or set SMTP_TEST_PYTHON)"
+    );
+    local
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+impl SmtpServer {
+    pub async fn start() -> Self {
+        // aiosmtpd creates the Maildir only when its folder does not exist yet.
+        let maildir = temp_dir("maildir").join("box");
+        let mut s = Self {
+            port: free_port(),
+            maildir,
+            child: None,
+        };
+        s.resume().await;
+        s
+    }
+
+    /// (Re)starts the server on the same port and Maildir.
+    pub async fn resume(&mut self) {
+        let child = std::process::Command::new(smtp_python())
+            .args([
+                "-m",
+                "aiosmtpd",
+                "-n",
+                "-l",
+                &format!("127.0.0.1:{}", self.port),
+                "-c",
+                "aiosmtpd.handlers.Mailbox",
+            ])
+            .arg(&self.maildir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start aiosmtpd");
+        self.child = Some(child);
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("aiosmtpd did not start on port {}", self.port);
+    }
+
+    /// Kills the server: connections are refused until `resume`.
+    pub fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+
+    /// Every message received so far, as raw text.
+    pub fn messages(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for sub in ["new", "cur"] {
+            if let Ok(entries) = std::fs::read_dir(self.maildir.join(sub)) {
+                for e in entries.flatten() {
+                    if let Ok(text) = std::fs::read_to_string(e.path()) {
+                        out.push(text);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Waits until at least `n` messages arrived (or panics after `secs`).
+    pub async fn wait_for(&self, n: usize, secs: u64) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            let m = self.messages();
+            if m.len() >= n {
+                return m;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "only {} of {n} e-mails arrived in {secs} s",
+                m.len()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for SmtpServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Undoes quoted-printable soft line breaks and =XX escapes, enough to search a message.
+pub fn unfold_qp(text: &str) -> String {
+    let joined = text.replace("=\r\n", "").replace("=\n", "");
+    let mut out = String::with_capacity(joined.len());
+    let bytes = joined.as_bytes();
+    let mut i = 0;
+    let mut buf = Vec::new();
+    while i < bytes.len() {
+        if bytes[i] == b'='
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16)
+        {
+            buf.push(b);
+            i += 3;
+            continue;
+        }
+        buf.push(bytes[i]);
+        i += 1;
+    }
+    out.push_str(&String::from_utf8_lossy(&buf));
+    out
+}
+
+/// Waits until the server on `port` answers /healthz (the real binary warms its cache first).
+pub async fn wait_healthy(client: &reqwest::Client, port: u16) {
+    for _ in 0..600 {
+        if client
+            .get(format!("http://127.0.0.1:{port}/healthz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("site did not become healthy on port {port}");
+}
+
+/// POSTs a JSON lead to a server process on `port`.
+pub async fn post_lead(client: &reqwest::Client, port: u16, body: &serde_json::Value) -> reqwest::Response {
+    client
+        .post(format!("http://127.0.0.1:{port}/.netlify/functions/submit-lead"))
+        .json(body)
+        .send()
+        .await
+        .expect("post")
+}

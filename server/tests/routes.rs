@@ -1,0 +1,216 @@
+//! Every route of the foundation over real HTTP against the real router.
+
+mod common;
+
+use std::io::Read;
+
+use reqwest::StatusCode;
+use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, ETAG, IF_NONE_MATCH, LOCATION};
+use site_server::catalogue::{EMERGENCY_SLUGS, SLUGS};
+use site_server::routes::REDIRECTS;
+
+#[tokio::test]
+async fn home_and_campaigns_render_catalogue_data() {
+    let s = common::start().await;
+    let r = s.get("/").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let body = r.text().await.expect("body");
+    assert!(body.contains("Stop Missing Calls. Start Converting Leads."));
+    for service in &s.state.catalogue.services {
+        assert!(
+            body.contains(&format!("href=\"/{}\"", service.slug)),
+            "home links to /{}",
+            service.slug
+        );
+    }
+    assert!(body.contains("<title>RingReady | "));
+
+    let r = s.get("/campaigns").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let body = common::unescape_html(&r.text().await.expect("body"));
+    let live = s.state.catalogue.campaigns.len();
+    assert!(
+        body.contains(&format!("Available Campaigns (<!-- -->{live}<!-- -->)")),
+        "count of {live} campaigns"
+    );
+    assert!(body.contains("No account required"));
+    let first = &s.state.catalogue.campaigns[0].campaign;
+    assert!(body.contains(first.as_str()), "campaign {first} listed");
+}
+
+#[tokio::test]
+async fn every_service_page_renders_its_data_and_phone() {
+    let s = common::start().await;
+    assert_eq!(SLUGS.len(), 42);
+    for slug in SLUGS {
+        let r = s.get(&format!("/{slug}")).await;
+        assert_eq!(r.status(), StatusCode::OK, "/{slug}");
+        let body = common::unescape_html(&r.text().await.expect("body"));
+        let service = s.state.catalogue.service(slug).expect("in catalogue");
+        for text in [&service.title, &service.subtitle, &service.description] {
+            assert!(body.contains(text.as_str()), "/{slug} shows {text:?}");
+        }
+        let phone = match slug {
+            "hvac" => "(800) 555-0142",
+            "bathroom-remodeling" => "(800) 555-0177",
+            _ => "(800) 555-0100",
+        };
+        assert!(body.contains(phone), "/{slug} shows {phone}");
+        let badge = if EMERGENCY_SLUGS.contains(&slug) {
+            "24/7 Emergency"
+        } else {
+            "Fast Response"
+        };
+        assert!(body.contains(badge), "/{slug} badge {badge}");
+        assert!(body.contains(&format!("<link rel=\"canonical\" href=\"https://www.ringready.example/{slug}\">")));
+        assert!(body.contains(&format!("<title>{} | RingReady</title>", service.title)));
+        assert!(body.contains("<script type=\"application/json\" id=\"page-props\">"));
+    }
+}
+
+#[tokio::test]
+async fn the_seventeen_redirects_are_permanent_and_keep_the_query() {
+    let s = common::start().await;
+    assert_eq!(REDIRECTS.len(), 17);
+    for (from, to) in REDIRECTS {
+        let r = s.get(from).await;
+        assert_eq!(r.status(), StatusCode::MOVED_PERMANENTLY, "{from}");
+        assert_eq!(r.headers()[LOCATION], to, "{from}");
+    }
+    let r = s.get("/home-hvac?utm_source=ad&utm_campaign=x").await;
+    assert_eq!(r.headers()[LOCATION], "/hvac?utm_source=ad&utm_campaign=x");
+    let r = s.get("/HVAC/").await;
+    assert_eq!(
+        (r.status(), r.headers()[LOCATION].to_str().expect("ascii")),
+        (StatusCode::MOVED_PERMANENTLY, "/hvac")
+    );
+}
+
+#[tokio::test]
+async fn unknown_paths_answer_404_with_a_way_home() {
+    let s = common::start().await;
+    for path in ["/no-such-service", "/hvac/extra", "/%3Cscript%3E", "/services/other"] {
+        let r = s.get(path).await;
+        assert_eq!(r.status(), StatusCode::NOT_FOUND, "{path}");
+        let body = r.text().await.expect("body");
+        assert!(
+            body.contains("Service not found") && body.contains("Return Home") && body.contains("href=\"/\""),
+            "{path}"
+        );
+    }
+    let r = s.client.post(s.url("/hvac")).send().await.expect("post");
+    assert_eq!(r.status(), StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn health_robots_sitemap_and_assets() {
+    let s = common::start().await;
+    let r = s.get("/healthz").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let robots = s.get("/robots.txt").await.text().await.expect("robots");
+    assert!(robots.contains("Sitemap: https://www.ringready.example/sitemap.xml"));
+    let sitemap = s.get("/sitemap.xml").await.text().await.expect("sitemap");
+    assert_eq!(sitemap.matches("<loc>").count(), 44);
+    assert!(sitemap.contains("<loc>https://www.ringready.example/car-donation</loc>"));
+
+    let home = s.get("/").await.text().await.expect("home");
+    let src = home
+        .split("<script type=\"module\" src=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("script src");
+    assert!(src.starts_with("/assets/app-") && src.ends_with(".js"), "{src}");
+    let r = s.get(src).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()[CACHE_CONTROL], "public, max-age=31536000, immutable");
+    assert!(r.headers()["content-type"].to_str().expect("type").starts_with("text/javascript"));
+    assert_eq!(s.get("/assets/app-0000.js").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(s.get("/favicon.svg").await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn pages_are_compressed_and_revalidated_with_strong_etags() {
+    let s = common::start().await;
+    let plain = s.get("/roofing").await.bytes().await.expect("plain");
+    for (accept, coding) in [("gzip", "gzip"), ("br", "br"), ("gzip, deflate, br", "br")] {
+        let r = s
+            .client
+            .get(s.url("/roofing"))
+            .header(ACCEPT_ENCODING, accept)
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.headers()[CONTENT_ENCODING], coding);
+        assert_eq!(r.headers()["vary"], "Accept-Encoding");
+        let etag = r.headers()[ETAG].clone();
+        assert!(etag.to_str().expect("ascii").starts_with('"'), "strong etag");
+        let body = r.bytes().await.expect("body");
+        assert!(body.len() < plain.len() / 3, "{coding} compresses");
+        let mut out = Vec::new();
+        if coding == "gzip" {
+            flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut out).expect("gunzip");
+        } else {
+            brotli::BrotliDecompress(&mut &body[..], &mut out).expect("unbrotli");
+        }
+        assert_eq!(out, plain.to_vec(), "{coding} decodes to the same page");
+
+        let again = s
+            .client
+            .get(s.url("/roofing"))
+            .header(ACCEPT_ENCODING, accept)
+            .header(IF_NONE_MATCH, etag.clone())
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(again.headers()[ETAG], etag);
+        assert!(again.bytes().await.expect("empty").is_empty());
+    }
+    let stale = s
+        .client
+        .get(s.url("/roofing"))
+        .header(IF_NONE_MATCH, "\"not-it\"")
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(stale.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let s = common::start().await;
+    for path in ["/", "/hvac", "/nope", "/healthz", "/home-hvac", "/favicon.svg"] {
+        let r = s.get(path).await;
+        let h = r.headers();
+        let csp = h["content-security-policy"].to_str().expect("csp");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}");
+        assert!(csp.contains("script-src 'self'"), "{path}");
+        assert!(!csp.contains("unsafe-eval") && !csp.contains("unsafe-inline"), "{path}");
+        assert!(!csp.contains("trustedform"), "third parties are off by default");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn third_party_hosts_enter_the_csp_only_when_switched_on() {
+    let s = common::start_with(common::config(&[("TRUSTEDFORM_ENABLED", "true")]), site_server::assets::SSR_BUNDLE).await;
+    let r = s.get("/hvac").await;
+    let csp = r.headers()["content-security-policy"].to_str().expect("csp").to_string();
+    assert!(csp.contains("https://cdn.trustedform.com"), "{csp}");
+    assert!(!csp.contains("facebook"), "{csp}");
+}
+
+#[tokio::test]
+async fn embedded_props_cannot_break_out_of_their_script() {
+    let s = common::start().await;
+    let body = s.get("/campaigns").await.text().await.expect("body");
+    let props = body
+        .split("id=\"page-props\">")
+        .nth(1)
+        .and_then(|r| r.split("</script>").next())
+        .expect("props");
+    assert!(!props.contains('<'));
+    let value: serde_json::Value = serde_json::from_str(props).expect("props are JSON");
+    assert_eq!(value["page"], "campaigns");
+}

@@ -1,0 +1,367 @@
+//! The store suite, run against SQLite always and against PostgreSQL whenever
+//! TEST_DATABASE_URL names one (.ci/run sets it to the server on our machines).
+
+mod common;
+
+use std::sync::Arc;
+
+use site_server::leads::consent::{ConsentWordings, sha256_hex};
+use site_server::leads::{Certificate, NewLead, RequestContext, TokenRecord, Utm};
+use site_server::store::postgres::PgStore;
+use site_server::store::{Channel, DUPLICATE_WINDOW_MS, Store, now_ms};
+
+fn lead(phone: &str, slug: &str) -> NewLead {
+    let text = ConsentWordings::load("RingReady").expect("consent").current().to_string();
+    NewLead {
+        service_slug: slug.into(),
+        full_name: "Dana Whitfield".into(),
+        phone: phone.into(),
+        zip_code: Some("15213".into()),
+        consent_sha256: sha256_hex(&text),
+        consent_text: text,
+        certificate: Certificate {
+            cert_url: Some("https://cert.trustedform.com/0123abcd".into()),
+            token: Some("0123abcd".into()),
+            ping_url: Some("https://ping.trustedform.com/0123abcd".into()),
+        },
+        context: RequestContext {
+            ip: Some("203.0.113.7".into()),
+            user_agent: Some("Mozilla/5.0 (test)".into()),
+            page_url: Some("https://www.ringready.example/hvac?utm_source=google".into()),
+            referrer: Some("https://www.google.com/".into()),
+            utm: Utm {
+                source: Some("google".into()),
+                ..Default::default()
+            },
+        },
+    }
+}
+
+async fn stores() -> Vec<(&'static str, Arc<Store>)> {
+    let dir = common::temp_dir("store");
+    let mut stores = vec![(
+        "sqlite",
+        Arc::new(
+            Store::open(&format!("sqlite:{}", dir.join("leads.db").display()))
+                .await
+                .expect("sqlite"),
+        ),
+    )];
+    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
+        drop_stale_schemas(&url).await;
+        // Tests run in parallel: the counter keeps two started in the same millisecond apart.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let schema = format!("store_test_{}_{}_{n}", now_ms(), std::process::id());
+        let pg = PgStore::connect(&url, Some(&schema)).await.expect("postgres (TEST_DATABASE_URL)");
+        stores.push(("postgres", Arc::new(Store::Postgres(pg))));
+    }
+    stores
+}
+
+/// Each test works in its own schema; schemas left by runs over an hour old are dropped.
+async fn drop_stale_schemas(url: &str) {
+    let Ok((client, connection)) = tokio_postgres::connect(url, tokio_postgres::NoTls).await else {
+        return;
+    };
+    tokio::spawn(connection);
+    let Ok(rows) = client
+        .query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'store_test_%'", &[])
+        .await
+    else {
+        return;
+    };
+    let hour_ago = now_ms() - 3_600_000;
+    for row in rows {
+        let name: String = row.get(0);
+        let made: i64 = name.split('_').nth(2).and_then(|t| t.parse().ok()).unwrap_or(0);
+        if made < hour_ago {
+            let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{name}\" CASCADE")).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_lead_is_stored_with_its_consent_record_and_outbox_rows() {
+    for (name, store) in stores().await {
+        let now = now_ms();
+        let submitted = store
+            .submit_lead(lead("+14125550134", "hvac"), vec![Channel::Email, Channel::Webhook], now)
+            .await
+            .expect("submit");
+        assert!(!submitted.duplicate, "{name}");
+        let stored = store.lead(&submitted.id).await.expect("read").expect("present");
+        assert_eq!(stored.received_at_ms, now, "{name}");
+        assert_eq!(
+            (stored.full_name.as_str(), stored.phone.as_str(), stored.service_slug.as_str()),
+            ("Dana Whitfield", "+14125550134", "hvac")
+        );
+        assert!(
+            stored.consent && stored.consent_text.contains("prior express written consent"),
+            "{name}"
+        );
+        assert_eq!(stored.consent_sha256, sha256_hex(&stored.consent_text));
+        assert_eq!(stored.cert_url.as_deref(), Some("https://cert.trustedform.com/0123abcd"));
+        assert_eq!(stored.utm_source.as_deref(), Some("google"));
+        assert_eq!(stored.ip.as_deref(), Some("203.0.113.7"));
+        let counts = store.outbox_counts().await.expect("counts");
+        assert_eq!(counts.pending, 2, "{name}");
+        // Ids are time-ordered.
+        let later = store
+            .submit_lead(lead("+14125550135", "hvac"), vec![], now + 1)
+            .await
+            .expect("submit");
+        assert!(later.id > submitted.id, "{name}: {} > {}", later.id, submitted.id);
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_repeat_within_ten_minutes_returns_the_first_lead() {
+    for (name, store) in stores().await {
+        let t = now_ms();
+        let first = store
+            .submit_lead(lead("+14125550140", "roofing"), vec![Channel::Email], t)
+            .await
+            .expect("first");
+        let again = store
+            .submit_lead(lead("+14125550140", "roofing"), vec![Channel::Email], t + DUPLICATE_WINDOW_MS - 1)
+            .await
+            .expect("again");
+        assert_eq!(again.id, first.id, "{name}");
+        assert!(again.duplicate);
+        let other_service = store
+            .submit_lead(lead("+14125550140", "plumbing"), vec![], t + 5)
+            .await
+            .expect("other");
+        assert!(!other_service.duplicate, "{name}: another service is another lead");
+        let later = store
+            .submit_lead(lead("+14125550140", "roofing"), vec![], t + DUPLICATE_WINDOW_MS + 1)
+            .await
+            .expect("later");
+        assert!(!later.duplicate, "{name}: after the window it is a new lead");
+        assert_eq!(
+            store.outbox_counts().await.expect("counts").pending,
+            1,
+            "{name}: the repeat made no notification"
+        );
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn concurrent_submissions_are_all_committed() {
+    for (name, store) in stores().await {
+        let before = store.count_leads().await.expect("count");
+        let mut tasks = Vec::new();
+        for i in 0..400 {
+            let store = Arc::clone(&store);
+            tasks.push(tokio::spawn(async move {
+                store
+                    .submit_lead(lead(&format!("+1412555{:04}", 2000 + i), "solar"), vec![Channel::Email], now_ms())
+                    .await
+            }));
+        }
+        let mut ids = std::collections::HashSet::new();
+        for t in tasks {
+            let s = t.await.expect("task").expect("submit");
+            assert!(!s.duplicate);
+            ids.insert(s.id);
+        }
+        assert_eq!(ids.len(), 400, "{name}");
+        assert_eq!(store.count_leads().await.expect("count") - before, 400, "{name}");
+        for id in ids.iter().take(20) {
+            assert!(store.lead(id).await.expect("read").is_some(), "{name}: {id}");
+        }
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn tokens_are_upserted_by_token() {
+    for (name, store) in stores().await {
+        let token = format!("tok{}", now_ms());
+        let t = now_ms();
+        let first = TokenRecord {
+            token: token.clone(),
+            ping_url: None,
+            service_slug: "hvac".into(),
+            cert_url: Some(format!("https://cert.trustedform.com/{token}")),
+        };
+        store.record_token(first, t).await.expect("record");
+        let second = TokenRecord {
+            token: token.clone(),
+            ping_url: Some("https://ping.trustedform.com/x".into()),
+            service_slug: "roofing".into(),
+            cert_url: None,
+        };
+        store.record_token(second, t + 10).await.expect("again");
+        let stored = store.token(&token).await.expect("read").expect("present");
+        assert_eq!(stored.service_slug, "roofing", "{name}");
+        assert_eq!(stored.ping_url.as_deref(), Some("https://ping.trustedform.com/x"), "{name}");
+        assert_eq!(
+            stored.cert_url,
+            Some(format!("https://cert.trustedform.com/{token}")),
+            "{name}: kept from the first record"
+        );
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn the_outbox_leases_retries_and_finishes() {
+    for (name, store) in stores().await {
+        let t = now_ms();
+        let s = store
+            .submit_lead(lead("+14125550150", "siding"), vec![Channel::Email, Channel::Webhook], t)
+            .await
+            .expect("submit");
+        let claimed = store.claim_due(t, 60_000, 10).await.expect("claim");
+        let mine: Vec<_> = claimed.iter().filter(|i| i.lead.id == s.id).collect();
+        assert_eq!(mine.len(), 2, "{name}");
+        assert!(
+            store
+                .claim_due(t + 1, 60_000, 10)
+                .await
+                .expect("claim")
+                .iter()
+                .all(|i| i.lead.id != s.id),
+            "{name}: leased rows are not claimed twice"
+        );
+        let email = mine.iter().find(|i| i.channel == Channel::Email).expect("email");
+        let hook = mine.iter().find(|i| i.channel == Channel::Webhook).expect("webhook");
+        assert_eq!(email.lead.full_name, "Dana Whitfield");
+        store.mark_retry(email.id, 1, t + 5_000, "421 try later").await.expect("retry");
+        store.mark_failed(hook.id, 10, "gave up").await.expect("failed");
+        assert!(
+            store
+                .claim_due(t + 4_000, 60_000, 10)
+                .await
+                .expect("claim")
+                .iter()
+                .all(|i| i.id != email.id),
+            "{name}: not due yet"
+        );
+        assert_eq!(
+            store.next_due_ms().await.expect("due").map(|d| d <= t + 5_000),
+            Some(true),
+            "{name}"
+        );
+        let again = store.claim_due(t + 5_000, 60_000, 10).await.expect("claim");
+        let retry = again.iter().find(|i| i.id == email.id).expect("due again");
+        assert_eq!(retry.attempts, 1, "{name}");
+        store.mark_delivered(email.id, 2, t + 5_100).await.expect("delivered");
+        let counts = store.outbox_counts().await.expect("counts");
+        assert!(counts.delivered >= 1 && counts.failed >= 1, "{name}: {counts:?}");
+        // An expired lease makes a row claimable again (a worker that died mid-delivery).
+        let s2 = store
+            .submit_lead(lead("+14125550151", "siding"), vec![Channel::Email], t)
+            .await
+            .expect("submit");
+        assert!(
+            store
+                .claim_due(t, 1_000, 50)
+                .await
+                .expect("claim")
+                .iter()
+                .any(|i| i.lead.id == s2.id)
+        );
+        assert!(
+            store
+                .claim_due(t + 1_001, 1_000, 50)
+                .await
+                .expect("claim")
+                .iter()
+                .any(|i| i.lead.id == s2.id),
+            "{name}"
+        );
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn retention_deletes_only_records_older_than_the_cutoff() {
+    for (name, store) in stores().await {
+        let seven_years_ms = 2557_i64 * 24 * 3600 * 1000;
+        let now = now_ms();
+        let old = store
+            .submit_lead(lead("+14125550160", "decks"), vec![Channel::Email], now - seven_years_ms - 60_000)
+            .await
+            .expect("old");
+        let new = store
+            .submit_lead(lead("+14125550161", "decks"), vec![Channel::Email], now)
+            .await
+            .expect("new");
+        let old_token = TokenRecord {
+            token: format!("old{now}"),
+            ping_url: None,
+            service_slug: "decks".into(),
+            cert_url: None,
+        };
+        store
+            .record_token(old_token.clone(), now - seven_years_ms - 60_000)
+            .await
+            .expect("token");
+        let (leads, certs) = store.purge_before(now - seven_years_ms).await.expect("purge");
+        assert!(leads >= 1 && certs >= 1, "{name}");
+        assert!(store.lead(&old.id).await.expect("read").is_none(), "{name}");
+        assert!(store.lead(&new.id).await.expect("read").is_some(), "{name}");
+        assert!(store.token(&old_token.token).await.expect("read").is_none(), "{name}");
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn reopening_keeps_everything_and_migrations_run_once() {
+    let dir = common::temp_dir("reopen");
+    let url = format!("sqlite:{}", dir.join("leads.db").display());
+    let store = Store::open(&url).await.expect("open");
+    let s = store
+        .submit_lead(lead("+14125550170", "fences"), vec![], now_ms())
+        .await
+        .expect("submit");
+    store.close().await;
+    let store = Store::open(&url).await.expect("reopen");
+    assert!(store.lead(&s.id).await.expect("read").is_some());
+    store.close().await;
+}
+
+#[tokio::test]
+async fn postgres_survives_a_dropped_connection() {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
+        return;
+    };
+    let schema = format!("store_test_{}_{}_drop", now_ms(), std::process::id());
+    let store = Store::Postgres(PgStore::connect(&url, Some(&schema)).await.expect("connect"));
+    store
+        .submit_lead(lead("+14125550180", "awnings"), vec![], now_ms())
+        .await
+        .expect("before");
+    // Cut every connection of this store, as a database restart or failover would.
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("admin");
+    tokio::spawn(connection);
+    let cut = admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            &[&format!("site-server:{schema}")],
+        )
+        .await
+        .expect("terminate");
+    assert_eq!(cut, 2, "the writer's and the reader's connections");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // The first write may find the dead connection; the store reconnects and goes on.
+    let mut ok = 0;
+    for n in 0..3 {
+        if store
+            .submit_lead(lead(&format!("+1412555{:04}", 190 + n), "awnings"), vec![], now_ms())
+            .await
+            .is_ok()
+        {
+            ok += 1;
+        }
+    }
+    assert!(ok >= 2, "writes succeed again after the connection was lost ({ok} of 3)");
+    assert!(store.count_leads().await.expect("reads reconnect too") >= 3);
+    store.close().await;
+}
