@@ -58,16 +58,6 @@ async function focusedDescription(page: Page): Promise<string> {
 
 /** Submits the filled form; with the fake clock installed, runs it past the 2.5 s wait
  * for the certificate token so the request goes out at once. */
-/**
- * Stops the page's fake clock (after `page.clock.install`) a moment past its current time, so
- * that from here on only `runFor` moves it. Installed clocks otherwise follow real time, and on
- * a busy machine the sheet's 8 s could run out between two steps of a test.
- */
-async function holdClock(page: Page): Promise<void> {
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 1_000);
-}
-
 async function submitWithClock(page: Page): Promise<void> {
   const f = callbackForm(page);
   await press(f.submit);
@@ -649,6 +639,19 @@ test.describe("callback status sheet", () => {
   /** 10 June 2025 at hh:mm in New York (EDT, UTC-4). */
   const newYork = (hh: number, mm: number) => new Date(`2025-06-10T${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}:00-04:00`);
 
+  /**
+   * Opens `path` at `time` on a fake clock that, once the page has hydrated, only `runFor` moves.
+   * An installed clock otherwise follows real time, and on a busy machine the sheet's 8 s could
+   * run out between two steps of a test. (`pauseAt` cannot go back, hence the second of margin.)
+   */
+  async function openAt(page: Page, path: string, time: Date): Promise<void> {
+    await page.clock.install({ time });
+    await page.goto(path);
+    await expectHydrated(page);
+    const now = await page.evaluate(() => Date.now());
+    await page.clock.pauseAt(now + 1_000);
+  }
+
   const windows = [
     { at: [7, 59], title: "Callback scheduled", text: "8:00 AM today" },
     { at: [8, 0], title: "We\u2019re calling you now", text: "any moment" },
@@ -659,10 +662,7 @@ test.describe("callback status sheet", () => {
   for (const w of windows) {
     const hhmm = `${String(w.at[0]).padStart(2, "0")}:${String(w.at[1]).padStart(2, "0")}`;
     test(`at ${hhmm} local time: '${w.title}'`, async ({ page }, testInfo) => {
-      await page.clock.install({ time: newYork(w.at[0], w.at[1]) });
-      await page.goto("/hvac");
-      await expectHydrated(page);
-      await holdClock(page);
+      await openAt(page, "/hvac", newYork(w.at[0], w.at[1]));
       expect(await page.evaluate(() => `${new Date().getHours()}:${new Date().getMinutes()}`)).toBe(`${w.at[0]}:${w.at[1]}`);
       await fillCallbackForm(page, { name: "Jordan Price", phone: uniquePhone(testInfo).input });
       await submitWithClock(page);
@@ -688,10 +688,7 @@ test.describe("callback status sheet", () => {
   }
 
   test("is labelled by its title, takes focus, keeps Tab inside and gives focus back", async ({ page }, testInfo) => {
-    await page.clock.install({ time: newYork(10, 30) });
-    await page.goto("/solar");
-    await expectHydrated(page);
-    await holdClock(page);
+    await openAt(page, "/solar", newYork(10, 30));
     const f = callbackForm(page);
     const sheet = await openSheet(page, uniquePhone(testInfo).input);
 
@@ -711,10 +708,7 @@ test.describe("callback status sheet", () => {
   });
 
   test("closes by itself after 8 s", async ({ page }, testInfo) => {
-    await page.clock.install({ time: newYork(11, 0) });
-    await page.goto("/plumbing");
-    await expectHydrated(page);
-    await holdClock(page);
+    await openAt(page, "/plumbing", newYork(11, 0));
     const pressedAt = await callbackForm(page).submit.boundingBox();
     const sheet = await openSheet(page, uniquePhone(testInfo).input);
     // The mouse (desktop) rests where it pressed submit: on the dimmed page, not the sheet.
@@ -731,10 +725,7 @@ test.describe("callback status sheet", () => {
   });
 
   test("does not close by itself while the pointer is over it, then does within 8 s of it leaving", async ({ page }, testInfo) => {
-    await page.clock.install({ time: newYork(12, 0) });
-    await page.goto("/bathroom-remodeling");
-    await expectHydrated(page);
-    await holdClock(page);
+    await openAt(page, "/bathroom-remodeling", newYork(12, 0));
     const sheet = await openSheet(page, uniquePhone(testInfo).input);
     await sheet.getByRole("heading").hover();
     await page.clock.runFor(9_000);
@@ -749,10 +740,7 @@ test.describe("callback status sheet", () => {
   });
 
   test("closes on Escape, a click on the backdrop, its close button and 'Got it'", async ({ page }, testInfo) => {
-    await page.clock.install({ time: newYork(15, 0) });
-    await page.goto("/hvac");
-    await expectHydrated(page);
-    await holdClock(page);
+    await openAt(page, "/hvac", newYork(15, 0));
     const f = callbackForm(page);
 
     let sheet = await openSheet(page, uniquePhone(testInfo, 1).input);
