@@ -1,5 +1,6 @@
 import { CampaignsPage } from "./pages/CampaignsPage";
 import { HomePage } from "./pages/HomePage";
+import { LegalPage } from "./pages/LegalPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { ServicePage } from "./pages/ServicePage";
 import type { PageProps } from "./lib/types";
@@ -13,6 +14,8 @@ export function App(props: PageProps) {
       return <CampaignsPage {...props} />;
     case "service":
       return <ServicePage {...props} />;
+    case "legal":
+      return <LegalPage {...props} />;
     case "not-found":
       return <NotFoundPage {...props} />;
   }

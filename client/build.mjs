@@ -1,4 +1,5 @@
-// Builds what the browser gets: the hydration bundle, the Tailwind CSS and the icon set.
+// Builds what the browser gets: the island runtime and chunks, the inline bootstrap, the
+// Tailwind CSS and the icon set.
 // Output goes to target/web/, which the Rust build embeds into the binary.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
@@ -10,33 +11,63 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "target", "web");
 mkdirSync(out, { recursive: true });
 
-// The hydration bundle, split: what a page needs at start, plus chunks loaded on demand
-// (legal texts, dialogs). Every file name carries its content hash, so the server can
-// serve them all as immutable; manifest.json names the entry.
+// The island runtime and one chunk per island (client/islands/*.tsx, found here, so adding
+// an island is adding its file). Every file name carries its content hash, so the server can
+// serve them all as immutable; manifest.json names the runtime entry.
 const clientOut = join(out, "client");
 rmSync(clientOut, { recursive: true, force: true });
-const result = await build({
-  entryPoints: [join(root, "client", "entry-client.tsx")],
-  outdir: clientOut,
-  entryNames: "app-[hash]",
-  chunkNames: "chunk-[hash]",
-  splitting: true,
-  metafile: true,
+const islandsDir = join(root, "client", "islands");
+const islandNames = readdirSync(islandsDir)
+  .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
+  .map((f) => f.replace(/\.tsx$/, ""))
+  .sort();
+const islandRegistry = {
+  name: "island-registry",
+  setup(b) {
+    b.onResolve({ filter: /^virtual:islands$/ }, () => ({ path: "registry", namespace: "islands" }));
+    b.onLoad({ filter: /.*/, namespace: "islands" }, () => ({
+      contents: `export const islands = {${islandNames.map((n) => `${JSON.stringify(n)}: () => import(${JSON.stringify(`./${n}.tsx`)})`).join(",")}};`,
+      resolveDir: islandsDir,
+      loader: "ts",
+    }));
+  },
+};
+const shared = {
   bundle: true,
   minify: true,
-  format: "esm",
   target: ["es2020"],
   platform: "browser",
   jsx: "automatic",
   define: { "process.env.NODE_ENV": '"production"' },
   legalComments: "none",
   logLevel: "warning",
+};
+const result = await build({
+  ...shared,
+  entryPoints: [join(root, "client", "runtime.tsx")],
+  outdir: clientOut,
+  entryNames: "[name]-[hash]",
+  chunkNames: "chunk-[hash]",
+  splitting: true,
+  metafile: true,
+  format: "esm",
+  plugins: [islandRegistry],
 });
 
 const files = Object.keys(result.metafile.outputs).map((p) => p.split("/").pop());
 const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint)?.[0].split("/").pop();
 if (!entry) throw new Error("esbuild produced no entry chunk");
-writeFileSync(join(out, "manifest.json"), JSON.stringify({ entry, files }, null, 2));
+writeFileSync(join(out, "manifest.json"), JSON.stringify({ entry, islands: islandNames, files }, null, 2));
+
+// The inline bootstrap, with the runtime's URL built in. The server inlines it into every
+// page and allows it in the CSP by its hash.
+await build({
+  ...shared,
+  entryPoints: [join(root, "client", "bootstrap.ts")],
+  outfile: join(out, "bootstrap.js"),
+  format: "iife",
+  define: { ...shared.define, RUNTIME_URL: JSON.stringify(`/assets/${entry}`) },
+});
 
 execFileSync(
   process.execPath,

@@ -104,9 +104,9 @@ test.describe("hydration", () => {
   }
 
   test("the console check catches a hydration mismatch", async ({ page, consoleProblems }) => {
-    // Serve /hvac with page props whose title differs from the server HTML: React must
-    // report the mismatch, and the fixture must record it.
-    const original = `"title":${JSON.stringify(service("hvac").title)}`;
+    // Serve /hvac with callback-island props whose consent wording differs from the server
+    // HTML: React must report the mismatch, and the fixture must record it.
+    const original = "&quot;consentText&quot;:&quot;By checking this box";
     await page.route("**/hvac", async (route) => {
       const response = await route.fetch();
       const html = await response.text();
@@ -118,12 +118,12 @@ test.describe("hydration", () => {
       await route.fulfill({
         status: response.status(),
         headers,
-        body: html.replace(original, `"title":"A different title"`),
+        body: html.replace(original, "&quot;consentText&quot;:&quot;A different wording. By checking this box"),
       });
     });
     await page.goto("/hvac");
     await expectHydrated(page);
-    await expect(page.locator("h1")).toHaveText("A different title");
+    await expect(page.locator('[data-tf-element-role="consent-language"]')).toContainText("A different wording.");
     await expect.poll(() => consoleProblems.list().length).toBeGreaterThan(0);
     const problems = consoleProblems.take();
     expect(problems.map((p) => p.text).join("\n")).toMatch(/hydrat|#418|#425|did not match/i);

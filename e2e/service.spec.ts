@@ -163,8 +163,8 @@ test.describe("layout", () => {
       const f = callbackForm(page);
       for (const field of [f.name, f.phone, f.zip, f.consent, f.consentText, f.submit]) await expect(field).toBeVisible();
       await expect(f.submit).toHaveText("Request Callback");
-      await expect(footer(page).getByRole("button", { name: "Privacy Policy", exact: true })).toBeVisible();
-      await expect(footer(page).getByRole("button", { name: "Terms of Service", exact: true })).toBeVisible();
+      await expect(footer(page).getByRole("link", { name: "Privacy Policy", exact: true })).toHaveAttribute("href", "/privacy");
+      await expect(footer(page).getByRole("link", { name: "Terms of Service", exact: true })).toHaveAttribute("href", "/terms");
       await expect(footer(page).getByText(DISCLAIMER)).toBeVisible();
       await expect(page.getByTestId("badge")).toHaveText(badgeFor(svc));
       await expect(page.getByText("5,000+ happy customers", { exact: true })).toBeVisible();
@@ -788,7 +788,7 @@ test.describe("legal modals", () => {
         await expectHydrated(page);
         const opener =
           from === "footer"
-            ? footer(page).getByRole("button", { name: doc.title, exact: true })
+            ? footer(page).getByRole("link", { name: doc.title, exact: true })
             : callbackForm(page).consentText.getByRole("button", { name: doc.title, exact: true });
         await press(opener);
         const dialog = page.getByRole("dialog", { name: doc.title, exact: true });
@@ -809,7 +809,8 @@ test.describe("legal modals", () => {
         if (from === "footer") await press(dialog.getByRole("button", { name: "Close" }));
         else await page.keyboard.press("Escape");
         await expect(dialog).toHaveCount(0);
-        await expect(opener, "focus returns to the button that opened it").toBeFocused();
+        await expect(opener, "focus returns to the control that opened it").toBeFocused();
+        expect(new URL(page.url()).pathname, "the modal, not the page, opened").toBe("/roofing");
       });
     }
   }
@@ -819,11 +820,11 @@ test.describe("legal modals", () => {
     await expectHydrated(page);
     const privacy = page.getByRole("dialog", { name: "Privacy Policy", exact: true });
     const terms = page.getByRole("dialog", { name: "Terms of Service", exact: true });
-    await press(footer(page).getByRole("button", { name: "Privacy Policy" }));
+    await press(footer(page).getByRole("link", { name: "Privacy Policy" }));
     await expect(privacy).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(privacy).toHaveCount(0);
-    await press(footer(page).getByRole("button", { name: "Terms of Service" }));
+    await press(footer(page).getByRole("link", { name: "Terms of Service" }));
     await expect(terms).toBeVisible();
     await press(terms.getByRole("button", { name: "Close" }));
     await expect(terms).toHaveCount(0);
@@ -890,7 +891,7 @@ test.describe("accessibility", () => {
     await expectNoViolations(page, "on the page as loaded");
 
     for (const title of ["Privacy Policy", "Terms of Service"]) {
-      await press(footer(page).getByRole("button", { name: title, exact: true }));
+      await press(footer(page).getByRole("link", { name: title, exact: true }));
       const dialog = page.getByRole("dialog", { name: title, exact: true });
       await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
       await expectNoViolations(page, `with the ${title} open`);

@@ -7,7 +7,7 @@ use std::path::Path;
 fn main() {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let web = manifest_dir.join("../target/web");
-    for file in ["ssr.js", "site.css", "icons.json", "manifest.json"] {
+    for file in ["ssr.js", "site.css", "icons.json", "manifest.json", "bootstrap.js"] {
         let path = web.join(file);
         println!("cargo:rerun-if-changed={}", path.display());
         if !path.exists() {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   CERT_URL_FIELD,
   messageForResponse,
@@ -57,7 +57,9 @@ function ConsentWording({ text, onLegal }: { text: string; onLegal: Props["onLeg
 export function CallbackForm({ serviceSlug, consentText, certification, onLegal, onSubmitted }: Props) {
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const formRef = useRef<HTMLFormElement>(null);
-  const id = useId();
+  // Fixed, not useId(): the form hydrates as its own island, where React would count ids
+  // from the island instead of the page. There is one callback form per page.
+  const id = "callback";
   const consentId = `${id}-consent-text`;
 
   const certificate = (): Certificate | null => {

@@ -4,7 +4,9 @@ import { Dialog } from "./Dialog";
 
 export type LegalDocument = "privacy" | "terms";
 
-const TITLES: Record<LegalDocument, string> = { privacy: "Privacy Policy", terms: "Terms of Service" };
+export const LEGAL_TITLES: Record<LegalDocument, string> = { privacy: "Privacy Policy", terms: "Terms of Service" };
+/** Each text is also a page of its own, for links that work without JavaScript. */
+export const LEGAL_PATHS: Record<LegalDocument, string> = { privacy: "/privacy", terms: "/terms" };
 
 interface Props extends LegalProps {
   document: LegalDocument;
@@ -26,7 +28,7 @@ export function LegalDialog({ document: which, onClose, ...legal }: Props) {
     };
   }, [which]);
   return (
-    <Dialog title={TITLES[which]} onClose={onClose} testId={`legal-${which}`}>
+    <Dialog title={LEGAL_TITLES[which]} onClose={onClose} testId={`legal-${which}`}>
       {Body ? (
         <Body {...legal} />
       ) : failed ? (

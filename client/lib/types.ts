@@ -103,4 +103,9 @@ export interface NotFoundProps extends Base {
   page: "not-found";
 }
 
-export type PageProps = HomeProps | CampaignsProps | ServiceProps | NotFoundProps;
+export interface LegalPageProps extends Base {
+  page: "legal";
+  document: "privacy" | "terms";
+}
+
+export type PageProps = HomeProps | CampaignsProps | ServiceProps | NotFoundProps | LegalPageProps;

@@ -1,7 +1,7 @@
-import { useState } from "react";
 import { CallLink } from "../components/CallLink";
 import { Icon } from "../components/Icon";
 import { Logo } from "../components/Logo";
+import MobileMenu from "../islands/MobileMenu";
 import { SiteFooter } from "../components/SiteFooter";
 import { formatPhone } from "../lib/format";
 import type { HomeProps } from "../lib/types";
@@ -9,14 +9,13 @@ import type { HomeProps } from "../lib/types";
 /** The landing page (/). The full seven-section page is its own piece of work; this
  * version carries the header, hero and the complete service directory. */
 export function HomePage({ site, services, icons }: HomeProps) {
-  const [menuOpen, setMenuOpen] = useState(false);
   const phone = site.supportPhone;
   return (
     <>
       <div className="bg-blue-800 px-4 py-2 text-center text-sm font-medium text-white">
         Trusted by 500+ contractors · Live in 24 hours
       </div>
-      <header className="border-b border-slate-200 bg-white">
+      <header className="relative border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
           <Logo brand={site.brand} />
           <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
@@ -27,26 +26,7 @@ export function HomePage({ site, services, icons }: HomeProps) {
               {formatPhone(phone)}
             </CallLink>
           </nav>
-          <button
-            type="button"
-            className="rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-slate-800 md:hidden"
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            {menuOpen ? "Close menu" : "Menu"}
-          </button>
-        </div>
-        <div id="mobile-menu" hidden={!menuOpen} className="border-t border-slate-200 px-4 py-4 md:hidden">
-          <ul className="grid grid-cols-2 gap-2">
-            {services.map((service) => (
-              <li key={service.slug}>
-                <a href={`/${service.slug}`} className="block rounded px-2 py-1 text-slate-800 hover:bg-slate-100">
-                  {service.name}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <MobileMenu services={services} />
         </div>
       </header>
 

@@ -1,14 +1,12 @@
-import { useEffect, useState } from "react";
-import { CallbackForm } from "../components/CallbackForm";
-import { CallbackStatusSheet } from "../components/CallbackStatusSheet";
 import { CallLink } from "../components/CallLink";
 import { Icon } from "../components/Icon";
-import { LegalDialog, type LegalDocument } from "../components/LegalDialog";
 import { Logo } from "../components/Logo";
 import { SiteFooter } from "../components/SiteFooter";
-import type { CallbackWindow } from "../lib/callbackWindow";
+import Callback from "../islands/Callback";
+import LegalLink from "../islands/LegalLink";
+import RequestCallback from "../islands/RequestCallback";
+import Tracking from "../islands/Tracking";
 import { formatPhone } from "../lib/format";
-import { installCallTracking, loadPixel, loadTrustedForm } from "../lib/tracking";
 import type { ServiceProps } from "../lib/types";
 
 const STEPS = [
@@ -32,22 +30,7 @@ const PHONE_ICON: ReadonlyArray<readonly [string, Record<string, string>]> = [
 export function ServicePage({ site, service, phone, icons, consentText, tracking }: ServiceProps) {
   const display = formatPhone(phone);
   const slug = service.slug;
-  const [legal, setLegal] = useState<LegalDocument | null>(null);
-  const [sheet, setSheet] = useState<{ window: CallbackWindow; returnFocusTo: HTMLElement | null } | null>(null);
-
-  useEffect(() => {
-    if (tracking.pixelId) {
-      loadPixel(tracking.pixelId);
-      installCallTracking();
-    }
-    if (tracking.trustedform) loadTrustedForm();
-  }, [tracking.pixelId, tracking.trustedform]);
-
-  const requestCallback = () => {
-    const section = document.getElementById("callback");
-    section?.scrollIntoView({ behavior: "smooth", block: "start" });
-    section?.querySelector<HTMLInputElement>("[data-first-field]")?.focus({ preventScroll: true });
-  };
+  const legal = { brand: site.brand, email: site.infoEmail, phone: formatPhone(site.supportPhone) };
 
   const call = (location: string, className: string, label: string) => (
     <CallLink phone={phone} service={slug} location={location} className={className}>
@@ -189,13 +172,7 @@ export function ServicePage({ site, service, phone, icons, consentText, tracking
                 {service.sampleProject.urgency.toLowerCase()})
               </p>
             </div>
-            <CallbackForm
-              serviceSlug={slug}
-              consentText={consentText}
-              certification={tracking.trustedform}
-              onLegal={setLegal}
-              onSubmitted={(window, returnFocusTo) => setSheet({ window, returnFocusTo })}
-            />
+            <Callback serviceSlug={slug} phone={phone} consentText={consentText} certification={tracking.trustedform} legal={legal} />
           </div>
         </section>
 
@@ -243,12 +220,8 @@ export function ServicePage({ site, service, phone, icons, consentText, tracking
 
       <SiteFooter site={site} phone={phone} service={slug} contactOnDesktopOnly className="pb-28 md:pb-0">
         <nav aria-label="Legal" className="mt-6 flex gap-6 text-sm">
-          <button type="button" className="text-white underline underline-offset-4" onClick={() => setLegal("privacy")}>
-            Privacy Policy
-          </button>
-          <button type="button" className="text-white underline underline-offset-4" onClick={() => setLegal("terms")}>
-            Terms of Service
-          </button>
+          <LegalLink document="privacy" className="text-white underline underline-offset-4" legal={legal} />
+          <LegalLink document="terms" className="text-white underline underline-offset-4" legal={legal} />
         </nav>
         <p className="mt-6 text-xs leading-relaxed text-slate-300">
           {site.brand} connects homeowners with independent, licensed contractors and is not itself a contractor. Calling us is free; you
@@ -260,15 +233,10 @@ export function ServicePage({ site, service, phone, icons, consentText, tracking
       {/* Phone: fixed bottom bar. */}
       <div className="fixed inset-x-0 bottom-0 z-30 grid grid-cols-2 gap-2 border-t border-slate-200 bg-white p-2 shadow-[0_-4px_12px_rgba(0,0,0,0.08)] md:hidden">
         {call("bottom-bar", "flex items-center justify-center gap-2 rounded-xl bg-red-700 px-3 py-3 font-bold text-white", "Tap To Call Now")}
-        <button type="button" onClick={requestCallback} className="rounded-xl bg-blue-700 px-3 py-3 font-bold text-white">
-          Request Callback
-        </button>
+        <RequestCallback className="rounded-xl bg-blue-700 px-3 py-3 font-bold text-white" />
       </div>
 
-      {legal ? <LegalDialog document={legal} onClose={() => setLegal(null)} brand={site.brand} email={site.infoEmail} phone={formatPhone(site.supportPhone)} /> : null}
-      {sheet ? (
-        <CallbackStatusSheet window={sheet.window} returnFocusTo={sheet.returnFocusTo} phone={phone} service={slug} onClose={() => setSheet(null)} />
-      ) : null}
+      {tracking.trustedform || tracking.pixelId ? <Tracking trustedform={tracking.trustedform} pixelId={tracking.pixelId} /> : null}
     </>
   );
 }

@@ -1,6 +1,7 @@
-//! What the browser downloads besides pages, embedded in the binary at build time:
-//! the hydration bundle (content-hashed URL, immutable), the CSS (inlined into pages),
-//! the icon set and the favicon. Plus the SSR bundle the engines evaluate.
+//! What the browser gets besides pages, embedded in the binary at build time: the island
+//! runtime and chunks (content-hashed URLs, immutable), the inline bootstrap and the CSS
+//! (both inlined into pages), the icon set and the favicon. Plus the SSR bundle the
+//! engines evaluate.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,6 +12,9 @@ use sha2::{Digest, Sha256};
 use crate::encoding::Encoded;
 
 pub const SSR_BUNDLE: &str = include_str!("../../target/web/ssr.js");
+/// The inline script every page carries: it loads the island runtime after first paint
+/// (client/bootstrap.ts, built with the runtime's hashed URL in it).
+const BOOTSTRAP_JS: &str = include_str!("../../target/web/bootstrap.js");
 // CLIENT_ENTRY and CLIENT_FILES, listed by build.rs from target/web/client.
 include!(concat!(env!("OUT_DIR"), "/client_files.rs"));
 const SITE_CSS: &str = include_str!("../../target/web/site.css");
@@ -29,14 +33,18 @@ pub struct Assets {
     pub css: &'static str,
     /// CSP source for the inline stylesheet: 'sha256-…'.
     pub css_csp_hash: String,
-    /// URL of the hydration bundle's entry, e.g. /assets/app-3F9A2B1C.js.
-    pub client_js_url: String,
+    /// The inline bootstrap script's text; it names the island runtime's hashed URL.
+    pub bootstrap: &'static str,
+    /// CSP source for the bootstrap: 'sha256-…'.
+    pub bootstrap_csp_hash: String,
+    /// URL of the island runtime, e.g. /assets/runtime-3F9A2B1C.js.
+    pub runtime_url: String,
     pub files: HashMap<String, Arc<Asset>>,
 }
 
 impl Assets {
     pub fn load() -> Self {
-        let client_js_url = format!("/assets/{CLIENT_ENTRY}");
+        let runtime_url = format!("/assets/{CLIENT_ENTRY}");
         let mut files = HashMap::new();
         // esbuild names every file by its content hash, so each may be cached forever.
         for (name, bytes) in CLIENT_FILES {
@@ -59,16 +67,28 @@ impl Assets {
         );
         Self {
             css: SITE_CSS,
-            css_csp_hash: format!("'sha256-{}'", base64(&Sha256::digest(SITE_CSS.as_bytes()))),
-            client_js_url,
+            css_csp_hash: csp_hash(SITE_CSS),
+            bootstrap: BOOTSTRAP_JS,
+            bootstrap_csp_hash: csp_hash(BOOTSTRAP_JS),
+            runtime_url,
             files,
         }
     }
 
     /// A short fingerprint of what the document shell embeds, for render cache keys.
     pub fn shell_version(&self) -> String {
-        format!("{}|{}", self.client_js_url, self.css_csp_hash)
+        format!("{}|{}|{}", self.runtime_url, self.css_csp_hash, self.bootstrap_csp_hash)
     }
+}
+
+/// Every file of the island bundle (runtime and chunks): (file name, bytes).
+pub fn client_files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    CLIENT_FILES.iter().copied()
+}
+
+/// A CSP hash source for an inline element's text: 'sha256-…'.
+fn csp_hash(text: &str) -> String {
+    format!("'sha256-{}'", base64(&Sha256::digest(text.as_bytes())))
 }
 
 /// The lucide icon set as data, by kebab-case name.
@@ -113,7 +133,13 @@ pub fn base64(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::base64;
+    use super::{BOOTSTRAP_JS, base64};
+
+    #[test]
+    fn the_inline_bootstrap_cannot_close_its_script_element() {
+        let lower = BOOTSTRAP_JS.to_ascii_lowercase();
+        assert!(!lower.contains("</script") && !lower.contains("<!--"), "bootstrap.js must stay inline-safe");
+    }
 
     #[test]
     fn base64_matches_rfc4648_vectors() {

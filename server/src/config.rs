@@ -20,6 +20,7 @@ pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("RENDER_QUEUE_SIZE", "render.queue_size"),
     ("RENDER_TIMEOUT_MS", "render.timeout_ms"),
     ("RENDER_MEMORY_LIMIT_MB", "render.memory_limit_mb"),
+    ("NOSCRIPT_VARIANTS", "render.noscript_variants"),
     ("TRUSTEDFORM_ENABLED", "tracking.trustedform"),
     ("RATE_LIMIT_PER_MINUTE", "api.rate_limit_per_minute"),
     ("SMTP_URL", "notify.smtp_url"),
@@ -128,6 +129,8 @@ pub struct RenderConfig {
     pub queue_size: usize,
     pub timeout_ms: u64,
     pub memory_limit_mb: usize,
+    /// Also serve every page without its scripts under /_noscript/… (for `make bench`).
+    pub noscript_variants: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -119,11 +119,11 @@ impl AppState {
             pool,
             cache: Default::default(),
             css: assets.css,
-            script_src: assets.client_js_url.clone(),
+            bootstrap: assets.bootstrap,
             brand: config.site.brand.clone(),
         });
         let error_pages = Arc::new(ErrorPages::new(&config, assets.css)?);
-        let security = Arc::new(SecurityHeaders::new(&assets.css_csp_hash, &config.tracking));
+        let security = Arc::new(SecurityHeaders::new(&assets.css_csp_hash, &assets.bootstrap_csp_hash, &config.tracking));
         Ok(Arc::new(Self {
             config,
             catalogue,

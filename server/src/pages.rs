@@ -114,6 +114,35 @@ impl PageTable {
                 ),
             );
         }
+        for (document, title, description) in [
+            (
+                "privacy",
+                "Privacy Policy",
+                format!("How {brand} collects, uses, shares and protects the personal information of homeowners, contractors and partners, and the choices you have."),
+            ),
+            (
+                "terms",
+                "Terms of Service",
+                format!("The terms for using {brand}'s website, phone lines and callback requests: what we do, what we don't, fees, call recording and disputes."),
+            ),
+        ] {
+            let path = format!("/{document}");
+            add(
+                path.clone(),
+                prepare(
+                    "legal",
+                    json!({ "page": "legal", "site": site, "icons": {}, "document": document }),
+                    Head {
+                        title: format!("{title} | {brand}"),
+                        description,
+                        canonical: format!("{base}{path}"),
+                    },
+                    None,
+                    StatusCode::OK,
+                    shell_version,
+                ),
+            );
+        }
         let not_found = Arc::new(prepare(
             "not-found",
             json!({ "page": "not-found", "site": site, "icons": {} }),

@@ -19,8 +19,9 @@ pub struct SecurityHeaders {
 }
 
 impl SecurityHeaders {
-    pub fn new(style_hash: &str, tracking: &TrackingConfig) -> Self {
-        let mut script = vec!["'self'"];
+    /// `style_hash` and `script_hash` allow the inline stylesheet and the inline bootstrap.
+    pub fn new(style_hash: &str, script_hash: &str, tracking: &TrackingConfig) -> Self {
+        let mut script = vec!["'self'", script_hash];
         let mut img = vec!["'self'", "data:"];
         let mut connect = vec!["'self'"];
         if tracking.trustedform {

@@ -7,6 +7,7 @@ use std::io::Read;
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, ETAG, IF_NONE_MATCH, LOCATION};
 use site_server::catalogue::{EMERGENCY_SLUGS, SLUGS};
+use sha2::Digest;
 use site_server::routes::REDIRECTS;
 
 #[tokio::test]
@@ -64,7 +65,7 @@ async fn every_service_page_renders_its_data_and_phone() {
         assert!(body.contains(badge), "/{slug} badge {badge}");
         assert!(body.contains(&format!("<link rel=\"canonical\" href=\"https://www.ringready.example/{slug}\">")));
         assert!(body.contains(&format!("<title>{} | RingReady</title>", service.title)));
-        assert!(body.contains("<script type=\"application/json\" id=\"page-props\">"));
+        assert!(body.contains("<div data-island=\"Callback\" data-props=\""), "/{slug} has its callback island");
     }
 }
 
@@ -110,21 +111,23 @@ async fn health_robots_sitemap_and_assets() {
     let robots = s.get("/robots.txt").await.text().await.expect("robots");
     assert!(robots.contains("Sitemap: https://www.ringready.example/sitemap.xml"));
     let sitemap = s.get("/sitemap.xml").await.text().await.expect("sitemap");
-    assert_eq!(sitemap.matches("<loc>").count(), 44);
+    assert_eq!(sitemap.matches("<loc>").count(), 46, "home, campaigns, 42 services, privacy, terms");
     assert!(sitemap.contains("<loc>https://www.ringready.example/car-donation</loc>"));
 
     let home = s.get("/").await.text().await.expect("home");
+    // The inline bootstrap names the island runtime's content-hashed URL.
     let src = home
-        .split("<script type=\"module\" src=\"")
+        .split("\"/assets/runtime-")
         .nth(1)
         .and_then(|r| r.split('"').next())
-        .expect("script src");
-    assert!(src.starts_with("/assets/app-") && src.ends_with(".js"), "{src}");
-    let r = s.get(src).await;
+        .map(|rest| format!("/assets/runtime-{rest}"))
+        .expect("runtime URL in the bootstrap");
+    assert!(src.ends_with(".js"), "{src}");
+    let r = s.get(&src).await;
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(r.headers()[CACHE_CONTROL], "public, max-age=31536000, immutable");
     assert!(r.headers()["content-type"].to_str().expect("type").starts_with("text/javascript"));
-    assert_eq!(s.get("/assets/app-0000.js").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(s.get("/assets/runtime-0000.js").await.status(), StatusCode::NOT_FOUND);
     assert_eq!(s.get("/favicon.svg").await.status(), StatusCode::OK);
 }
 
@@ -202,15 +205,73 @@ async fn third_party_hosts_enter_the_csp_only_when_switched_on() {
 }
 
 #[tokio::test]
-async fn embedded_props_cannot_break_out_of_their_script() {
+async fn island_props_cannot_break_out_of_their_attribute() {
     let s = common::start().await;
     let body = s.get("/campaigns").await.text().await.expect("body");
     let props = body
-        .split("id=\"page-props\">")
+        .split("data-island=\"CampaignBrowser\" data-props=\"")
         .nth(1)
-        .and_then(|r| r.split("</script>").next())
-        .expect("props");
-    assert!(!props.contains('<'));
-    let value: serde_json::Value = serde_json::from_str(props).expect("props are JSON");
-    assert_eq!(value["page"], "campaigns");
+        .and_then(|r| r.split('"').next())
+        .expect("island props");
+    assert!(!props.contains('<') && !props.contains('>'), "React escapes the attribute");
+    let json = props.replace("&quot;", "\"").replace("&#x27;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("props are JSON");
+    assert_eq!(value["campaigns"].as_array().map(Vec::len), Some(55));
+}
+
+#[tokio::test]
+async fn pages_carry_only_the_inline_bootstrap_allowed_by_its_csp_hash() {
+    let s = common::start().await;
+    for path in ["/", "/hvac", "/campaigns", "/privacy", "/terms", "/no-such-page"] {
+        let r = s.get(path).await;
+        let csp = r.headers()["content-security-policy"].to_str().expect("csp").to_string();
+        let body = r.text().await.expect("body");
+        // No script is fetched before first paint: no src, no module preload.
+        assert!(!body.contains("<script src") && !body.contains("type=\"module\"") && !body.contains("modulepreload"), "{path}");
+        let inline: Vec<&str> = body.split("<script>").skip(1).filter_map(|r| r.split("</script>").next()).collect();
+        assert_eq!(inline.len(), 1, "{path}: one inline script");
+        let hash = format!("'sha256-{}'", site_server::assets::base64(&sha2::Sha256::digest(inline[0].as_bytes())));
+        assert!(csp.contains(&hash), "{path}: the CSP allows the bootstrap by its hash");
+    }
+}
+
+#[tokio::test]
+async fn the_legal_texts_are_pages_in_the_sitemap() {
+    let s = common::start().await;
+    for (path, title) in [("/privacy", "Privacy Policy"), ("/terms", "Terms of Service")] {
+        let r = s.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        let body = r.text().await.expect("body");
+        assert!(body.contains(&format!("<title>{title} | RingReady</title>")), "{path}");
+        assert!(body.contains(&format!("<link rel=\"canonical\" href=\"https://www.ringready.example{path}\">")), "{path}");
+        assert!(body.contains("Effective date: January 1, 2025"), "{path}");
+    }
+    let sitemap = s.get("/sitemap.xml").await.text().await.expect("sitemap");
+    for path in ["/privacy", "/terms"] {
+        assert!(sitemap.contains(&format!("<loc>https://www.ringready.example{path}</loc>")), "{path} in the sitemap");
+    }
+}
+
+#[tokio::test]
+async fn static_sections_never_reach_the_browser_bundle() {
+    // Text only static sections render: their components must stay on the server.
+    let bundle: String = site_server::assets::client_files().map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned()).collect();
+    for text in ["How It Works", "Campaign Application Portal", "Stop Missing Calls", "Service not found"] {
+        assert!(!bundle.contains(text), "{text:?} is in the browser bundle");
+    }
+    assert!(bundle.contains("Request Callback"), "the islands are");
+}
+
+#[tokio::test]
+async fn script_free_variants_exist_only_when_switched_on() {
+    let off = common::start().await;
+    assert_eq!(off.get("/_noscript/hvac").await.status(), StatusCode::NOT_FOUND);
+    let on = common::start_with(common::config(&[("NOSCRIPT_VARIANTS", "true")]), site_server::assets::SSR_BUNDLE).await;
+    for path in ["/_noscript/hvac", "/_noscript", "/_noscript/privacy"] {
+        let r = on.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        let body = r.text().await.expect("body");
+        assert!(!body.contains("<script"), "{path}");
+        assert!(body.contains("<h1"), "{path}");
+    }
 }

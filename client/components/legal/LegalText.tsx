@@ -1,4 +1,4 @@
-import type { JSX, ReactNode } from "react";
+import { createContext, useContext, type JSX, type ReactNode } from "react";
 import { telHref } from "../../lib/format";
 
 /**
@@ -83,12 +83,17 @@ export const TERMS_SECTIONS: readonly string[] = [
 // Small presentational helpers (plain function components, no hooks).
 // ---------------------------------------------------------------------------
 
+/** The level of the section headings: 3 under a dialog's h2 title (the default), 2 on the
+ * /privacy and /terms pages under their h1. */
+export const LegalHeadingLevel = createContext<2 | 3>(3);
+
 function Section({ def, children }: { def: SectionDef; children: ReactNode }): JSX.Element {
+  const Heading = useContext(LegalHeadingLevel) === 2 ? "h2" : "h3";
   return (
     <section aria-labelledby={def.id}>
-      <h3 id={def.id} className="mt-6 text-lg font-bold text-slate-900">
+      <Heading id={def.id} className="mt-6 text-lg font-bold text-slate-900">
         {def.title}
-      </h3>
+      </Heading>
       {children}
     </section>
   );

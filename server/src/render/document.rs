@@ -18,12 +18,11 @@ pub struct Document<'a> {
     pub head: &'a Head,
     pub brand: &'a str,
     pub css: &'a str,
-    pub script_src: &'a str,
+    /// The inline bootstrap that loads the islands after first paint.
+    pub bootstrap: &'a str,
     /// Already passed through [`script_json`].
     pub json_ld: Option<String>,
     pub markup: &'a str,
-    /// Already passed through [`script_json`].
-    pub props_json: &'a str,
 }
 
 /// A server-only page (500, 503): no React, no script.

@@ -57,7 +57,7 @@ pub struct PageRenderer {
     pub pool: RenderPool,
     pub cache: RenderCache,
     pub css: &'static str,
-    pub script_src: String,
+    pub bootstrap: &'static str,
     pub brand: String,
 }
 
@@ -80,10 +80,9 @@ impl PageRenderer {
             head: &page.head,
             brand: &self.brand,
             css: self.css,
-            script_src: &self.script_src,
+            bootstrap: self.bootstrap,
             json_ld: page.json_ld.as_deref().map(script_json),
             markup: &markup,
-            props_json: &script_json(&page.props_json),
         }
         .render()?;
         let encoded = tokio::task::spawn_blocking(move || Encoded::new(html.into_bytes()))

@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from "react";
+import { filterCampaigns, isPayoutFilter, PAYOUT_FILTERS, type PayoutFilter } from "../lib/campaigns";
+import type { Campaign } from "../lib/types";
+import { defineIsland } from "./island";
+
+/** The portal's search box, payout filter and the campaign cards they narrow down. */
+function CampaignBrowser({ campaigns }: { campaigns: Campaign[] }) {
+  const [search, setSearch] = useState("");
+  const [filter, setFilter] = useState<PayoutFilter>("all");
+  const searchRef = useRef<HTMLInputElement>(null);
+  const filterRef = useRef<HTMLSelectElement>(null);
+  const shown = filterCampaigns(campaigns, search, filter);
+
+  // What the visitor typed or chose before this island was live stays in the fields: take it.
+  useEffect(() => {
+    const typed = searchRef.current?.value ?? "";
+    const chosen = filterRef.current?.value ?? "all";
+    if (typed !== search) setSearch(typed);
+    if (chosen !== filter && isPayoutFilter(chosen)) setFilter(chosen);
+    // Once, right after hydration.
+  }, []);
+
+  return (
+    <>
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+        <label className="flex-1">
+          <span className="sr-only">Search campaigns</span>
+          <input
+            ref={searchRef}
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search campaigns..."
+            className="w-full rounded-lg border border-slate-400 px-4 py-3"
+          />
+        </label>
+        <label>
+          <span className="sr-only">Filter campaigns</span>
+          <select
+            ref={filterRef}
+            value={filter}
+            onChange={(e) => {
+              if (isPayoutFilter(e.target.value)) setFilter(e.target.value);
+            }}
+            className="w-full rounded-lg border border-slate-400 bg-white px-4 py-3 sm:w-auto"
+          >
+            {PAYOUT_FILTERS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      <h2 className="mt-8 text-xl font-bold text-slate-900" aria-live="polite">
+        Available Campaigns ({shown.length})
+      </h2>
+      <p className="text-sm text-slate-600">All campaigns are live and accepting applications</p>
+
+      {shown.length === 0 ? (
+        <div className="mt-6 rounded-xl border border-dashed border-slate-300 p-10 text-center">
+          <p className="font-bold text-slate-900">No campaigns found</p>
+          <p className="text-slate-600">Try adjusting your search or filter criteria</p>
+        </div>
+      ) : (
+        <ul className="mt-6 grid gap-4 md:grid-cols-2">
+          {shown.map((c) => (
+            <li key={c.campaign} className="rounded-xl border border-slate-200 p-5 shadow-sm">
+              <div className="flex items-start justify-between gap-3">
+                <h3 className="font-bold text-slate-900">{c.campaign}</h3>
+                <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-bold text-green-900">{c.status}</span>
+              </div>
+              <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+                <dt className="text-slate-600">Payout</dt>
+                <dd className="font-semibold text-slate-900">{c.payouts}</dd>
+                <dt className="text-slate-600">Payment terms</dt>
+                <dd className="text-slate-900">{c.paymentTerms}</dd>
+                <dt className="text-slate-600">GEO</dt>
+                <dd className="text-slate-900">{c.geos}</dd>
+              </dl>
+              {c.promoAllowed ? <p className="mt-3 text-sm text-slate-700">Promo: {c.promoAllowed}</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export default defineIsland("CampaignBrowser", CampaignBrowser);

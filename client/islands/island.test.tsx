@@ -1,0 +1,56 @@
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { defineIsland } from "./island";
+
+const dir = dirname(fileURLToPath(import.meta.url));
+/** The files the build turns into islands (client/build.mjs uses the same rule). */
+const islandFiles = readdirSync(dir).filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f));
+
+function Greeting({ name }: { name: string }) {
+  return <p>Hello, {name}</p>;
+}
+const GreetingIsland = defineIsland("Greeting", Greeting);
+const Outer = defineIsland("Outer", ({ name }: { name: string }) => (
+  <section>
+    <GreetingIsland name={name} />
+  </section>
+));
+
+describe("defineIsland", () => {
+  it("renders the component inside an element naming the island and carrying its props", () => {
+    const html = renderToString(<GreetingIsland name={'Ann "<b>" & Co'} />);
+    expect(html).toBe(
+      '<div data-island="Greeting" data-props="{&quot;name&quot;:&quot;Ann \\&quot;&lt;b&gt;\\&quot; &amp; Co&quot;}" class="contents">' +
+        "<p>Hello, <!-- -->Ann &quot;&lt;b&gt;&quot; &amp; Co</p></div>",
+    );
+  });
+
+  it("renders an island inside another as a plain part of it", () => {
+    const html = renderToString(<Outer name="Bo" />);
+    expect(html.match(/data-island=/g)).toHaveLength(1);
+    expect(html).toContain("<section><p>Hello, <!-- -->Bo</p></section>");
+  });
+
+  it("refuses props that cannot travel as JSON, at compile time", () => {
+    const WithCallback = ({ onDone }: { onDone: () => void }) => <button onClick={onDone}>Done</button>;
+    // @ts-expect-error a callback prop cannot be sent from the server
+    const island = defineIsland("WithCallback", WithCallback);
+    expect(island.islandName).toBe("WithCallback");
+  });
+});
+
+describe("the islands in client/islands/", () => {
+  it("exist", () => {
+    expect(islandFiles.length).toBeGreaterThan(0);
+  });
+
+  for (const file of islandFiles) {
+    it(`${file} declares the island its file names`, async () => {
+      const mod = (await import(join(dir, file))) as { default?: { islandName?: string } };
+      expect(mod.default?.islandName).toBe(file.replace(/\.tsx$/, ""));
+    });
+  }
+});
