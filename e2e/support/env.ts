@@ -7,15 +7,19 @@ import { fileURLToPath } from "node:url";
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const resultsDir = join(repoRoot, "test-results");
 
+/** The servers listen on E2E_PORT_BASE and the next ports (two checkouts can run the suite
+ * side by side with different bases). */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE || 4173);
+
 /** The default server: certification script off, e-mail to the local SMTP server. */
-export const MAIN_LISTEN = "127.0.0.1:4173";
+export const MAIN_LISTEN = `127.0.0.1:${PORT_BASE}`;
 export const MAIN_URL = `http://${MAIN_LISTEN}`;
 /** The second server: TRUSTEDFORM_ENABLED=true, for the certificate tests. */
-export const TF_LISTEN = "127.0.0.1:4174";
+export const TF_LISTEN = `127.0.0.1:${PORT_BASE + 1}`;
 export const TF_URL = `http://${TF_LISTEN}`;
 
 /** The third server: the ad pixel switched on, for the call-tracking test. */
-export const PIXEL_LISTEN = "127.0.0.1:4175";
+export const PIXEL_LISTEN = `127.0.0.1:${PORT_BASE + 2}`;
 export const PIXEL_URL = `http://${PIXEL_LISTEN}`;
 export const PIXEL_ID = "1234567890";
 
@@ -26,7 +30,7 @@ export const TF_DB = join(dbDir, "trustedform.db");
 export const PIXEL_DB = join(dbDir, "pixel.db");
 
 /** aiosmtpd (started by global-setup.ts) stores what it receives in this Maildir. */
-export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || 4190);
+export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || PORT_BASE + 17);
 export const mailDir = join(resultsDir, "e2e-mail");
 export const MAILDIR = join(mailDir, "box");
 export const NOTIFY_RECIPIENT = "dispatch@ringready.example";
