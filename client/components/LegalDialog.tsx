@@ -1,8 +1,9 @@
 import { useEffect, useState, type ComponentType } from "react";
-import type { LegalProps } from "./legal/LegalText";
+import type { LegalDocument } from "../lib/types";
 import { Dialog } from "./Dialog";
+import type { LegalProps } from "./legal/LegalText";
 
-export type LegalDocument = "privacy" | "terms";
+export type { LegalDocument };
 
 export const LEGAL_TITLES: Record<LegalDocument, string> = { privacy: "Privacy Policy", terms: "Terms of Service" };
 /** Each text is also a page of its own, for links that work without JavaScript. */

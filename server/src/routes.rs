@@ -11,8 +11,8 @@ use axum::routing::get;
 
 use crate::AppState;
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
-use crate::error;
 use crate::pages::PreparedPage;
+use crate::pages::errors;
 
 /// Old and alternative paths (spec section 2), answered 301 so no history entry is made.
 pub const REDIRECTS: [(&str, &str); 17] = [
@@ -95,7 +95,7 @@ fn redirect(path: &str, query: Option<&str>) -> Response {
 async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
     match state.renderer.document(page).await {
         Ok(doc) => encoded_response(&doc, headers, page.status, "text/html; charset=utf-8", "no-cache"),
-        Err(e) => error::respond(&state.error_pages, e),
+        Err(e) => errors::respond(&state.error_pages, e),
     }
 }
 
@@ -111,7 +111,7 @@ async fn serve_without_scripts(state: &AppState, page: &PreparedPage, headers: &
             let stripped = Encoded::new(strip_scripts(&html).into_bytes());
             encoded_response(&stripped, headers, page.status, "text/html; charset=utf-8", "no-store")
         }
-        Err(e) => error::respond(&state.error_pages, e),
+        Err(e) => errors::respond(&state.error_pages, e),
     }
 }
 
@@ -209,7 +209,8 @@ mod tests {
 
     #[test]
     fn strip_scripts_removes_every_script_element_and_keeps_the_rest() {
-        let html = "<head><style>a{}</style><script>boot()</script><script type=\"application/ld+json\">{}</script></head><body><p>x</p></body>";
+        let html =
+            "<head><style>a{}</style><script>boot()</script><script type=\"application/ld+json\">{}</script></head><body><p>x</p></body>";
         assert_eq!(strip_scripts(html), "<head><style>a{}</style></head><body><p>x</p></body>");
         assert_eq!(strip_scripts("<p>no scripts</p>"), "<p>no scripts</p>");
     }
