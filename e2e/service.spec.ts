@@ -1,5 +1,5 @@
 import type { Locator, Page, Request } from "@playwright/test";
-import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../client/components/legal/LegalText";
+import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../client/lib/legal";
 import { expect, test } from "./fixtures";
 import { axeViolations, describeViolations } from "./support/axe";
 import { certificateByToken, leadsByPhone, type StoredLead } from "./support/db";

@@ -50,7 +50,11 @@ phone: string,
  */
 consentText: string, tracking: Tracking, };
 
-export type LegalPageProps = { site: SiteInfo, icons: Record<string, IconNode>, document: LegalDocument, };
+export type LegalPageProps = { site: SiteInfo, icons: Record<string, IconNode>, document: LegalDocument, 
+/**
+ * The text as HTML, rendered from its content file (sections as h2).
+ */
+html: string, };
 
 export type NotFoundProps = { site: SiteInfo, icons: Record<string, IconNode>, };
 

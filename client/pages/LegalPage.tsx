@@ -1,17 +1,16 @@
 import { CallLink } from "../components/CallLink";
-import { LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../components/LegalDialog";
-import { LegalHeadingLevel, PrivacyPolicy, TermsOfService } from "../components/legal/LegalText";
+import { LegalText } from "../components/legal/LegalText";
 import { Logo } from "../components/Logo";
 import { SiteFooter } from "../components/SiteFooter";
 import { formatPhone } from "../lib/format";
+import { LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../lib/legal";
 import type { LegalPageProps } from "../lib/types";
 
 const OTHER: Record<LegalDocument, LegalDocument> = { privacy: "terms", terms: "privacy" };
 
 /** /privacy and /terms: the same texts the legal modals show, as pages of their own that
  * work without JavaScript and can be found by search engines. No island: nothing hydrates. */
-export function LegalPage({ site, document }: LegalPageProps) {
-  const Text = document === "privacy" ? PrivacyPolicy : TermsOfService;
+export function LegalPage({ site, document, html }: LegalPageProps) {
   const other = OTHER[document];
   return (
     <>
@@ -26,9 +25,7 @@ export function LegalPage({ site, document }: LegalPageProps) {
       <main id="main" className="mx-auto max-w-3xl px-4 py-10">
         <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">{LEGAL_TITLES[document]}</h1>
         <div className="mt-4">
-          <LegalHeadingLevel.Provider value={2}>
-            <Text brand={site.brand} email={site.infoEmail} phone={formatPhone(site.supportPhone)} />
-          </LegalHeadingLevel.Provider>
+          <LegalText html={html} />
         </div>
       </main>
       <SiteFooter site={site} phone={site.supportPhone} service="site">

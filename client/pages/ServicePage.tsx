@@ -30,7 +30,6 @@ const PHONE_ICON: ReadonlyArray<readonly [string, Record<string, string>]> = [
 export function ServicePage({ site, service, phone, icons, consentText, tracking }: ServiceProps) {
   const display = formatPhone(phone);
   const slug = service.slug;
-  const legal = { brand: site.brand, email: site.infoEmail, phone: formatPhone(site.supportPhone) };
 
   const call = (location: string, className: string, label: string) => (
     <CallLink phone={phone} service={slug} location={location} className={className}>
@@ -172,7 +171,7 @@ export function ServicePage({ site, service, phone, icons, consentText, tracking
                 {service.sampleProject.urgency.toLowerCase()})
               </p>
             </div>
-            <Callback serviceSlug={slug} phone={phone} consentText={consentText} certification={tracking.trustedform} legal={legal} />
+            <Callback serviceSlug={slug} phone={phone} consentText={consentText} certification={tracking.trustedform} />
           </div>
         </section>
 
@@ -220,8 +219,8 @@ export function ServicePage({ site, service, phone, icons, consentText, tracking
 
       <SiteFooter site={site} phone={phone} service={slug} contactOnDesktopOnly className="pb-28 md:pb-0">
         <nav aria-label="Legal" className="mt-6 flex gap-6 text-sm">
-          <LegalLink document="privacy" className="text-white underline underline-offset-4" legal={legal} />
-          <LegalLink document="terms" className="text-white underline underline-offset-4" legal={legal} />
+          <LegalLink document="privacy" className="text-white underline underline-offset-4" />
+          <LegalLink document="terms" className="text-white underline underline-offset-4" />
         </nav>
         <p className="mt-6 text-xs leading-relaxed text-slate-300">
           {site.brand} connects homeowners with independent, licensed contractors and is not itself a contractor. Calling us is free; you

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -42,6 +42,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/sitemap.xml", get(sitemap))
         .route("/favicon.svg", get(asset))
         .route("/assets/{file}", get(asset))
+        .route("/legal/{file}", get(legal_fragment))
         .route("/metrics", get(metrics))
         .route(crate::api::submit_lead::THANKS_PATH, get(crate::api::submit_lead::thanks))
         .merge(crate::api::router())
@@ -133,6 +134,24 @@ fn strip_scripts(html: &str) -> String {
     out
 }
 
+/// A legal text for the modal that shows it (not a page: kept out of search results).
+async fn legal_fragment(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let Some(body) = state.pages.legal_fragments.get(request.uri().path()) else {
+        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    };
+    let mut response = encoded_response(
+        body,
+        request.headers(),
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        "public, max-age=3600",
+    );
+    response
+        .headers_mut()
+        .insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex"));
+    response
+}
+
 async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response {
     let Some(asset) = state.assets.files.get(request.uri().path()) else {
         return (StatusCode::NOT_FOUND, "Not found").into_response();
@@ -183,7 +202,11 @@ async fn metrics(State(state): State<Arc<AppState>>) -> Response {
 }
 
 async fn robots(State(state): State<Arc<AppState>>) -> Response {
-    let body = format!("User-agent: *\nAllow: /\n\nSitemap: {}/sitemap.xml\n", state.config.site.public_url);
+    // The legal modals' fragments duplicate /privacy and /terms: keep them out of the index.
+    let body = format!(
+        "User-agent: *\nAllow: /\nDisallow: /legal/\n\nSitemap: {}/sitemap.xml\n",
+        state.config.site.public_url
+    );
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
 }
 

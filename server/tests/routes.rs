@@ -263,6 +263,24 @@ async fn the_legal_texts_are_pages_in_the_sitemap() {
         );
         assert!(body.contains("Effective date: January 1, 2025"), "{path}");
     }
+    // What the modals fetch: the same text, sections one level down, kept out of the index.
+    for (path, sections) in [("/legal/privacy.html", 8), ("/legal/terms.html", 11)] {
+        let r = s.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        assert_eq!(r.headers()["x-robots-tag"], "noindex", "{path}");
+        let body = r.text().await.expect("body");
+        assert_eq!(body.matches("<h3>").count(), sections, "{path}");
+        assert!(!body.contains("<h2") && !body.contains("<html"), "{path} is a fragment");
+    }
+    assert_eq!(s.get("/legal/other.html").await.status(), StatusCode::NOT_FOUND);
+    assert!(
+        s.get("/robots.txt")
+            .await
+            .text()
+            .await
+            .expect("robots")
+            .contains("Disallow: /legal/")
+    );
     let sitemap = s.get("/sitemap.xml").await.text().await.expect("sitemap");
     for path in ["/privacy", "/terms"] {
         assert!(

@@ -3,6 +3,7 @@
 //! renderer that turns them into documents through the render cache, and the error pages.
 
 pub mod errors;
+pub mod legal;
 pub mod props;
 pub mod renderer;
 
@@ -16,9 +17,11 @@ use sha2::{Digest, Sha256};
 use crate::assets::Icons;
 use crate::catalogue::{Catalogue, Service};
 use crate::config::Config;
+use crate::encoding::Encoded;
 use crate::leads::consent::ConsentWordings;
 use crate::render::cache::CacheKey;
 use crate::render::document::Head;
+use legal::LegalTexts;
 use props::{
     CampaignsProps, HomeProps, IconSet, LegalDocument, LegalPageProps, NotFoundProps, PageProps, ServiceLink, ServiceProps, SiteInfo,
     Tracking,
@@ -43,6 +46,8 @@ pub struct PageTable {
     pub not_found: Arc<PreparedPage>,
     /// Canonical paths in sitemap order.
     pub canonical_paths: Vec<String>,
+    /// The legal texts as the modals fetch them, by path (/legal/privacy.html, …).
+    pub legal_fragments: HashMap<String, Arc<Encoded>>,
 }
 
 impl PageTable {
@@ -58,6 +63,7 @@ impl PageTable {
         let site = site_info(config);
         let base = &config.site.public_url;
         let brand = &config.site.brand;
+        let legal = LegalTexts::new(config);
         let mut routes = HashMap::new();
         let mut canonical_paths = Vec::new();
         let mut add = |path: String, page: PreparedPage| {
@@ -123,14 +129,14 @@ impl PageTable {
             add(
                 path.clone(),
                 prepare(
-                    &PageProps::Service(ServiceProps {
+                    &PageProps::Service(Box::new(ServiceProps {
                         site: site.clone(),
                         icons: icons.subset(&needed),
                         service: service.clone(),
                         phone: phone.to_string(),
                         consent_text: consent.current().to_string(),
                         tracking: tracking.clone(),
-                    }),
+                    })),
                     Head {
                         title: format!("{} | {brand}", service.title),
                         description: service.description.clone(),
@@ -165,6 +171,7 @@ impl PageTable {
                         site: site.clone(),
                         icons: IconSet::new(),
                         document,
+                        html: legal.page_html(document).to_string(),
                     }),
                     Head {
                         title: format!("{title} | {brand}"),
@@ -191,12 +198,27 @@ impl PageTable {
             StatusCode::NOT_FOUND,
             shell_version,
         )?);
+        let legal_fragments = LegalDocument::ALL
+            .into_iter()
+            .map(|d| {
+                (
+                    legal_fragment_path(d),
+                    Arc::new(Encoded::new(legal.dialog_html(d).as_bytes().to_vec())),
+                )
+            })
+            .collect();
         Ok(Self {
             routes,
             not_found,
             canonical_paths,
+            legal_fragments,
         })
     }
+}
+
+/// Where the modal fetches a legal text from.
+pub fn legal_fragment_path(document: LegalDocument) -> String {
+    format!("/legal/{}.html", document.slug())
 }
 
 fn site_info(config: &Config) -> SiteInfo {

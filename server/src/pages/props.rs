@@ -104,6 +104,8 @@ pub struct LegalPageProps {
     #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
     pub icons: IconSet,
     pub document: LegalDocument,
+    /// The text as HTML, rendered from its content file (sections as h2).
+    pub html: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -121,7 +123,7 @@ pub struct NotFoundProps {
 pub enum PageProps {
     Home(HomeProps),
     Campaigns(CampaignsProps),
-    Service(ServiceProps),
+    Service(Box<ServiceProps>),
     Legal(LegalPageProps),
     NotFound(NotFoundProps),
 }
