@@ -2,23 +2,28 @@ import type { Locator, Page, Request } from "@playwright/test";
 import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../client/components/legal/LegalText";
 import { expect, test } from "./fixtures";
 import { axeViolations, describeViolations } from "./support/axe";
-import { certificateByToken, leadsByPhone, type StoredLead } from "./support/db";
-import { MAILDIR, MAIN_DB, NOTIFY_RECIPIENT, TF_DB, TF_URL } from "./support/env";
-import { readMaildir, type Mail } from "./support/mail";
+import { certificateByToken } from "./support/db";
+import { expectFocusTrapped } from "./support/dialog";
+import { MAIN_DB, NOTIFY_RECIPIENT, TF_DB, TF_URL } from "./support/env";
+import { expectStoredLead, waitForLeadMail } from "./support/leads";
 import {
   CALL_LOCATIONS,
+  SLUGS,
+  SUBMIT_LEAD,
   SUCCESS_MESSAGE,
   badgeFor,
   callbackForm,
   expectHydrated,
   fillCallbackForm,
   fold,
+  footer,
   isPhoneProject,
   phoneFor,
   press,
   service,
   services,
   statusSheet,
+  submitWithClock,
   uniquePhone,
 } from "./support/service";
 import { newCertificate, recordPosts, serveStandIn } from "./support/trustedform";
@@ -29,12 +34,7 @@ import { newCertificate, recordPosts, serveStandIn } from "./support/trustedform
 // the status sheet's windows and behaviour, the legal modals, the no-JavaScript path and
 // accessibility. spec.md: "Service landing page", "Legal modals", sections 4, 7, 8, 9.
 
-const SUBMIT_LEAD = "/.netlify/functions/submit-lead";
 const RECORD_TOKEN = "/.netlify/functions/record-token";
-
-/** hvac and bathroom-remodeling have their own numbers; plumbing is an emergency
- * service and solar is not. */
-const SLUGS = ["hvac", "bathroom-remodeling", "plumbing", "solar"] as const;
 
 /** Present in the HTML, not shown at this width. */
 async function expectPresentButHidden(locator: Locator): Promise<void> {
@@ -43,7 +43,6 @@ async function expectPresentButHidden(locator: Locator): Promise<void> {
 }
 
 const callLink = (page: Page, location: string) => page.locator(`a[href^="tel:"][data-track-location="${location}"]`);
-const footer = (page: Page) => page.locator("footer");
 const DISCLAIMER = /connects homeowners with independent, licensed contractors and is not itself a contractor/;
 
 /** The focused element as "tag[type]:name", for checking the Tab order. */
@@ -54,69 +53,6 @@ async function focusedDescription(page: Page): Promise<string> {
     const name = el.getAttribute("aria-label") || (el as HTMLInputElement).labels?.[0]?.textContent || el.textContent || "";
     return `${el.tagName.toLowerCase()}${el.getAttribute("type") ? `[${el.getAttribute("type")}]` : ""}:${name.replace(/\s+/g, " ").trim().slice(0, 40)}`;
   });
-}
-
-/** Submits the filled form; with the fake clock installed, runs it past the 2.5 s wait
- * for the certificate token so the request goes out at once. */
-async function submitWithClock(page: Page): Promise<void> {
-  const f = callbackForm(page);
-  await press(f.submit);
-  await expect(f.submit).toBeDisabled();
-  await page.clock.runFor(2_500);
-}
-
-/** What Tab should reach inside a dialog, in DOM order. */
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
-
-/** How many controls Tab should cycle through in the dialog. */
-async function tabbables(dialog: Locator): Promise<number> {
-  return dialog.evaluate((d, selector) => Array.from(d.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0).length, TABBABLE);
-}
-
-/** Index of the focused element among the dialog's controls, -1 when focus is outside. */
-async function focusIndex(dialog: Locator): Promise<number> {
-  return dialog.evaluate(
-    (d, selector) => Array.from(d.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0).indexOf(document.activeElement as Element),
-    TABBABLE,
-  );
-}
-
-/** Focus is in the dialog and Tab / Shift+Tab cycle through its controls without leaving. */
-async function expectFocusTrapped(page: Page, dialog: Locator): Promise<void> {
-  const n = await tabbables(dialog);
-  expect(n, "the dialog has focusable controls").toBeGreaterThan(0);
-  await expect.poll(() => focusIndex(dialog), { message: "focus moves into the dialog" }).toBeGreaterThanOrEqual(0);
-  const start = await focusIndex(dialog);
-  for (let i = 1; i <= n + 1; i++) {
-    await page.keyboard.press("Tab");
-    expect(await focusIndex(dialog), `Tab #${i} stays inside the dialog, in order`).toBe((start + i) % n);
-  }
-  for (let i = 1; i <= n + 1; i++) {
-    await page.keyboard.press("Shift+Tab");
-    expect(await focusIndex(dialog), `Shift+Tab #${i} stays inside the dialog, in order`).toBe((((start + 1 - i) % n) + n) % n);
-  }
-}
-
-/** Waits for aiosmtpd to have stored the e-mail for a lead (10 s at most). */
-async function waitForLeadMail(leadId: string): Promise<Mail> {
-  let found: Mail | undefined;
-  await expect
-    .poll(
-      async () => {
-        found = (await readMaildir(MAILDIR)).find((m) => m.messageId.includes(leadId));
-        return Boolean(found);
-      },
-      { message: `an e-mail for lead ${leadId} arrives in ${MAILDIR}`, timeout: 10_000, intervals: [100, 250, 500] },
-    )
-    .toBe(true);
-  return found as Mail;
-}
-
-/** The one lead stored for a phone number. */
-async function expectStoredLead(dbPath: string, phoneE164: string): Promise<StoredLead> {
-  const rows = await leadsByPhone(dbPath, phoneE164);
-  expect(rows, `one lead stored for ${phoneE164}`).toHaveLength(1);
-  return rows[0];
 }
 
 /** What the callback test records inside the page. */
