@@ -1,21 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { axeViolations, describeViolations } from "./support/axe";
-import { MAIN_DB } from "./support/env";
-import { expectStoredLead, waitForLeadMail } from "./support/leads";
-import {
-  SUBMIT_LEAD,
-  SUCCESS_MESSAGE,
-  callbackForm,
-  expectHydrated,
-  fillCallbackForm,
-  fold,
-  footer,
-  phoneFor,
-  press,
-  submitWithClock,
-  uniquePhone,
-} from "./support/service";
+import { callbackForm, expectHydrated, fillCallbackForm, footer, press, submitWithClock, uniquePhone } from "./support/service";
 
 // The service landing page (/{slug}) in a real browser against the real server, at phone
 // (390 px) and desktop (1280 px) width: its parts, the phone and badge rules, the callback
@@ -32,44 +18,6 @@ async function focusedDescription(page: Page): Promise<string> {
     return `${el.tagName.toLowerCase()}${el.getAttribute("type") ? `[${el.getAttribute("type")}]` : ""}:${name.replace(/\s+/g, " ").trim().slice(0, 40)}`;
   });
 }
-
-// ---------------------------------------------------------------------------------------
-// 9. Without JavaScript
-// ---------------------------------------------------------------------------------------
-
-test("without JavaScript the form posts to the server, lands on the thank-you page, and the lead is stored", async ({ newContext }, testInfo) => {
-  const context = await newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto("/solar");
-  await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
-
-  // Call links are plain tel: links.
-  const links = page.locator('a[href^="tel:"]');
-  expect(await links.count()).toBeGreaterThan(0);
-  for (const link of await links.all()) {
-    await expect(link).toHaveAttribute("href", phoneFor("solar").tel);
-    expect(await link.evaluate((a) => a.getAttributeNames().filter((n) => n.startsWith("on")))).toEqual([]);
-  }
-
-  const f = callbackForm(page);
-  await expect(f.form).toHaveAttribute("method", "post");
-  await expect(f.form).toHaveAttribute("action", SUBMIT_LEAD);
-  const consentShown = fold((await f.consentText.textContent()) ?? "");
-  const phone = uniquePhone(testInfo);
-  const visitor = { name: "Ruth Abernathy", phone: phone.input, zip: "19103" };
-  await fillCallbackForm(page, visitor);
-  await press(f.submit);
-  await page.waitForURL((url) => url.pathname === "/callback-requested");
-  expect(new URL(page.url()).searchParams.get("service")).toBe("solar");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(SUCCESS_MESSAGE);
-  await expect(page.locator('a[href^="tel:"]').first()).toHaveAttribute("href", phoneFor("solar").tel);
-
-  const lead = await expectStoredLead(MAIN_DB, phone.e164);
-  expect(lead).toMatchObject({ service_slug: "solar", full_name: visitor.name, zip_code: visitor.zip, consent: 1 });
-  expect(fold(lead.tcpa_text)).toBe(consentShown);
-  const mail = await waitForLeadMail(lead.id);
-  expect(mail.text).toContain(visitor.name);
-});
 
 // ---------------------------------------------------------------------------------------
 // 10. Accessibility: axe, keyboard order, visible focus
