@@ -3,11 +3,8 @@ import { expect, test } from "./fixtures";
 import { axeViolations, describeViolations } from "./support/axe";
 import { callbackForm, expectHydrated, fillCallbackForm, footer, press, submitWithClock, uniquePhone } from "./support/service";
 
-// The service landing page (/{slug}) in a real browser against the real server, at phone
-// (390 px) and desktop (1280 px) width: its parts, the phone and badge rules, the callback
-// request end to end (SQLite row and e-mail), the consent certificate, every error message,
-// the status sheet's windows and behaviour, the legal modals, the no-JavaScript path and
-// accessibility. spec.md: "Service landing page", "Legal modals", sections 4, 7, 8, 9.
+// Accessibility of the service landing page: axe (WCAG 2.1 A/AA) as loaded, with each legal
+// modal and with the status sheet; the keyboard order of the callback form; visible focus.
 
 /** The focused element as "tag[type]:name", for checking the Tab order. */
 async function focusedDescription(page: Page): Promise<string> {
@@ -18,10 +15,6 @@ async function focusedDescription(page: Page): Promise<string> {
     return `${el.tagName.toLowerCase()}${el.getAttribute("type") ? `[${el.getAttribute("type")}]` : ""}:${name.replace(/\s+/g, " ").trim().slice(0, 40)}`;
   });
 }
-
-// ---------------------------------------------------------------------------------------
-// 10. Accessibility: axe, keyboard order, visible focus
-// ---------------------------------------------------------------------------------------
 
 test.describe("accessibility", () => {
   // axe is injected as a script, which the page's CSP would refuse.
