@@ -26,7 +26,6 @@ use thiserror::Error;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use api::rate_limit::RateLimiter;
 use assets::{Assets, Icons};
 use catalogue::Catalogue;
 use config::Config;
@@ -38,6 +37,7 @@ use pages::PageTable;
 use render::quickjs::{QuickJsEngine, QuickJsLimits};
 use render::{PageRenderer, PoolOptions, RenderPool, WarmReport};
 use security::SecurityHeaders;
+use security::rate_limit::RateLimiter;
 use store::Store;
 
 /// Everything a request handler may need, built once at start.

@@ -3,7 +3,6 @@
 //!
 //! Every answer to bad input is a 4xx with `{"error": "<a sentence a visitor understands>"}`.
 
-pub mod rate_limit;
 pub mod record_token;
 pub mod submit_lead;
 
