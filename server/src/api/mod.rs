@@ -1,40 +1,33 @@
 //! The lead capture API (spec section 7): POST /.netlify/functions/submit-lead and
 //! POST /.netlify/functions/record-token. Described in openapi.yaml at the repository root.
 //!
-//! Every answer to bad input is a 4xx with `{"error": "<a sentence a visitor understands>"}`.
+//! One file per endpoint family, each with its own `router()`; `app.rs` merges them. What
+//! they share lives here: reading a request (rate limit, content type, size) and the one
+//! error answer, a 4xx with `{"error": "<a sentence a visitor understands>"}`.
 
 pub mod record_token;
 pub mod submit_lead;
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 
-use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use serde_json::json;
 
-use crate::AppState;
 use crate::leads::validate::{Fields, Invalid};
 use crate::leads::{RequestContext, percent_decode, truncate};
+use crate::state::AppState;
 
-pub const SUBMIT_LEAD_PATH: &str = "/.netlify/functions/submit-lead";
-pub const RECORD_TOKEN_PATH: &str = "/.netlify/functions/record-token";
+pub use record_token::RECORD_TOKEN_PATH;
+pub use submit_lead::SUBMIT_LEAD_PATH;
 
 pub const MSG_UNREADABLE: &str = "We could not read your request. Please reload the page and try again.";
 pub const MSG_MEDIA_TYPE: &str = "Please send the form as JSON or as a regular form post.";
 pub const MSG_TOO_LARGE: &str = "Your request is too large. Please shorten what you typed and try again.";
 pub const MSG_RATE_LIMITED: &str = "Too many requests from your connection. Please wait a minute and try again.";
 pub const MSG_UNAVAILABLE: &str = "We could not save your request just now. Please try again or call us.";
-
-pub fn router() -> Router<Arc<AppState>> {
-    Router::new()
-        .route(SUBMIT_LEAD_PATH, post(submit_lead::handle))
-        .route(RECORD_TOKEN_PATH, post(record_token::handle))
-}
 
 /// What went wrong with an API request, and the one place it becomes a JSON answer.
 #[derive(Debug)]

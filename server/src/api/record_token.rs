@@ -3,14 +3,22 @@
 
 use std::sync::Arc;
 
+use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::post;
 
 use super::{ApiError, read};
-use crate::AppState;
 use crate::leads::validate::validate_token;
+use crate::state::AppState;
 use crate::store::now_ms;
+
+pub const RECORD_TOKEN_PATH: &str = "/.netlify/functions/record-token";
+
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new().route(RECORD_TOKEN_PATH, post(handle))
+}
 
 pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
     let (_, submission) = read(&state, request).await;

@@ -4,19 +4,28 @@
 use std::sync::Arc;
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, Encoding, read};
-use crate::AppState;
 use crate::leads::validate::{Field, Fields, validate_lead};
+use crate::state::AppState;
 use crate::store::{new_lead_id, now_ms};
+
+pub const SUBMIT_LEAD_PATH: &str = "/.netlify/functions/submit-lead";
 
 /// Where a successful no-JavaScript post lands (post/redirect/get, so a reload does not post again).
 pub const THANKS_PATH: &str = "/callback-requested";
+
+/// The endpoint and the confirmation page its no-JavaScript form posts are sent on to.
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new().route(SUBMIT_LEAD_PATH, post(handle)).route(THANKS_PATH, get(thanks))
+}
 
 pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
     let (encoding, submission) = read(&state, request).await;
