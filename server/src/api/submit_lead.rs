@@ -29,10 +29,11 @@ pub fn router() -> Router<Arc<AppState>> {
 }
 
 pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let (encoding, submission) = read(&state, request).await;
+    // The encoding is known even when reading failed: a form post is answered with HTML.
+    let (sent_as, submission) = read(&state, request).await;
     let Submission { encoding, fields, context } = match submission {
         Ok(s) => s,
-        Err(e) => return refuse(&state, encoding, None, e),
+        Err(e) => return refuse(&state, sent_as, None, e),
     };
     match submit(&state, &fields, context).await {
         Ok(submitted) => accepted(encoding, &submitted.id, submitted.duplicate, &fields),
