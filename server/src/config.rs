@@ -9,6 +9,8 @@ use std::path::Path;
 use serde::Deserialize;
 use thiserror::Error;
 
+use crate::phone::{PhoneError, UsPhone};
+
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 
 /// Environment variables that override configuration keys, and the key each sets.
@@ -62,10 +64,10 @@ pub struct SiteConfig {
     pub brand: String,
     pub public_url: String,
     pub info_email: String,
-    pub support_phone: String,
+    pub support_phone: UsPhone,
     pub copyright_year: u16,
     #[serde(default)]
-    pub service_phones: BTreeMap<String, String>,
+    pub service_phones: BTreeMap<String, UsPhone>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -185,8 +187,7 @@ impl Config {
             };
             set_key(&mut table, key, value)?;
         }
-        let config: Config =
-            Config::deserialize(toml::Value::Table(table)).map_err(|e| ConfigError::Invalid(e.to_string().trim().replace('\n', " ")))?;
+        let config: Config = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(deserialize_error)?;
         config.validate()?;
         Ok(config)
     }
@@ -206,17 +207,7 @@ impl Config {
         if !is_email(&s.info_email) {
             return Err(key("site.info_email", "must be an e-mail address"));
         }
-        if !is_nanp_digits(&s.support_phone) {
-            return Err(key("site.support_phone", "must be a ten-digit North American number, digits only"));
-        }
-        for (slug, phone) in &s.service_phones {
-            if !is_nanp_digits(phone) {
-                return Err(key(
-                    &format!("site.service_phones.{slug}"),
-                    "must be a ten-digit North American number, digits only",
-                ));
-            }
-        }
+        // site.support_phone and site.service_phones.* are UsPhone: checked as they deserialize.
         let pixel_id = &self.tracking.pixel_id;
         if self.tracking.pixel && (pixel_id.is_empty() || !pixel_id.bytes().all(|b| b.is_ascii_digit())) {
             return Err(key("tracking.pixel_id", "must be the pixel's numeric id when tracking.pixel is on"));
@@ -302,8 +293,21 @@ impl Config {
     }
 
     /// The number to call for a service: its own if configured, else the support line.
-    pub fn phone_for(&self, slug: &str) -> &str {
+    pub fn phone_for(&self, slug: &str) -> &UsPhone {
         self.site.service_phones.get(slug).unwrap_or(&self.site.support_phone)
+    }
+}
+
+/// A phone number that is not ten digits names its key, like the checks in `validate`; any
+/// other error keeps the deserializer's own words, which name the key after the message.
+fn deserialize_error(e: serde_path_to_error::Error<toml::de::Error>) -> ConfigError {
+    let key = e.path().to_string();
+    let inner = e.into_inner();
+    let phone = PhoneError::NotTenDigits.to_string();
+    if inner.message() == phone {
+        ConfigError::Key { key, message: phone }
+    } else {
+        ConfigError::Invalid(inner.to_string().trim().replace('\n', " "))
     }
 }
 
@@ -390,10 +394,6 @@ fn is_email(s: &str) -> bool {
         && domain.split_once('.').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
 }
 
-fn is_nanp_digits(s: &str) -> bool {
-    s.len() == 10 && s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with(['0', '1'])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,9 +406,9 @@ mod tests {
     fn defaults_load() {
         let c = Config::defaults().expect("defaults");
         assert_eq!(c.site.brand, "RingReady");
-        assert_eq!(c.phone_for("hvac"), "8005550142");
-        assert_eq!(c.phone_for("bathroom-remodeling"), "8005550177");
-        assert_eq!(c.phone_for("roofing"), "8005550100");
+        assert_eq!(c.phone_for("hvac").national(), "8005550142");
+        assert_eq!(c.phone_for("bathroom-remodeling").national(), "8005550177");
+        assert_eq!(c.phone_for("roofing").national(), "8005550100");
         assert!(!c.tracking.trustedform && !c.tracking.pixel);
     }
 
@@ -420,7 +420,7 @@ mod tests {
         assert_eq!(c.render.queue_size, 3);
         assert_eq!(c.render.pool_size, 3);
         assert_eq!(c.server.listen.port(), 9000);
-        assert_eq!(c.site.support_phone, "8005550100");
+        assert_eq!(c.site.support_phone.national(), "8005550100");
         let c = Config::build(
             None,
             &env(&[
@@ -451,5 +451,25 @@ mod tests {
             .expect_err("must fail")
             .to_string();
         assert!(e.contains("server.listen"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_phone_number_names_its_key_in_full() {
+        let bad = |toml_text: &str| {
+            let t: toml::Table = toml_text.parse().expect("toml");
+            Config::build(Some(t), &[]).expect_err("must fail").to_string()
+        };
+        assert_eq!(
+            bad("[site]\nsupport_phone = \"(800) 555-0100\""),
+            "config key site.support_phone: must be a ten-digit North American number, digits only"
+        );
+        assert_eq!(
+            bad("[site.service_phones]\nhvac = \"555\""),
+            "config key site.service_phones.hvac: must be a ten-digit North American number, digits only"
+        );
+        assert_eq!(
+            bad("[site]\nsupport_phone = 8005550100"),
+            "config: invalid type: integer `8005550100`, expected a string in `site.support_phone`"
+        );
     }
 }

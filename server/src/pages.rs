@@ -12,6 +12,7 @@ use crate::assets::Icons;
 use crate::catalogue::{Catalogue, Service};
 use crate::config::Config;
 use crate::leads::consent::ConsentWordings;
+use crate::phone::UsPhone;
 use crate::render::cache::CacheKey;
 use crate::render::document::Head;
 
@@ -100,7 +101,7 @@ impl PageTable {
                 prepare(
                     "service",
                     json!({
-                        "page": "service", "site": site, "icons": icons.subset(&needed), "service": service, "phone": phone,
+                        "page": "service", "site": site, "icons": icons.subset(&needed), "service": service, "phone": phone.national(),
                         "consentText": consent.current(), "tracking": tracking,
                     }),
                     Head {
@@ -166,7 +167,7 @@ impl PageTable {
 fn site_info(config: &Config) -> Value {
     json!({
         "brand": config.site.brand,
-        "supportPhone": config.site.support_phone,
+        "supportPhone": config.site.support_phone.national(),
         "infoEmail": config.site.info_email,
         "copyrightYear": config.site.copyright_year,
     })
@@ -206,12 +207,12 @@ fn organization(config: &Config) -> Value {
         "name": config.site.brand,
         "url": format!("{}/", config.site.public_url),
         "email": config.site.info_email,
-        "telephone": format!("+1{}", config.site.support_phone),
+        "telephone": config.site.support_phone.e164(),
         "areaServed": { "@type": "Country", "name": "United States" },
     })
 }
 
-fn service_ld(config: &Config, service: &Service, phone: &str) -> Value {
+fn service_ld(config: &Config, service: &Service, phone: &UsPhone) -> Value {
     json!({
         "@context": "https://schema.org",
         "@type": "Service",
@@ -224,7 +225,7 @@ fn service_ld(config: &Config, service: &Service, phone: &str) -> Value {
             "@type": "Organization",
             "name": config.site.brand,
             "url": format!("{}/", config.site.public_url),
-            "telephone": format!("+1{phone}"),
+            "telephone": phone.e164(),
             "email": config.site.info_email,
         },
     })
