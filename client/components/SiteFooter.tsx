@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { SiteInfo } from "../lib/types";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import { CallLink } from "./CallLink";
 import { Logo } from "./Logo";
 

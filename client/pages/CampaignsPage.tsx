@@ -2,7 +2,7 @@ import { CallLink } from "../components/CallLink";
 import { Logo } from "../components/Logo";
 import { SiteFooter } from "../components/SiteFooter";
 import CampaignBrowser from "../islands/CampaignBrowser";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import type { CampaignsProps } from "../lib/types";
 
 const BENEFITS = [

@@ -3,7 +3,7 @@ import { Icon } from "../components/Icon";
 import { Logo } from "../components/Logo";
 import MobileMenu from "../islands/MobileMenu";
 import { SiteFooter } from "../components/SiteFooter";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import type { HomeProps } from "../lib/types";
 
 /** The landing page (/). The full seven-section page is its own piece of work; this

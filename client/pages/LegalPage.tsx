@@ -3,7 +3,7 @@ import { LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../components/Leg
 import { LegalHeadingLevel, PrivacyPolicy, TermsOfService } from "../components/legal/LegalText";
 import { Logo } from "../components/Logo";
 import { SiteFooter } from "../components/SiteFooter";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import type { LegalPageProps } from "../lib/types";
 
 const OTHER: Record<LegalDocument, LegalDocument> = { privacy: "terms", terms: "privacy" };

@@ -6,7 +6,7 @@ import Callback from "../islands/Callback";
 import LegalLink from "../islands/LegalLink";
 import RequestCallback from "../islands/RequestCallback";
 import Tracking from "../islands/Tracking";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import type { ServiceProps } from "../lib/types";
 
 const STEPS = [

@@ -1,5 +1,5 @@
 import { createContext, useContext, type JSX, type ReactNode } from "react";
-import { telHref } from "../../lib/format";
+import { telHref } from "../../lib/phone";
 
 /**
  * Privacy Policy and Terms of Service text.
