@@ -16,9 +16,9 @@ export CHROMIUM_PATH := $(CHROMIUM)
 export BROWSERSLIST_IGNORE_OLD_DATA := 1
 
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
-WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/site.css target/web/icons.json
+WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: run build web test test-rust test-js test-e2e typecheck bench fmt lint clean deps chromium tools
+.PHONY: run build web types test test-rust test-js test-e2e typecheck bench fmt lint clean deps chromium tools
 
 ## Installs npm packages when package-lock.json changed (or node_modules is missing).
 deps: node_modules/.installed
@@ -56,6 +56,11 @@ chromium:
 	fi
 
 test: test-js test-rust test-e2e
+
+## Regenerates client/lib/props.gen.ts from the page props in server/src/pages/props.rs
+## (test-rust fails while it is stale).
+types: web
+	UPDATE_TYPES=1 $(CARGO) test --locked --lib pages::props
 
 typecheck: deps
 	npx tsc --noEmit -p tsconfig.json

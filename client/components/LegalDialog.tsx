@@ -1,27 +1,23 @@
-import { useEffect, useState, type ComponentType } from "react";
-import type { LegalProps } from "./legal/LegalText";
+import { useEffect, useState } from "react";
+import { LEGAL_TITLES, legalFragmentUrl, type LegalDocument } from "../lib/legal";
 import { Dialog } from "./Dialog";
+import { LegalText } from "./legal/LegalText";
 
-export type LegalDocument = "privacy" | "terms";
-
-export const LEGAL_TITLES: Record<LegalDocument, string> = { privacy: "Privacy Policy", terms: "Terms of Service" };
-/** Each text is also a page of its own, for links that work without JavaScript. */
-export const LEGAL_PATHS: Record<LegalDocument, string> = { privacy: "/privacy", terms: "/terms" };
-
-interface Props extends LegalProps {
+interface Props {
   document: LegalDocument;
   onClose: () => void;
 }
 
-/** Privacy Policy or Terms of Service in a modal. The text is a separate chunk, fetched
- * when first opened, so it never weighs on the page's first load. */
-export function LegalDialog({ document: which, onClose, ...legal }: Props) {
-  const [Body, setBody] = useState<ComponentType<LegalProps> | null>(null);
+/** Privacy Policy or Terms of Service in a modal. The text is fetched from the server when
+ * first opened, so it never weighs on the page's first load. */
+export function LegalDialog({ document: which, onClose }: Props) {
+  const [html, setHtml] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    import("./legal/LegalText")
-      .then((m) => live && setBody(() => (which === "privacy" ? m.PrivacyPolicy : m.TermsOfService)))
+    fetch(legalFragmentUrl(which))
+      .then((response) => (response.ok ? response.text() : Promise.reject(new Error(`${response.status}`))))
+      .then((text) => live && setHtml(text))
       .catch(() => live && setFailed(true));
     return () => {
       live = false;
@@ -29,8 +25,8 @@ export function LegalDialog({ document: which, onClose, ...legal }: Props) {
   }, [which]);
   return (
     <Dialog title={LEGAL_TITLES[which]} onClose={onClose} testId={`legal-${which}`}>
-      {Body ? (
-        <Body {...legal} />
+      {html !== null ? (
+        <LegalText html={html} />
       ) : failed ? (
         <p className="text-red-800">This document could not be loaded. Please check your connection and try again.</p>
       ) : (

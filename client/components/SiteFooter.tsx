@@ -1,31 +1,41 @@
-import type { ReactNode } from "react";
-import type { SiteInfo } from "../lib/types";
+import LegalLink from "../islands/LegalLink";
 import { formatPhone } from "../lib/phone";
+import { LEGAL_PATHS, LEGAL_TITLES } from "../lib/legal";
+import type { SiteInfo } from "../lib/types";
 import { CallLink } from "./CallLink";
 import { Logo } from "./Logo";
 
+/** Which footer a page has:
+ * - "site": brand, phone, e-mail and copyright (home, campaign portal);
+ * - "service": the same with the contact column from desktop width only, the legal links
+ *   (which open the texts in a modal once live) and the disclaimer, with room above the
+ *   phone bottom bar;
+ * - "legal": the site footer with plain links to both legal texts. */
+export type FooterVariant = "site" | "service" | "legal";
+
 interface SiteFooterProps {
+  variant: FooterVariant;
   site: SiteInfo;
+  /** The number to show and dial (a service page's own number there). */
   phone: string;
+  /** The service slug for call tracking, or "site". */
   service: string;
-  /** Show the phone and e-mail column from the desktop width only. */
-  contactOnDesktopOnly?: boolean;
-  /** Extra bottom room, e.g. above a fixed bar on phones. */
-  className?: string;
-  children?: ReactNode;
 }
 
-/** Footer shared by every page: brand, phone, e-mail, copyright, and page-specific extras. */
-export function SiteFooter({ site, phone, service, contactOnDesktopOnly = false, className = "", children }: SiteFooterProps) {
+const LEGAL_LINK = "text-white underline underline-offset-4";
+
+/** The site's footer, one component for every page. */
+export function SiteFooter({ variant, site, phone, service }: SiteFooterProps) {
+  const isService = variant === "service";
   return (
-    <footer className={`bg-slate-900 text-slate-300 ${className}`}>
+    <footer className={`bg-slate-900 text-slate-300 ${isService ? "pb-28 md:pb-0" : ""}`}>
       <div className="mx-auto max-w-6xl px-4 py-10 md:px-6">
         <div className="flex flex-col gap-6 md:flex-row md:items-start md:justify-between">
           <div className="max-w-sm">
             <Logo brand={site.brand} inverted />
             <p className="mt-3 text-sm">Professional call answering service for contractors and small businesses.</p>
           </div>
-          <div className={`${contactOnDesktopOnly ? "hidden md:flex" : "flex"} flex-col gap-2 text-sm`}>
+          <div className={`${isService ? "hidden md:flex" : "flex"} flex-col gap-2 text-sm`}>
             <CallLink phone={phone} service={service} location="footer" className="font-semibold text-white underline-offset-4 hover:underline">
               {formatPhone(phone)}
             </CallLink>
@@ -34,7 +44,29 @@ export function SiteFooter({ site, phone, service, contactOnDesktopOnly = false,
             </a>
           </div>
         </div>
-        {children}
+        {variant === "site" ? null : (
+          <nav aria-label="Legal" className="mt-6 flex gap-6 text-sm">
+            {isService ? (
+              <>
+                <LegalLink document="privacy" className={LEGAL_LINK} />
+                <LegalLink document="terms" className={LEGAL_LINK} />
+              </>
+            ) : (
+              (["privacy", "terms"] as const).map((document) => (
+                <a key={document} href={LEGAL_PATHS[document]} className={LEGAL_LINK}>
+                  {LEGAL_TITLES[document]}
+                </a>
+              ))
+            )}
+          </nav>
+        )}
+        {isService ? (
+          <p className="mt-6 text-xs leading-relaxed text-slate-300">
+            {site.brand} connects homeowners with independent, licensed contractors and is not itself a contractor. Calling us is free; you
+            pay the contractor you choose directly. Availability and response times vary by area. Calls may be recorded for quality and
+            compliance.
+          </p>
+        ) : null}
         <p className="mt-6 border-t border-slate-700 pt-6 text-xs text-slate-300">
           © {site.copyrightYear} {site.brand}. All rights reserved.
         </p>

@@ -1,17 +1,16 @@
 import { useState, type MouseEvent } from "react";
-import { LegalDialog, LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../components/LegalDialog";
-import type { LegalProps } from "../components/legal/LegalText";
+import { LegalDialog } from "../components/LegalDialog";
+import { LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../lib/legal";
 import { defineIsland } from "./island";
 
 interface Props {
   document: LegalDocument;
   className: string;
-  legal: LegalProps;
 }
 
 /** A link to /privacy or /terms that, once live, opens the text in a modal instead: it works
  * before and without JavaScript, and keeps the visitor on the page with it. */
-function LegalLink({ document, className, legal }: Props) {
+function LegalLink({ document, className }: Props) {
   const [open, setOpen] = useState(false);
   const show = (event: MouseEvent<HTMLAnchorElement>) => {
     // A new tab or window (modifier keys, middle button) gets the page, as a link should.
@@ -24,7 +23,7 @@ function LegalLink({ document, className, legal }: Props) {
       <a href={LEGAL_PATHS[document]} className={className} onClick={show}>
         {LEGAL_TITLES[document]}
       </a>
-      {open ? <LegalDialog document={document} onClose={() => setOpen(false)} {...legal} /> : null}
+      {open ? <LegalDialog document={document} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

@@ -1,8 +1,6 @@
-import { CallLink } from "../components/CallLink";
-import { Logo } from "../components/Logo";
 import { SiteFooter } from "../components/SiteFooter";
+import { SiteHeader } from "../components/SiteHeader";
 import CampaignBrowser from "../islands/CampaignBrowser";
-import { formatPhone } from "../lib/phone";
 import type { CampaignsProps } from "../lib/types";
 
 const BENEFITS = [
@@ -15,14 +13,7 @@ const BENEFITS = [
 export function CampaignsPage({ site, campaigns }: CampaignsProps) {
   return (
     <>
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-          <Logo brand={site.brand} />
-          <CallLink phone={site.supportPhone} service="site" location="header" className="font-semibold text-blue-800">
-            {formatPhone(site.supportPhone)}
-          </CallLink>
-        </div>
-      </header>
+      <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
       <main id="main" className="mx-auto max-w-6xl px-4 py-10">
         <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">Campaign Application Portal</h1>
         <p className="mt-2 text-lg font-semibold text-blue-800">No account required</p>
@@ -37,7 +28,7 @@ export function CampaignsPage({ site, campaigns }: CampaignsProps) {
 
         <CampaignBrowser campaigns={campaigns} />
       </main>
-      <SiteFooter site={site} phone={site.supportPhone} service="site" />
+      <SiteFooter variant="site" site={site} phone={site.supportPhone} service="site" />
     </>
   );
 }

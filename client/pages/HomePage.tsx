@@ -1,8 +1,7 @@
 import { CallLink } from "../components/CallLink";
 import { Icon } from "../components/Icon";
-import { Logo } from "../components/Logo";
-import MobileMenu from "../islands/MobileMenu";
 import { SiteFooter } from "../components/SiteFooter";
+import { SiteHeader } from "../components/SiteHeader";
 import { formatPhone } from "../lib/phone";
 import type { HomeProps } from "../lib/types";
 
@@ -12,23 +11,7 @@ export function HomePage({ site, services, icons }: HomeProps) {
   const phone = site.supportPhone;
   return (
     <>
-      <div className="bg-blue-800 px-4 py-2 text-center text-sm font-medium text-white">
-        Trusted by 500+ contractors · Live in 24 hours
-      </div>
-      <header className="relative border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-          <Logo brand={site.brand} />
-          <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
-            <a href="/#features" className="text-slate-700 hover:text-slate-900">About</a>
-            <a href="/#contact" className="text-slate-700 hover:text-slate-900">Contact</a>
-            <a href="/campaigns" className="text-slate-700 hover:text-slate-900">Affiliates</a>
-            <CallLink phone={phone} service="site" location="header" className="font-semibold text-blue-800">
-              {formatPhone(phone)}
-            </CallLink>
-          </nav>
-          <MobileMenu services={services} />
-        </div>
-      </header>
+      <SiteHeader variant="home" brand={site.brand} phone={phone} services={services} />
 
       <main id="main">
         <section className="bg-gradient-to-b from-blue-50 to-white">
@@ -71,7 +54,7 @@ export function HomePage({ site, services, icons }: HomeProps) {
         </section>
       </main>
 
-      <SiteFooter site={site} phone={phone} service="site" />
+      <SiteFooter variant="site" site={site} phone={phone} service="site" />
     </>
   );
 }

@@ -91,6 +91,9 @@ fn csp_hash(text: &str) -> String {
     format!("'sha256-{}'", base64(&Sha256::digest(text.as_bytes())))
 }
 
+/// Icons by lucide name, each as data: its SVG children as `[tag, attributes]` pairs.
+pub type IconSet = std::collections::BTreeMap<String, Value>;
+
 /// The lucide icon set as data, by kebab-case name.
 pub struct Icons(HashMap<String, Value>);
 
@@ -103,13 +106,12 @@ impl Icons {
         self.0.contains_key(name)
     }
 
-    /// The named icons, as a JSON object for page props.
-    pub fn subset(&self, names: &[&str]) -> Value {
-        let map: serde_json::Map<String, Value> = names
+    /// The named icons, for page props.
+    pub fn subset(&self, names: &[&str]) -> IconSet {
+        names
             .iter()
             .filter_map(|n| self.0.get(*n).map(|v| ((*n).to_string(), v.clone())))
-            .collect();
-        Value::Object(map)
+            .collect()
     }
 }
 
@@ -138,7 +140,10 @@ mod tests {
     #[test]
     fn the_inline_bootstrap_cannot_close_its_script_element() {
         let lower = BOOTSTRAP_JS.to_ascii_lowercase();
-        assert!(!lower.contains("</script") && !lower.contains("<!--"), "bootstrap.js must stay inline-safe");
+        assert!(
+            !lower.contains("</script") && !lower.contains("<!--"),
+            "bootstrap.js must stay inline-safe"
+        );
     }
 
     #[test]

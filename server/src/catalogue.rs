@@ -92,6 +92,7 @@ pub const PAYMENT_TERMS: [&str; 6] = [
 ];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Service {
     pub name: String,
@@ -115,6 +116,7 @@ pub struct Service {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Feature {
     pub title: String,
@@ -123,6 +125,7 @@ pub struct Feature {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct SampleProject {
     pub issue: String,
@@ -131,6 +134,7 @@ pub struct SampleProject {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Campaign {
     pub campaign: String,
@@ -145,6 +149,7 @@ pub struct Campaign {
     pub geos: String,
     pub payment_terms: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub promo_allowed: Option<String>,
 }
 

@@ -6,7 +6,6 @@ pub mod assets;
 pub mod catalogue;
 pub mod config;
 pub mod encoding;
-pub mod error;
 pub mod leads;
 pub mod metrics;
 pub mod notify;
@@ -30,13 +29,14 @@ use api::rate_limit::RateLimiter;
 use assets::{Assets, Icons};
 use catalogue::Catalogue;
 use config::Config;
-use error::ErrorPages;
 use leads::consent::ConsentWordings;
 use metrics::Metrics;
 use notify::Notifier;
 use pages::PageTable;
+use pages::errors::ErrorPages;
+use pages::renderer::{PageRenderer, WarmReport};
 use render::quickjs::{QuickJsEngine, QuickJsLimits};
-use render::{PageRenderer, PoolOptions, RenderPool, WarmReport};
+use render::{PoolOptions, RenderPool};
 use security::SecurityHeaders;
 use store::Store;
 
@@ -100,7 +100,8 @@ impl AppState {
         );
         let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute);
         let assets = Assets::load();
-        let pages = PageTable::build(&config, &catalogue, &icons, &consent, &assets.shell_version());
+        let pages = PageTable::build(&config, &catalogue, &icons, &consent, &assets.shell_version())
+            .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
         let bundle = ssr_bundle.to_string();
         let limits = QuickJsLimits {
             memory_bytes: config.render.memory_limit_mb << 20,
@@ -123,7 +124,11 @@ impl AppState {
             brand: config.site.brand.clone(),
         });
         let error_pages = Arc::new(ErrorPages::new(&config, assets.css)?);
-        let security = Arc::new(SecurityHeaders::new(&assets.css_csp_hash, &assets.bootstrap_csp_hash, &config.tracking));
+        let security = Arc::new(SecurityHeaders::new(
+            &assets.css_csp_hash,
+            &assets.bootstrap_csp_hash,
+            &config.tracking,
+        ));
         Ok(Arc::new(Self {
             config,
             catalogue,

@@ -5,14 +5,14 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::AppState;
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
-use crate::error;
 use crate::pages::PreparedPage;
+use crate::pages::errors;
 
 /// Old and alternative paths (spec section 2), answered 301 so no history entry is made.
 pub const REDIRECTS: [(&str, &str); 17] = [
@@ -42,6 +42,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/sitemap.xml", get(sitemap))
         .route("/favicon.svg", get(asset))
         .route("/assets/{file}", get(asset))
+        .route("/legal/{file}", get(legal_fragment))
         .route("/metrics", get(metrics))
         .route(crate::api::submit_lead::THANKS_PATH, get(crate::api::submit_lead::thanks))
         .merge(crate::api::router())
@@ -95,7 +96,7 @@ fn redirect(path: &str, query: Option<&str>) -> Response {
 async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
     match state.renderer.document(page).await {
         Ok(doc) => encoded_response(&doc, headers, page.status, "text/html; charset=utf-8", "no-cache"),
-        Err(e) => error::respond(&state.error_pages, e),
+        Err(e) => errors::respond(&state.error_pages, e),
     }
 }
 
@@ -111,7 +112,7 @@ async fn serve_without_scripts(state: &AppState, page: &PreparedPage, headers: &
             let stripped = Encoded::new(strip_scripts(&html).into_bytes());
             encoded_response(&stripped, headers, page.status, "text/html; charset=utf-8", "no-store")
         }
-        Err(e) => error::respond(&state.error_pages, e),
+        Err(e) => errors::respond(&state.error_pages, e),
     }
 }
 
@@ -131,6 +132,24 @@ fn strip_scripts(html: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A legal text for the modal that shows it (not a page: kept out of search results).
+async fn legal_fragment(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let Some(body) = state.pages.legal_fragments.get(request.uri().path()) else {
+        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    };
+    let mut response = encoded_response(
+        body,
+        request.headers(),
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        "public, max-age=3600",
+    );
+    response
+        .headers_mut()
+        .insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex"));
+    response
 }
 
 async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response {
@@ -183,7 +202,11 @@ async fn metrics(State(state): State<Arc<AppState>>) -> Response {
 }
 
 async fn robots(State(state): State<Arc<AppState>>) -> Response {
-    let body = format!("User-agent: *\nAllow: /\n\nSitemap: {}/sitemap.xml\n", state.config.site.public_url);
+    // The legal modals' fragments duplicate /privacy and /terms: keep them out of the index.
+    let body = format!(
+        "User-agent: *\nAllow: /\nDisallow: /legal/\n\nSitemap: {}/sitemap.xml\n",
+        state.config.site.public_url
+    );
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
 }
 
@@ -209,7 +232,8 @@ mod tests {
 
     #[test]
     fn strip_scripts_removes_every_script_element_and_keeps_the_rest() {
-        let html = "<head><style>a{}</style><script>boot()</script><script type=\"application/ld+json\">{}</script></head><body><p>x</p></body>";
+        let html =
+            "<head><style>a{}</style><script>boot()</script><script type=\"application/ld+json\">{}</script></head><body><p>x</p></body>";
         assert_eq!(strip_scripts(html), "<head><style>a{}</style></head><body><p>x</p></body>");
         assert_eq!(strip_scripts("<p>no scripts</p>"), "<p>no scripts</p>");
     }

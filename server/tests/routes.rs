@@ -6,8 +6,8 @@ use std::io::Read;
 
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, ETAG, IF_NONE_MATCH, LOCATION};
-use site_server::catalogue::{EMERGENCY_SLUGS, SLUGS};
 use sha2::Digest;
+use site_server::catalogue::{EMERGENCY_SLUGS, SLUGS};
 use site_server::routes::REDIRECTS;
 
 #[tokio::test]
@@ -65,7 +65,10 @@ async fn every_service_page_renders_its_data_and_phone() {
         assert!(body.contains(badge), "/{slug} badge {badge}");
         assert!(body.contains(&format!("<link rel=\"canonical\" href=\"https://www.ringready.example/{slug}\">")));
         assert!(body.contains(&format!("<title>{} | RingReady</title>", service.title)));
-        assert!(body.contains("<div data-island=\"Callback\" data-props=\""), "/{slug} has its callback island");
+        assert!(
+            body.contains("<div data-island=\"Callback\" data-props=\""),
+            "/{slug} has its callback island"
+        );
     }
 }
 
@@ -214,7 +217,12 @@ async fn island_props_cannot_break_out_of_their_attribute() {
         .and_then(|r| r.split('"').next())
         .expect("island props");
     assert!(!props.contains('<') && !props.contains('>'), "React escapes the attribute");
-    let json = props.replace("&quot;", "\"").replace("&#x27;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    let json = props
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
     let value: serde_json::Value = serde_json::from_str(&json).expect("props are JSON");
     assert_eq!(value["campaigns"].as_array().map(Vec::len), Some(55));
 }
@@ -227,10 +235,16 @@ async fn pages_carry_only_the_inline_bootstrap_allowed_by_its_csp_hash() {
         let csp = r.headers()["content-security-policy"].to_str().expect("csp").to_string();
         let body = r.text().await.expect("body");
         // No script is fetched before first paint: no src, no module preload.
-        assert!(!body.contains("<script src") && !body.contains("type=\"module\"") && !body.contains("modulepreload"), "{path}");
+        assert!(
+            !body.contains("<script src") && !body.contains("type=\"module\"") && !body.contains("modulepreload"),
+            "{path}"
+        );
         let inline: Vec<&str> = body.split("<script>").skip(1).filter_map(|r| r.split("</script>").next()).collect();
         assert_eq!(inline.len(), 1, "{path}: one inline script");
-        let hash = format!("'sha256-{}'", site_server::assets::base64(&sha2::Sha256::digest(inline[0].as_bytes())));
+        let hash = format!(
+            "'sha256-{}'",
+            site_server::assets::base64(&sha2::Sha256::digest(inline[0].as_bytes()))
+        );
         assert!(csp.contains(&hash), "{path}: the CSP allows the bootstrap by its hash");
     }
 }
@@ -243,20 +257,51 @@ async fn the_legal_texts_are_pages_in_the_sitemap() {
         assert_eq!(r.status(), StatusCode::OK, "{path}");
         let body = r.text().await.expect("body");
         assert!(body.contains(&format!("<title>{title} | RingReady</title>")), "{path}");
-        assert!(body.contains(&format!("<link rel=\"canonical\" href=\"https://www.ringready.example{path}\">")), "{path}");
+        assert!(
+            body.contains(&format!("<link rel=\"canonical\" href=\"https://www.ringready.example{path}\">")),
+            "{path}"
+        );
         assert!(body.contains("Effective date: January 1, 2025"), "{path}");
     }
+    // What the modals fetch: the same text, sections one level down, kept out of the index.
+    for (path, sections) in [("/legal/privacy.html", 8), ("/legal/terms.html", 11)] {
+        let r = s.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        assert_eq!(r.headers()["x-robots-tag"], "noindex", "{path}");
+        let body = r.text().await.expect("body");
+        assert_eq!(body.matches("<h3>").count(), sections, "{path}");
+        assert!(!body.contains("<h2") && !body.contains("<html"), "{path} is a fragment");
+    }
+    assert_eq!(s.get("/legal/other.html").await.status(), StatusCode::NOT_FOUND);
+    assert!(
+        s.get("/robots.txt")
+            .await
+            .text()
+            .await
+            .expect("robots")
+            .contains("Disallow: /legal/")
+    );
     let sitemap = s.get("/sitemap.xml").await.text().await.expect("sitemap");
     for path in ["/privacy", "/terms"] {
-        assert!(sitemap.contains(&format!("<loc>https://www.ringready.example{path}</loc>")), "{path} in the sitemap");
+        assert!(
+            sitemap.contains(&format!("<loc>https://www.ringready.example{path}</loc>")),
+            "{path} in the sitemap"
+        );
     }
 }
 
 #[tokio::test]
 async fn static_sections_never_reach_the_browser_bundle() {
     // Text only static sections render: their components must stay on the server.
-    let bundle: String = site_server::assets::client_files().map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned()).collect();
-    for text in ["How It Works", "Campaign Application Portal", "Stop Missing Calls", "Service not found"] {
+    let bundle: String = site_server::assets::client_files()
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+        .collect();
+    for text in [
+        "How It Works",
+        "Campaign Application Portal",
+        "Stop Missing Calls",
+        "Service not found",
+    ] {
         assert!(!bundle.contains(text), "{text:?} is in the browser bundle");
     }
     assert!(bundle.contains("Request Callback"), "the islands are");

@@ -92,7 +92,8 @@ fn run() -> Result<(), String> {
         &icons,
         &site_server::leads::consent::ConsentWordings::load(&config.site.brand).map_err(|e| e.to_string())?,
         &assets.shell_version(),
-    );
+    )
+    .map_err(|e| format!("page props: {e}"))?;
 
     let pick = |path: &str| -> Result<Arc<PreparedPage>, String> {
         table.routes.get(path).cloned().ok_or(format!("the page table has no route {path}"))

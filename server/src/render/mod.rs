@@ -4,6 +4,9 @@
 //! - [`RenderPool`] runs N engines, each pinned to its own thread, fed by a bounded queue.
 //! - [`cache`] keeps each rendered document, compressed, keyed by everything it depends on.
 //! - [`document`] wraps the markup in the askama HTML shell.
+//!
+//! This layer knows nothing of pages or HTTP: `pages` drives it and turns its failures
+//! into answers.
 
 pub mod cache;
 pub mod document;
@@ -39,90 +42,4 @@ pub enum RenderError {
 pub trait Engine {
     /// Renders `page` with its props (JSON) to HTML markup, within `timeout`.
     fn render(&mut self, page: &str, props_json: &str, timeout: Duration) -> Result<String, RenderError>;
-}
-
-use std::sync::Arc;
-use std::time::Instant;
-
-use askama::Template;
-
-use crate::encoding::Encoded;
-use crate::error::AppError;
-use crate::pages::PreparedPage;
-use cache::RenderCache;
-use document::{Document, script_json};
-
-/// Turns a prepared page into compressed document bytes, through the cache.
-pub struct PageRenderer {
-    pub pool: RenderPool,
-    pub cache: RenderCache,
-    pub css: &'static str,
-    pub bootstrap: &'static str,
-    pub brand: String,
-}
-
-/// What warming the cache at start did.
-#[derive(Debug, Clone, Copy)]
-pub struct WarmReport {
-    pub pages: usize,
-    pub failed: usize,
-    pub elapsed: std::time::Duration,
-}
-
-impl PageRenderer {
-    /// The page's document: from the cache, or rendered, wrapped, compressed and cached.
-    pub async fn document(&self, page: &PreparedPage) -> Result<Arc<Encoded>, AppError> {
-        if let Some(hit) = self.cache.get(&page.key) {
-            return Ok(hit);
-        }
-        let markup = self.pool.render(page.page, &page.props_json).await?;
-        let html = Document {
-            head: &page.head,
-            brand: &self.brand,
-            css: self.css,
-            bootstrap: self.bootstrap,
-            json_ld: page.json_ld.as_deref().map(script_json),
-            markup: &markup,
-        }
-        .render()?;
-        let encoded = tokio::task::spawn_blocking(move || Encoded::new(html.into_bytes()))
-            .await
-            .map_err(|e| AppError::Join(e.to_string()))?;
-        let encoded = Arc::new(encoded);
-        self.cache.insert(page.key, Arc::clone(&encoded));
-        Ok(encoded)
-    }
-
-    /// Renders every page, one task per engine so the queue never overflows. A page that
-    /// fails is logged and left out of the cache; it is answered as an error on request.
-    pub async fn warm(self: &Arc<Self>, pages: Vec<Arc<PreparedPage>>) -> WarmReport {
-        let started = Instant::now();
-        let total = pages.len();
-        let queue = Arc::new(std::sync::Mutex::new(pages));
-        let mut tasks = tokio::task::JoinSet::new();
-        for _ in 0..self.pool.engines() {
-            let renderer = Arc::clone(self);
-            let queue = Arc::clone(&queue);
-            tasks.spawn(async move {
-                let mut failed = 0;
-                loop {
-                    let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop();
-                    let Some(page) = next else { return failed };
-                    if let Err(e) = renderer.document(&page).await {
-                        failed += 1;
-                        tracing::error!(page = page.page, canonical = %page.head.canonical, error = %e, "warming failed");
-                    }
-                }
-            });
-        }
-        let mut failed = 0;
-        while let Some(done) = tasks.join_next().await {
-            failed += done.unwrap_or(0);
-        }
-        WarmReport {
-            pages: total,
-            failed,
-            elapsed: started.elapsed(),
-        }
-    }
 }

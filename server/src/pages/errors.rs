@@ -1,4 +1,5 @@
-//! One error type for the web layer and the one place it becomes an HTTP answer.
+//! What can go wrong while serving a page, and the one place it becomes an HTTP answer:
+//! the server-only 500 and 503 pages.
 
 use std::sync::Arc;
 

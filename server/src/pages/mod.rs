@@ -1,5 +1,11 @@
-//! The page table: every canonical route with the props, head and structured data its
-//! render needs. A pure function of (catalogue, config, icons), built once at start.
+//! The page layer: every canonical route with the props, head and structured data its
+//! render needs (a pure function of catalogue, config and icons, built once at start), the
+//! renderer that turns them into documents through the render cache, and the error pages.
+
+pub mod errors;
+pub mod legal;
+pub mod props;
+pub mod renderer;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,10 +17,16 @@ use sha2::{Digest, Sha256};
 use crate::assets::Icons;
 use crate::catalogue::{Catalogue, Service};
 use crate::config::Config;
+use crate::encoding::Encoded;
 use crate::leads::consent::ConsentWordings;
 use crate::phone::UsPhone;
 use crate::render::cache::CacheKey;
 use crate::render::document::Head;
+use legal::LegalTexts;
+use props::{
+    CampaignsProps, HomeProps, IconSet, LegalDocument, LegalPageProps, NotFoundProps, PageProps, ServiceLink, ServiceProps, SiteInfo,
+    Tracking,
+};
 
 /// Everything needed to render one page and to recognise it in the cache.
 #[derive(Debug)]
@@ -35,15 +47,24 @@ pub struct PageTable {
     pub not_found: Arc<PreparedPage>,
     /// Canonical paths in sitemap order.
     pub canonical_paths: Vec<String>,
+    /// The legal texts as the modals fetch them, by path (/legal/privacy.html, …).
+    pub legal_fragments: HashMap<String, Arc<Encoded>>,
 }
 
 impl PageTable {
     /// `shell_version` names everything outside the props that the document depends on
     /// (CSS and script hashes), so a new build can never be served from an old entry.
-    pub fn build(config: &Config, catalogue: &Catalogue, icons: &Icons, consent: &ConsentWordings, shell_version: &str) -> Self {
+    pub fn build(
+        config: &Config,
+        catalogue: &Catalogue,
+        icons: &Icons,
+        consent: &ConsentWordings,
+        shell_version: &str,
+    ) -> Result<Self, serde_json::Error> {
         let site = site_info(config);
         let base = &config.site.public_url;
         let brand = &config.site.brand;
+        let legal = LegalTexts::new(config);
         let mut routes = HashMap::new();
         let mut canonical_paths = Vec::new();
         let mut add = |path: String, page: PreparedPage| {
@@ -51,17 +72,24 @@ impl PageTable {
             routes.insert(path, Arc::new(page));
         };
 
-        let service_links: Vec<Value> = catalogue
+        let home_icons: Vec<&str> = catalogue.services.iter().map(|s| s.icon.as_str()).collect();
+        let services = catalogue
             .services
             .iter()
-            .map(|s| json!({ "name": s.name, "slug": s.slug, "icon": s.icon }))
+            .map(|s| ServiceLink {
+                name: s.name.clone(),
+                slug: s.slug.clone(),
+                icon: s.icon.clone(),
+            })
             .collect();
-        let home_icons: Vec<&str> = catalogue.services.iter().map(|s| s.icon.as_str()).collect();
         add(
             "/".into(),
             prepare(
-                "home",
-                json!({ "page": "home", "site": site, "icons": icons.subset(&home_icons), "services": service_links }),
+                &PageProps::Home(HomeProps {
+                    site: site.clone(),
+                    icons: icons.subset(&home_icons),
+                    services,
+                }),
                 Head {
                     title: format!("{brand} | Live Call Answering and Lead Delivery for Contractors"),
                     description: "Live agents answer 100% of your calls in 3 rings or less, qualify every lead and deliver recordings, transcripts, SMS and e-mail within seconds. Live in 24 hours.".into(),
@@ -70,13 +98,16 @@ impl PageTable {
                 Some(organization(config)),
                 StatusCode::OK,
                 shell_version,
-            ),
+            )?,
         );
         add(
             "/campaigns".into(),
             prepare(
-                "campaigns",
-                json!({ "page": "campaigns", "site": site, "icons": {}, "campaigns": catalogue.campaigns }),
+                &PageProps::Campaigns(CampaignsProps {
+                    site: site.clone(),
+                    icons: IconSet::new(),
+                    campaigns: catalogue.campaigns.clone(),
+                }),
                 Head {
                     title: format!("Affiliate Campaigns: Apply Without an Account | {brand}"),
                     description: "Browse live home-service pay-per-call campaigns paying $28-$175+ per qualified lead with weekly payments, and apply in minutes. No account required.".into(),
@@ -85,12 +116,12 @@ impl PageTable {
                 None,
                 StatusCode::OK,
                 shell_version,
-            ),
+            )?,
         );
-        let tracking = json!({
-            "trustedform": config.tracking.trustedform,
-            "pixelId": if config.tracking.pixel { Some(&config.tracking.pixel_id) } else { None },
-        });
+        let tracking = Tracking {
+            trustedform: config.tracking.trustedform,
+            pixel_id: config.tracking.pixel.then(|| config.tracking.pixel_id.clone()),
+        };
         for service in &catalogue.services {
             let phone = config.phone_for(&service.slug);
             let mut needed = vec![service.icon.as_str()];
@@ -99,11 +130,14 @@ impl PageTable {
             add(
                 path.clone(),
                 prepare(
-                    "service",
-                    json!({
-                        "page": "service", "site": site, "icons": icons.subset(&needed), "service": service, "phone": phone.national(),
-                        "consentText": consent.current(), "tracking": tracking,
-                    }),
+                    &PageProps::Service(Box::new(ServiceProps {
+                        site: site.clone(),
+                        icons: icons.subset(&needed),
+                        service: service.clone(),
+                        phone: phone.national().to_string(),
+                        consent_text: consent.current().to_string(),
+                        tracking: tracking.clone(),
+                    })),
                     Head {
                         title: format!("{} | {brand}", service.title),
                         description: service.description.clone(),
@@ -112,27 +146,34 @@ impl PageTable {
                     Some(service_ld(config, service, phone)),
                     StatusCode::OK,
                     shell_version,
-                ),
+                )?,
             );
         }
-        for (document, title, description) in [
-            (
-                "privacy",
-                "Privacy Policy",
-                format!("How {brand} collects, uses, shares and protects the personal information of homeowners, contractors and partners, and the choices you have."),
-            ),
-            (
-                "terms",
-                "Terms of Service",
-                format!("The terms for using {brand}'s website, phone lines and callback requests: what we do, what we don't, fees, call recording and disputes."),
-            ),
-        ] {
-            let path = format!("/{document}");
+        for document in LegalDocument::ALL {
+            let (title, description) = match document {
+                LegalDocument::Privacy => (
+                    "Privacy Policy",
+                    format!(
+                        "How {brand} collects, uses, shares and protects the personal information of homeowners, contractors and partners, and the choices you have."
+                    ),
+                ),
+                LegalDocument::Terms => (
+                    "Terms of Service",
+                    format!(
+                        "The terms for using {brand}'s website, phone lines and callback requests: what we do, what we don't, fees, call recording and disputes."
+                    ),
+                ),
+            };
+            let path = format!("/{}", document.slug());
             add(
                 path.clone(),
                 prepare(
-                    "legal",
-                    json!({ "page": "legal", "site": site, "icons": {}, "document": document }),
+                    &PageProps::Legal(LegalPageProps {
+                        site: site.clone(),
+                        icons: IconSet::new(),
+                        document,
+                        html: legal.page_html(document).to_string(),
+                    }),
                     Head {
                         title: format!("{title} | {brand}"),
                         description,
@@ -141,12 +182,14 @@ impl PageTable {
                     None,
                     StatusCode::OK,
                     shell_version,
-                ),
+                )?,
             );
         }
         let not_found = Arc::new(prepare(
-            "not-found",
-            json!({ "page": "not-found", "site": site, "icons": {} }),
+            &PageProps::NotFound(NotFoundProps {
+                site,
+                icons: IconSet::new(),
+            }),
             Head {
                 title: format!("Service not found | {brand}"),
                 description: format!("The page you asked for is not on {brand}."),
@@ -155,26 +198,48 @@ impl PageTable {
             None,
             StatusCode::NOT_FOUND,
             shell_version,
-        ));
-        Self {
+        )?);
+        let legal_fragments = LegalDocument::ALL
+            .into_iter()
+            .map(|d| {
+                (
+                    legal_fragment_path(d),
+                    Arc::new(Encoded::new(legal.dialog_html(d).as_bytes().to_vec())),
+                )
+            })
+            .collect();
+        Ok(Self {
             routes,
             not_found,
             canonical_paths,
-        }
+            legal_fragments,
+        })
     }
 }
 
-fn site_info(config: &Config) -> Value {
-    json!({
-        "brand": config.site.brand,
-        "supportPhone": config.site.support_phone.national(),
-        "infoEmail": config.site.info_email,
-        "copyrightYear": config.site.copyright_year,
-    })
+/// Where the modal fetches a legal text from.
+pub fn legal_fragment_path(document: LegalDocument) -> String {
+    format!("/legal/{}.html", document.slug())
 }
 
-fn prepare(page: &'static str, props: Value, head: Head, json_ld: Option<Value>, status: StatusCode, shell: &str) -> PreparedPage {
-    let props_json = props.to_string();
+fn site_info(config: &Config) -> SiteInfo {
+    SiteInfo {
+        brand: config.site.brand.clone(),
+        support_phone: config.site.support_phone.national().to_string(),
+        info_email: config.site.info_email.clone(),
+        copyright_year: config.site.copyright_year,
+    }
+}
+
+fn prepare(
+    props: &PageProps,
+    head: Head,
+    json_ld: Option<Value>,
+    status: StatusCode,
+    shell: &str,
+) -> Result<PreparedPage, serde_json::Error> {
+    let page = props.component();
+    let props_json = serde_json::to_string(props)?;
     let json_ld = json_ld.map(|v| v.to_string());
     let mut hash = Sha256::new();
     for part in [
@@ -190,14 +255,14 @@ fn prepare(page: &'static str, props: Value, head: Head, json_ld: Option<Value>,
         hash.update(part.as_bytes());
     }
     hash.update(status.as_u16().to_le_bytes());
-    PreparedPage {
+    Ok(PreparedPage {
         page,
         props_json,
         head,
         json_ld,
         status,
         key: hash.finalize().into(),
-    }
+    })
 }
 
 fn organization(config: &Config) -> Value {

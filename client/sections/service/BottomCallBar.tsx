@@ -1,0 +1,18 @@
+import { CallButton } from "../../components/CallButton";
+import RequestCallback from "../../islands/RequestCallback";
+
+/** Phone layout: the fixed bottom bar, 'Tap To Call Now' and 'Request Callback'. */
+export function BottomCallBar({ phone, service }: { phone: string; service: string }) {
+  return (
+    <div className="fixed inset-x-0 bottom-0 z-30 grid grid-cols-2 gap-2 border-t border-slate-200 bg-white p-2 shadow-[0_-4px_12px_rgba(0,0,0,0.08)] md:hidden">
+      <CallButton
+        phone={phone}
+        service={service}
+        location="bottom-bar"
+        className="flex items-center justify-center gap-2 rounded-xl bg-red-700 px-3 py-3 font-bold text-white"
+        label="Tap To Call Now"
+      />
+      <RequestCallback className="rounded-xl bg-blue-700 px-3 py-3 font-bold text-white" />
+    </div>
+  );
+}

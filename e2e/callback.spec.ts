@@ -1,0 +1,340 @@
+import type { Page, Request } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { certificateByToken } from "./support/db";
+import { MAIN_DB, NOTIFY_RECIPIENT, TF_DB, TF_URL } from "./support/env";
+import { expectStoredLead, waitForLeadMail } from "./support/leads";
+import {
+  SLUGS,
+  SUBMIT_LEAD,
+  callbackForm,
+  expectHydrated,
+  fillCallbackForm,
+  fold,
+  press,
+  service,
+  statusSheet,
+  submitWithClock,
+  uniquePhone,
+} from "./support/service";
+import { newCertificate, recordPosts, serveStandIn } from "./support/trustedform";
+
+// The callback request from the service landing page, in a real browser against the real
+// server: end to end (the SQLite row with its consent wording, the e-mail, the page's answer),
+// the consent certificate (TrustedForm stand-in) and every error message.
+// spec.md: "Callback request" (section 4), sections 7 and 8.
+
+const RECORD_TOKEN = "/.netlify/functions/record-token";
+
+/** What the callback test records inside the page. */
+interface Timeline {
+  __log: Array<{ t: number; disabled: boolean; text: string }>;
+  __submittedAt: number;
+  __fetches: Array<{ url: string; start: number; end: number; answer: unknown }>;
+}
+
+function jsonBody(request: Request): Record<string, unknown> {
+  expect(request.headers()["content-type"]).toContain("application/json");
+  return request.postDataJSON() as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------
+// The callback request, end to end
+// ---------------------------------------------------------------------------------------
+
+test.describe("callback request", () => {
+  for (const slug of SLUGS) {
+    test(`/${slug}: a request is stored with its consent wording, e-mailed, and confirmed`, async ({ page }, testInfo) => {
+      const svc = service(slug);
+      const phone = uniquePhone(testInfo);
+      const visitor = { name: `Dana Whitfield ${testInfo.project.name}`, phone: phone.input, zip: "15213" };
+      await page.goto(`/${slug}`);
+      await expectHydrated(page);
+      const f = callbackForm(page);
+      const consentShown = fold((await f.consentText.textContent()) ?? "");
+      expect(consentShown).toContain("Request Callback");
+
+      await fillCallbackForm(page, visitor);
+      // Watch, from inside the page, the button, the moment of submit and the request.
+      await f.form.evaluate((form) => {
+        const button = form.querySelector<HTMLButtonElement>('[data-tf-element-role="submit"]');
+        if (!button) throw new Error("no submit button");
+        const w = window as unknown as Timeline & Window;
+        w.__log = [];
+        w.__fetches = [];
+        const note = () => w.__log.push({ t: performance.now(), disabled: button.disabled, text: button.textContent ?? "" });
+        form.addEventListener("submit", () => (w.__submittedAt = performance.now()), { capture: true });
+        new MutationObserver(note).observe(button, { attributes: true, childList: true, characterData: true, subtree: true });
+        const realFetch = window.fetch.bind(window);
+        window.fetch = async (input, init) => {
+          const entry: Timeline["__fetches"][number] = { url: String(input), start: performance.now(), end: 0, answer: null };
+          w.__fetches.push(entry);
+          const response = await realFetch(input, init);
+          entry.end = performance.now();
+          entry.answer = await response.clone().json().catch(() => null);
+          return response;
+        };
+      });
+
+      const requestPromise = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(SUBMIT_LEAD));
+      await press(f.submit);
+      await expect(f.submit).toBeDisabled();
+      await expect(f.submit).toHaveText("Submitting…");
+      const request = await requestPromise;
+      expect((await request.response())?.status()).toBe(201);
+
+      const body = jsonBody(request);
+      expect(body).toMatchObject({
+        serviceSlug: slug,
+        fullName: visitor.name,
+        phone: visitor.phone,
+        zipCode: visitor.zip,
+        consent: true,
+        trustedform_token: "",
+        trustedform_ping: "",
+        trustedform_cert_url: "",
+      });
+      expect(fold(String(body.tcpa_text))).toBe(consentShown);
+
+      // Outcome on the page.
+      await expect(f.success).toBeVisible();
+      await expect(f.alert).toHaveCount(0);
+      await expect(f.submit).toBeEnabled();
+      await expect(f.submit).toHaveText("Request Callback");
+      await expect(f.name).toHaveValue("");
+      await expect(f.phone).toHaveValue("");
+      await expect(f.zip).toHaveValue("");
+      await expect(f.consent).not.toBeChecked();
+      const sheet = statusSheet(page);
+      await expect(sheet).toBeVisible();
+      await expect(sheet.getByText("Callback status", { exact: true })).toBeVisible();
+      await expect(page.getByRole("dialog")).toHaveAccessibleName(/^(We’re calling you now|Callback scheduled)$/);
+
+      // With the certification script off the page still waits its 2.5 s for a token, and
+      // the button stays disabled, reading 'Submitting…', until the answer is in.
+      const timeline = await page.evaluate(() => {
+        const w = window as unknown as Timeline;
+        return { submittedAt: w.__submittedAt, log: w.__log, fetches: w.__fetches };
+      });
+      expect(timeline.fetches).toHaveLength(1);
+      const [sent] = timeline.fetches;
+      expect(sent.url).toBe(SUBMIT_LEAD);
+      const answer = sent.answer as { id: string; duplicate: boolean };
+      expect(answer).toEqual({ id: expect.any(String), duplicate: false });
+      const waited = sent.start - timeline.submittedAt;
+      expect(waited, "the request waits 2500 ms for the token").toBeGreaterThanOrEqual(2_450);
+      expect(waited, "and not much longer").toBeLessThan(6_000);
+      const firstChange = timeline.log[0];
+      expect(firstChange).toMatchObject({ disabled: true, text: "Submitting…" });
+      expect(firstChange.t - timeline.submittedAt).toBeLessThan(500);
+      const enabledAgain = timeline.log.find((e) => !e.disabled);
+      expect(enabledAgain, "the button is enabled again after the answer").toBeTruthy();
+      expect(enabledAgain?.t ?? 0).toBeGreaterThanOrEqual(sent.end);
+      for (const e of timeline.log.filter((x) => x.t < (enabledAgain?.t ?? 0))) expect(e).toMatchObject({ disabled: true, text: "Submitting…" });
+
+      // The stored lead carries exactly the wording the visitor saw.
+      const lead = await expectStoredLead(MAIN_DB, phone.e164);
+      expect(lead.id).toBe(answer.id);
+      expect(lead).toMatchObject({ service_slug: slug, full_name: visitor.name, zip_code: visitor.zip, consent: 1, cert_url: null });
+      expect(fold(lead.tcpa_text)).toBe(consentShown);
+      expect(lead.page_url ?? "").toContain(`/${slug}`);
+
+      // And staff get an e-mail for it.
+      const mail = await waitForLeadMail(lead.id);
+      expect(mail.to).toContain(NOTIFY_RECIPIENT);
+      expect(mail.subject).toContain(svc.name);
+      expect(mail.text).toContain(visitor.name);
+      expect(mail.text).toContain(lead.id);
+      expect(mail.text).toContain(phone.input);
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// The consent certificate (server with TRUSTEDFORM_ENABLED=true, stand-in script)
+// ---------------------------------------------------------------------------------------
+
+test.describe("consent certificate", () => {
+  test("the token is recorded once when it appears, and a later submit carries it", async ({ page }, testInfo) => {
+    const cert = newCertificate();
+    const standIn = await serveStandIn(page, { cert, delayMs: 600 });
+    const tokenPosts = recordPosts(page, RECORD_TOKEN);
+    const leadPosts = recordPosts(page, SUBMIT_LEAD);
+    await page.goto(`${TF_URL}/plumbing`);
+    await expectHydrated(page);
+
+    // The page asked for the script with the field names it reads.
+    await expect.poll(() => standIn.requested.length).toBe(1);
+    const scriptUrl = new URL(standIn.requested[0]);
+    expect(scriptUrl.origin + scriptUrl.pathname).toBe("https://api.trustedform.com/trustedform.js");
+    expect(scriptUrl.searchParams.get("field")).toBe("xxTrustedFormCertUrl");
+    expect(scriptUrl.searchParams.get("ping_field")).toBe("xxTrustedFormPingUrl");
+
+    await expect.poll(() => tokenPosts.length, { timeout: 10_000 }).toBe(1);
+    const post = tokenPosts[0];
+    const body = jsonBody(post);
+    expect(Object.keys(body).sort()).toEqual(["certUrl", "ping", "serviceSlug", "token"]);
+    expect(body).toEqual({ token: cert.token, ping: cert.ping, serviceSlug: "plumbing", certUrl: cert.certUrl });
+    expect((await post.response())?.status()).toBe(204);
+    expect(await certificateByToken(TF_DB, cert.token)).toEqual([
+      { token: cert.token, ping_url: cert.ping, cert_url: cert.certUrl, service_slug: "plumbing" },
+    ]);
+
+    // A submit after the token is there sends it without waiting.
+    const phone = uniquePhone(testInfo);
+    await fillCallbackForm(page, { name: "Priya Raman", phone: phone.input });
+    const f = callbackForm(page);
+    await press(f.submit);
+    await expect(f.success).toBeVisible();
+    expect(leadPosts).toHaveLength(1);
+    expect(jsonBody(leadPosts[0])).toMatchObject({
+      trustedform_token: cert.token,
+      trustedform_ping: cert.ping,
+      trustedform_cert_url: cert.certUrl,
+    });
+    const lead = await expectStoredLead(TF_DB, phone.e164);
+    expect(lead).toMatchObject({ cert_url: cert.certUrl, cert_token: cert.token, cert_ping_url: cert.ping });
+    // Still one token post, seconds later.
+    expect(tokenPosts).toHaveLength(1);
+  });
+
+  test("a submit made before the token appears waits for it, then sends it", async ({ page }, testInfo) => {
+    const cert = newCertificate();
+    // The script's answer is held until the visitor has pressed submit.
+    const standIn = await serveStandIn(page, { cert, delayMs: 600, hold: true });
+    const tokenPosts = recordPosts(page, RECORD_TOKEN);
+    const leadPosts = recordPosts(page, SUBMIT_LEAD);
+    await page.goto(`${TF_URL}/solar`, { waitUntil: "domcontentloaded" });
+    await expectHydrated(page);
+    await expect.poll(() => standIn.requested.length).toBe(1);
+
+    const phone = uniquePhone(testInfo);
+    await fillCallbackForm(page, { name: "Tomás Álvarez", phone: phone.input, zip: "16501" });
+    const f = callbackForm(page);
+    await press(f.submit);
+    await expect(f.submit).toHaveText("Submitting…");
+    await expect(f.submit).toBeDisabled();
+    expect(await f.form.locator('input[name="xxTrustedFormCertUrl"]').count()).toBe(0);
+    expect(leadPosts, "nothing is sent while the token is missing").toHaveLength(0);
+
+    standIn.release();
+    await expect(f.form.locator('input[name="xxTrustedFormCertUrl"]')).toHaveCount(1);
+    await expect(f.success).toBeVisible();
+    expect(leadPosts).toHaveLength(1);
+    expect(jsonBody(leadPosts[0])).toMatchObject({
+      serviceSlug: "solar",
+      trustedform_token: cert.token,
+      trustedform_ping: cert.ping,
+      trustedform_cert_url: cert.certUrl,
+    });
+    const lead = await expectStoredLead(TF_DB, phone.e164);
+    expect(lead).toMatchObject({ cert_url: cert.certUrl, cert_token: cert.token, cert_ping_url: cert.ping, full_name: "Tomás Álvarez" });
+    await expect.poll(() => tokenPosts.length, { timeout: 10_000 }).toBe(1);
+    expect(jsonBody(tokenPosts[0])).toEqual({ token: cert.token, ping: cert.ping, serviceSlug: "solar", certUrl: cert.certUrl });
+  });
+
+  test("when the script never certifies, the submit goes out after 2.5 s with empty certificate fields", async ({ page }, testInfo) => {
+    await serveStandIn(page, { cert: null });
+    const tokenPosts = recordPosts(page, RECORD_TOKEN);
+    await page.goto(`${TF_URL}/hvac`);
+    await expectHydrated(page);
+    const phone = uniquePhone(testInfo);
+    await fillCallbackForm(page, { name: "Lee Okafor", phone: phone.input });
+    const f = callbackForm(page);
+    const started = Date.now();
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(SUBMIT_LEAD)),
+      press(f.submit),
+    ]);
+    expect(Date.now() - started, "the page waited for the token").toBeGreaterThanOrEqual(2_400);
+    expect(jsonBody(request)).toMatchObject({ trustedform_token: "", trustedform_ping: "", trustedform_cert_url: "" });
+    await expect(f.success).toBeVisible();
+    const lead = await expectStoredLead(TF_DB, phone.e164);
+    expect(lead).toMatchObject({ cert_url: null, cert_token: null, cert_ping_url: null });
+    expect(tokenPosts, "no token, nothing recorded").toHaveLength(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Every callback error message (spec section 8)
+// ---------------------------------------------------------------------------------------
+
+test.describe("callback errors", () => {
+  const cases: Array<{
+    title: string;
+    slug: string;
+    phone?: string;
+    route?: (page: Page) => Promise<unknown>;
+    message: string;
+    console: RegExp;
+  }> = [
+    {
+      title: "the server's JSON error for a number it refuses",
+      slug: "plumbing",
+      phone: "123",
+      message: "Please enter a valid US phone number, including the area code.",
+      console: /^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/,
+    },
+    {
+      title: "'Submit failed' for a JSON error answer without an error field",
+      slug: "solar",
+      route: (page) =>
+        page.route(`**${SUBMIT_LEAD}`, (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "boom" }) })),
+      message: "Submit failed",
+      console: /^Failed to load resource: the server responded with a status of 500 \(Internal Server Error\)$/,
+    },
+    {
+      title: "'Submit failed' for a JSON error answer with an empty error field",
+      slug: "hvac",
+      route: (page) => page.route(`**${SUBMIT_LEAD}`, (route) => route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: "" }) })),
+      message: "Submit failed",
+      console: /^Failed to load resource: the server responded with a status of 422 \(Unprocessable (Content|Entity)\)$/,
+    },
+    {
+      title: "the status for a non-JSON answer",
+      slug: "bathroom-remodeling",
+      route: (page) =>
+        page.route(`**${SUBMIT_LEAD}`, (route) =>
+          route.fulfill({ status: 502, contentType: "text/html", body: "<html><body><h1>502 Bad Gateway</h1></body></html>" }),
+        ),
+      message: "502 Bad Gateway",
+      console: /^Failed to load resource: the server responded with a status of 502 \(Bad Gateway\)$/,
+    },
+    {
+      title: "the thrown error's message when the request fails",
+      slug: "plumbing",
+      route: (page) => page.route(`**${SUBMIT_LEAD}`, (route) => route.abort("failed")),
+      message: "Failed to fetch",
+      console: /^Failed to load resource: net::ERR_FAILED$/,
+    },
+  ];
+
+  for (const c of cases) {
+    test(`shows ${c.title}, in red`, async ({ page, consoleProblems }, testInfo) => {
+      consoleProblems.allow(c.console);
+      await page.clock.install();
+      if (c.route) await c.route(page);
+      await page.goto(`/${c.slug}`);
+      await expectHydrated(page);
+      const visitor = { name: "Sam Keller", phone: c.phone ?? uniquePhone(testInfo).input, zip: "44101" };
+      await fillCallbackForm(page, visitor);
+      const f = callbackForm(page);
+      await submitWithClock(page);
+      await expect(f.alert).toHaveText(c.message);
+      await expect(f.alert).toBeVisible();
+      const color = await f.alert.evaluate((el) => getComputedStyle(el).color);
+      const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
+      expect(r, `red text (${color})`).toBeGreaterThan(150);
+      expect(g).toBeLessThan(80);
+      expect(b).toBeLessThan(80);
+
+      // No success, no sheet; the form keeps what was typed and can be sent again.
+      await expect(f.success).toHaveCount(0);
+      await expect(statusSheet(page)).toHaveCount(0);
+      await expect(f.submit).toBeEnabled();
+      await expect(f.submit).toHaveText("Request Callback");
+      await expect(f.name).toHaveValue(visitor.name);
+      await expect(f.phone).toHaveValue(visitor.phone);
+      await expect(f.consent).toBeChecked();
+    });
+  }
+});

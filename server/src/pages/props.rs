@@ -1,0 +1,216 @@
+//! The props each page component receives: the one contract between the server and the
+//! React pages. The TypeScript side of it, `client/lib/props.gen.ts`, is generated from these
+//! types (ts-rs, in a unit test below) and `make test` fails when it is stale: after changing
+//! a type here, run `make types`.
+
+use serde::Serialize;
+#[cfg(test)]
+use ts_rs::TS;
+
+pub use crate::assets::IconSet;
+use crate::catalogue::{Campaign, Service};
+
+/// What every page shows of the site itself.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SiteInfo {
+    pub brand: String,
+    /// Ten-digit North American number, digits only.
+    pub support_phone: String,
+    pub info_email: String,
+    pub copyright_year: u16,
+}
+
+/// A service in a menu or directory.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct ServiceLink {
+    pub name: String,
+    pub slug: String,
+    pub icon: String,
+}
+
+/// The third-party scripts configuration switched on.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Tracking {
+    /// The TrustedForm consent certificate script runs on the page.
+    pub trustedform: bool,
+    /// The ad pixel's id when the pixel is on.
+    pub pixel_id: Option<String>,
+}
+
+/// Which legal text.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "lowercase")]
+pub enum LegalDocument {
+    Privacy,
+    Terms,
+}
+
+impl LegalDocument {
+    pub const ALL: [LegalDocument; 2] = [LegalDocument::Privacy, LegalDocument::Terms];
+
+    /// The path of its page, without the leading slash.
+    pub fn slug(self) -> &'static str {
+        match self {
+            LegalDocument::Privacy => "privacy",
+            LegalDocument::Terms => "terms",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct HomeProps {
+    pub site: SiteInfo,
+    /// Icons this page needs, by lucide name.
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    pub services: Vec<ServiceLink>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct CampaignsProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    pub campaigns: Vec<Campaign>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    pub service: Service,
+    /// The number to call for this service: ten digits.
+    pub phone: String,
+    /// The TCPA consent wording beside the callback form's checkbox.
+    pub consent_text: String,
+    pub tracking: Tracking,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct LegalPageProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    pub document: LegalDocument,
+    /// The text as HTML, rendered from its content file (sections as h2).
+    pub html: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct NotFoundProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+}
+
+/// One page's props, tagged with the page component that renders them (`page`).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(tag = "page", rename_all = "kebab-case")]
+pub enum PageProps {
+    Home(HomeProps),
+    Campaigns(CampaignsProps),
+    Service(Box<ServiceProps>),
+    Legal(LegalPageProps),
+    NotFound(NotFoundProps),
+}
+
+impl PageProps {
+    /// The component name the SSR bundle dispatches on: the value of `page`.
+    pub fn component(&self) -> &'static str {
+        match self {
+            PageProps::Home(_) => "home",
+            PageProps::Campaigns(_) => "campaigns",
+            PageProps::Service(_) => "service",
+            PageProps::Legal(_) => "legal",
+            PageProps::NotFound(_) => "not-found",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::{Feature, SampleProject};
+
+    const GENERATED: &str = "client/lib/props.gen.ts";
+
+    /// The TypeScript file: every type above, in dependency order.
+    fn typescript() -> String {
+        let cfg = ts_rs::Config::new();
+        let decls = [
+            SiteInfo::decl(&cfg),
+            ServiceLink::decl(&cfg),
+            Tracking::decl(&cfg),
+            LegalDocument::decl(&cfg),
+            Feature::decl(&cfg),
+            SampleProject::decl(&cfg),
+            Service::decl(&cfg),
+            Campaign::decl(&cfg),
+            HomeProps::decl(&cfg),
+            CampaignsProps::decl(&cfg),
+            ServiceProps::decl(&cfg),
+            LegalPageProps::decl(&cfg),
+            NotFoundProps::decl(&cfg),
+            PageProps::decl(&cfg),
+        ];
+        let mut out = String::from(
+            "// Generated from server/src/pages/props.rs by `make types`: do not edit.\n\
+             // The props the server renders each page with (and the catalogue types inside them).\n\n\
+             /** A lucide icon as data: a list of [tag, attributes] SVG children. */\n\
+             export type IconNode = ReadonlyArray<readonly [string, Readonly<Record<string, string | number>>]>;\n",
+        );
+        for decl in decls {
+            out.push('\n');
+            out.push_str("export ");
+            out.push_str(&decl);
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn the_generated_typescript_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(GENERATED);
+        let fresh = typescript();
+        if std::env::var_os("UPDATE_TYPES").is_some() {
+            std::fs::write(&path, &fresh).expect("write the generated types");
+            return;
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            checked_in == fresh,
+            "{GENERATED} is stale: the page props changed in server/src/pages/props.rs. Run `make types` and commit the result."
+        );
+    }
+
+    #[test]
+    fn props_carry_their_page_name() {
+        let site = SiteInfo {
+            brand: "B".into(),
+            support_phone: "8005550100".into(),
+            info_email: "i@b.example".into(),
+            copyright_year: 2025,
+        };
+        let props = PageProps::NotFound(NotFoundProps {
+            site,
+            icons: IconSet::new(),
+        });
+        let json = serde_json::to_value(&props).expect("serialize");
+        assert_eq!(json["page"], props.component());
+        assert_eq!(json["site"]["supportPhone"], "8005550100");
+    }
+}
