@@ -76,7 +76,7 @@ test-e2e: web chromium tools
 	npx playwright test -c e2e/playwright.config.ts
 
 bench: build chromium tools
-	./server/benches/run.sh
+	python3 server/benches/bench.py
 
 fmt: deps
 	$(CARGO) fmt --all

@@ -2,10 +2,10 @@
 -- valid US phone, so the duplicate check never answers for the store.
 --
 -- Usage: wrk -tT -cC -dD --latency -s server/benches/leads.lua URL -- BODY_TEMPLATE THREADS
--- BODY_TEMPLATE is a JSON body (leads.py body) with @PHONE@ where the number goes; THREADS
--- is wrk's -t, the stride between the numbers of two threads. Request n (counting over all
--- threads) gets "(412) EEE-LLLL": LLLL = n mod 10000, EEE the (n / 10000)-th exchange of
--- 200-999 that is not N11 (7.92 million numbers).
+-- BODY_TEMPLATE is a JSON body (leads.body_template(), written by bench.py) with @PHONE@
+-- where the number goes; THREADS is wrk's -t, the stride between the numbers of two threads.
+-- Request n (counting over all threads) gets "(412) EEE-LLLL": LLLL = n mod 10000, EEE the
+-- (n / 10000)-th exchange of 200-999 that is not N11 (7.92 million numbers).
 -- At the end prints, in the shape of the other bench helpers:
 --   leads accepted=<201s> duplicate=<200s> other=<other statuses> seconds=<run> p50_ms=<x> p99_ms=<y>
 --   leads errors connect=<n> read=<n> write=<n> timeout=<n> status=<non-2xx/3xx>

@@ -1,15 +1,19 @@
 //! Site configuration: the defaults in `catalogue/site.toml`, overlaid by an optional
-//! file and then by environment variables. A bad value stops the server with a message
-//! naming the key.
+//! file and then by environment variables, merged by `figment` (docs/decisions/005). This
+//! module keeps the typed struct, the environment variable names and the validation. A bad
+//! value stops the server with a message naming the key.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
 
+use figment::providers::{Format, Serialized, Toml};
+use figment::value::{Dict, Map, Value};
+use figment::{Figment, Metadata, Profile, Provider};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::phone::{PhoneError, UsPhone};
+use crate::phone::UsPhone;
 
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 
@@ -151,43 +155,30 @@ impl Config {
 
     /// Defaults, then `file` (if any), then the process environment.
     pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
-        let overlay = match file {
-            Some(path) => Some(read_file(path)?),
-            None => None,
-        };
-        let env: Vec<(String, String)> = ENV_OVERRIDES
-            .iter()
-            .filter_map(|(var, _)| std::env::var(var).ok().map(|v| ((*var).to_string(), v)))
-            .collect();
-        Self::build(overlay, &env)
+        Self::load_with(file, EnvOverrides::from_process())
+    }
+
+    fn load_with(file: Option<&Path>, env: EnvOverrides) -> Result<Self, ConfigError> {
+        let mut layers = Figment::from(Toml::string(DEFAULTS));
+        if let Some(path) = file {
+            layers = layers.merge(Toml::file_exact(path));
+        }
+        Self::extract(layers.merge(env))
     }
 
     /// Defaults, then an overlay table, then `(ENV_VAR, value)` pairs.
     pub fn build(overlay: Option<toml::Table>, env: &[(String, String)]) -> Result<Self, ConfigError> {
-        let mut table: toml::Table = DEFAULTS
-            .parse()
-            .map_err(|e: toml::de::Error| ConfigError::Invalid(format!("built-in defaults: {e}")))?;
+        let mut layers = Figment::from(Toml::string(DEFAULTS));
         if let Some(overlay) = overlay {
-            merge(&mut table, overlay, "")?;
+            layers = layers.merge(Serialized::defaults(overlay));
         }
-        for (var, raw) in env {
-            let Some((_, key)) = ENV_OVERRIDES.iter().find(|(name, _)| name == var) else {
-                continue;
-            };
-            let value = if *key == "notify.recipients" {
-                toml::Value::Array(
-                    raw.split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(|s| toml::Value::String(s.into()))
-                        .collect(),
-                )
-            } else {
-                env_value(raw, lookup(&table, key))
-            };
-            set_key(&mut table, key, value)?;
-        }
-        let config: Config = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(deserialize_error)?;
+        Self::extract(layers.merge(EnvOverrides::from_pairs(env)))
+    }
+
+    /// The merged layers as a checked `Config`. Lossy extraction reads text as a number or
+    /// a switch ("4", "on") where the key wants one: environment values are all text.
+    fn extract(layers: Figment) -> Result<Self, ConfigError> {
+        let config: Config = layers.extract_lossy().map_err(ConfigError::from)?;
         config.validate()?;
         Ok(config)
     }
@@ -298,92 +289,109 @@ impl Config {
     }
 }
 
-/// A phone number that is not ten digits names its key, like the checks in `validate`; any
-/// other error keeps the deserializer's own words, which name the key after the message.
-fn deserialize_error(e: serde_path_to_error::Error<toml::de::Error>) -> ConfigError {
-    let key = e.path().to_string();
-    let inner = e.into_inner();
-    let phone = PhoneError::NotTenDigits.to_string();
-    if inner.message() == phone {
-        ConfigError::Key { key, message: phone }
-    } else {
-        ConfigError::Invalid(inner.to_string().trim().replace('\n', " "))
+/// The variables of `ENV_OVERRIDES` that are set, as a figment layer. Every value is text,
+/// except `NOTIFY_RECIPIENTS`: a comma-separated list.
+struct EnvOverrides(Vec<(&'static str, String)>);
+
+impl EnvOverrides {
+    fn from_process() -> Self {
+        Self(
+            ENV_OVERRIDES
+                .iter()
+                .filter_map(|(var, key)| std::env::var(var).ok().map(|v| (*key, v)))
+                .collect(),
+        )
+    }
+
+    fn from_pairs(pairs: &[(String, String)]) -> Self {
+        Self(
+            pairs
+                .iter()
+                .filter_map(|(var, value)| {
+                    let (_, key) = ENV_OVERRIDES.iter().find(|(name, _)| name == var)?;
+                    Some((*key, value.clone()))
+                })
+                .collect(),
+        )
     }
 }
 
-fn read_file(path: &Path) -> Result<toml::Table, ConfigError> {
-    let file_error = |message: String| ConfigError::File {
-        path: path.display().to_string(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| file_error(e.to_string()))?;
-    text.parse()
-        .map_err(|e: toml::de::Error| file_error(e.to_string().trim().replace('\n', " ")))
-}
+/// The name figment gives this layer in errors.
+const ENV_LAYER: &str = "environment variable";
 
-/// An environment value takes the type of the default it replaces: "4" is a number where the
-/// default is a number and text where the default is text (a pixel id, a password…).
-fn env_value(raw: &str, default: Option<&toml::Value>) -> toml::Value {
-    let text = || toml::Value::String(raw.to_string());
-    match default {
-        Some(toml::Value::Integer(_)) => raw.trim().parse::<i64>().map(toml::Value::Integer).unwrap_or_else(|_| text()),
-        Some(toml::Value::Boolean(_)) => match raw.trim() {
-            "true" | "1" | "yes" | "on" => toml::Value::Boolean(true),
-            "false" | "0" | "no" | "off" => toml::Value::Boolean(false),
-            _ => text(),
-        },
-        _ => text(),
-    }
-}
-
-/// The value at a dotted key, if the table has one.
-fn lookup<'a>(table: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
-    let mut parts = key.split('.');
-    let mut value = table.get(parts.next()?)?;
-    for part in parts {
-        value = value.as_table()?.get(part)?;
-    }
-    Some(value)
-}
-
-fn merge(base: &mut toml::Table, overlay: toml::Table, prefix: &str) -> Result<(), ConfigError> {
-    for (k, v) in overlay {
-        let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-        match (base.get_mut(&k), v) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o, &path)?,
-            (Some(toml::Value::Table(_)), _) => {
-                return Err(ConfigError::Key {
-                    key: path,
-                    message: "must be a table".into(),
-                });
+impl Provider for EnvOverrides {
+    fn metadata(&self) -> Metadata {
+        // Errors name the variable, not the key path.
+        Metadata::named(ENV_LAYER).interpolater(|_: &Profile, path: &[&str]| {
+            let key = path.join(".");
+            match ENV_OVERRIDES.iter().find(|(_, k)| *k == key) {
+                Some((var, _)) => (*var).to_string(),
+                None => key,
             }
-            (_, v) => {
-                base.insert(k, v);
+        })
+    }
+
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        let mut dict = Dict::new();
+        for (key, raw) in &self.0 {
+            let value = if *key == "notify.recipients" {
+                Value::from(
+                    raw.split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(String::from)
+                        .collect::<Vec<_>>(),
+                )
+            } else {
+                Value::from(raw.clone())
+            };
+            insert(&mut dict, key, value);
+        }
+        Ok(Profile::Default.collect(dict))
+    }
+}
+
+/// Puts `value` at the dotted `key`, making the tables on the way.
+fn insert(dict: &mut Dict, key: &str, value: Value) {
+    match key.split_once('.') {
+        Some((head, rest)) => {
+            let entry = dict.entry(head.to_string()).or_insert_with(|| Value::from(Dict::new()));
+            if let Value::Dict(_, inner) = entry {
+                insert(inner, rest, value);
             }
         }
+        None => {
+            dict.insert(key.to_string(), value);
+        }
     }
-    Ok(())
 }
 
-fn set_key(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), ConfigError> {
-    let mut parts: Vec<&str> = key.split('.').collect();
-    let Some(last) = parts.pop() else {
-        return Err(ConfigError::Invalid(format!("empty key for {key}")));
-    };
-    let mut current = table;
-    for part in parts {
-        current = match current.entry(part).or_insert_with(|| toml::Value::Table(toml::Table::new())) {
-            toml::Value::Table(t) => t,
-            _ => {
-                return Err(ConfigError::Key {
-                    key: key.into(),
-                    message: "is not a table".into(),
-                });
-            }
+/// A figment error as ours: the key and where its value came from, or the file that could
+/// not be read or parsed.
+impl From<figment::Error> for ConfigError {
+    fn from(e: figment::Error) -> Self {
+        let file = e.metadata.as_ref().and_then(|m| m.source.as_ref()).and_then(|s| s.file_path());
+        let message = e.kind.to_string().trim().replace('\n', " ");
+        if e.path.is_empty() {
+            return match file {
+                Some(path) => ConfigError::File {
+                    path: path.display().to_string(),
+                    message,
+                },
+                None => ConfigError::Invalid(message),
+            };
+        }
+        let key = e.path.join(".");
+        let origin = match (&e.metadata, file) {
+            (Some(m), _) if m.name == ENV_LAYER => format!(" (from {})", m.interpolate(&Profile::Default, &e.path)),
+            (_, Some(path)) => format!(" (in {})", path.display()),
+            _ => String::new(),
         };
+        ConfigError::Key {
+            key,
+            message: format!("{message}{origin}"),
+        }
     }
-    current.insert(last.to_string(), value);
-    Ok(())
 }
 
 fn is_email(s: &str) -> bool {
@@ -467,9 +475,58 @@ mod tests {
             bad("[site.service_phones]\nhvac = \"555\""),
             "config key site.service_phones.hvac: must be a ten-digit North American number, digits only"
         );
+        let e = bad("[site]\nsupport_phone = 8005550100");
+        assert!(e.starts_with("config key site.support_phone: "), "{e}");
+    }
+
+    #[test]
+    fn environment_values_take_the_type_their_key_wants() {
+        let c = Config::build(
+            None,
+            &env(&[
+                ("PIXEL_ID", "1234567890"),
+                ("PIXEL_ENABLED", "on"),
+                ("NOSCRIPT_VARIANTS", "true"),
+                ("RENDER_TIMEOUT_MS", "150"),
+                ("WEBHOOK_SECRET", "0123456789012345"),
+                ("WEBHOOK_URL", "https://hooks.example/lead"),
+                ("UNRELATED", "ignored"),
+            ]),
+        )
+        .expect("config");
+        assert_eq!(c.tracking.pixel_id, "1234567890", "digits stay text where the key is text");
+        assert!(c.tracking.pixel && c.render.noscript_variants);
+        assert_eq!(c.render.timeout_ms, 150);
+        assert_eq!(c.notify.webhook_secret, "0123456789012345");
+        let e = Config::build(None, &env(&[("RENDER_POOL_SIZE", "many")]))
+            .expect_err("must fail")
+            .to_string();
+        assert!(e.contains("render.pool_size") && e.contains("RENDER_POOL_SIZE"), "{e}");
+    }
+
+    #[test]
+    fn the_file_sits_between_the_defaults_and_the_environment() {
+        let dir = std::env::temp_dir().join(format!("site-config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("site.toml");
+        std::fs::write(&file, "[site]\nbrand = \"CallDesk\"\n[render]\nqueue_size = 3\ntimeout_ms = 900\n").expect("write");
+        let only = |pairs: &[(&str, &str)]| EnvOverrides::from_pairs(&env(pairs));
+        let c = Config::load_with(Some(&file), only(&[("RENDER_TIMEOUT_MS", "700")])).expect("config");
         assert_eq!(
-            bad("[site]\nsupport_phone = 8005550100"),
-            "config: invalid type: integer `8005550100`, expected a string in `site.support_phone`"
+            (c.site.brand.as_str(), c.render.queue_size, c.render.timeout_ms),
+            ("CallDesk", 3, 700)
         );
+        assert_eq!(c.site.support_phone.national(), "8005550100", "the rest stays default");
+
+        std::fs::write(&file, "[render]\nqueue_size = true\n").expect("write");
+        let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();
+        assert!(e.contains("render.queue_size") && e.contains("site.toml"), "{e}");
+        std::fs::write(&file, "[render\n").expect("write");
+        let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();
+        assert!(e.starts_with("config file ") && e.contains("site.toml"), "{e}");
+        let missing = dir.join("missing.toml");
+        let e = Config::load_with(Some(&missing), only(&[])).expect_err("must fail").to_string();
+        assert!(e.starts_with("config file ") && e.contains("missing.toml"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,4 +1,5 @@
-//! The router: pages, redirects, not-found, static assets, robots, sitemap and health.
+//! The page routes: pages, redirects, not-found, static assets, robots, sitemap, health and
+//! metrics. The API families bring their own routers; `app.rs` merges them.
 
 use std::sync::Arc;
 
@@ -9,10 +10,10 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header}
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::AppState;
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
 use crate::pages::PreparedPage;
 use crate::pages::errors;
+use crate::state::AppState;
 
 /// Old and alternative paths (spec section 2), answered 301 so no history entry is made.
 pub const REDIRECTS: [(&str, &str); 17] = [
@@ -35,7 +36,7 @@ pub const REDIRECTS: [(&str, &str); 17] = [
     ("/services/call-recording", "/"),
 ];
 
-pub fn router(state: Arc<AppState>) -> Router {
+pub fn router() -> Router<Arc<AppState>> {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/robots.txt", get(robots))
@@ -44,10 +45,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/assets/{file}", get(asset))
         .route("/legal/{file}", get(legal_fragment))
         .route("/metrics", get(metrics))
-        .route(crate::api::submit_lead::THANKS_PATH, get(crate::api::submit_lead::thanks))
-        .merge(crate::api::router())
         .fallback(page)
-        .with_state(state)
 }
 
 /// Every other path: a page, a redirect, or the not-found page.

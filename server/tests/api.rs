@@ -433,6 +433,49 @@ async fn openapi_yaml_documents_what_the_server_answers() {
     // unavailable-store test below.
 }
 
+#[test]
+fn openapi_yaml_documents_the_one_error_answer_once() {
+    let doc: Value = serde_yaml::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
+    let shared = &doc["components"]["responses"];
+    // Every error status of every endpoint refers to a shared response.
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (code, response) in item["post"]["responses"].as_object().expect("responses") {
+            if code.starts_with('4') || code.starts_with('5') {
+                let target = response["$ref"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{path} {code} refers to a shared response"));
+                let name = target.strip_prefix("#/components/responses/").expect("a shared response");
+                assert!(shared.get(name).is_some(), "{path} {code}: {name} exists");
+            }
+        }
+    }
+    // Each shared response is the Error schema, with the server's own message as example.
+    let examples = |name: &str| -> Vec<String> {
+        let content = &shared[name]["content"]["application/json"];
+        assert_eq!(content["schema"]["$ref"], "#/components/schemas/Error", "{name}");
+        let mut out: Vec<String> = content["examples"]
+            .as_object()
+            .map(|m| {
+                m.values()
+                    .map(|e| e["value"]["error"].as_str().expect("text").to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.extend(content["example"]["error"].as_str().map(String::from));
+        out
+    };
+    assert_eq!(
+        examples("Invalid"),
+        vec![site_server::leads::validate::MSG_CONSENT, site_server::api::MSG_UNREADABLE]
+    );
+    assert_eq!(examples("TooLarge"), vec![site_server::api::MSG_TOO_LARGE]);
+    assert_eq!(examples("MediaType"), vec![site_server::api::MSG_MEDIA_TYPE]);
+    assert_eq!(examples("RateLimited"), vec![site_server::api::MSG_RATE_LIMITED]);
+    assert_eq!(examples("Unavailable"), vec![site_server::api::MSG_UNAVAILABLE]);
+    assert!(shared["RateLimited"]["headers"].get("Retry-After").is_some());
+    assert_eq!(doc["components"]["schemas"]["Error"]["required"], json!(["error"]));
+}
+
 #[tokio::test]
 async fn a_store_that_cannot_write_answers_503_and_keeps_serving_pages() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;

@@ -3,33 +3,30 @@
 
 use std::sync::Arc;
 
+use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::routing::post;
 
 use super::{ApiError, read};
-use crate::AppState;
 use crate::leads::validate::validate_token;
+use crate::state::AppState;
 use crate::store::now_ms;
 
-pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
+pub const RECORD_TOKEN_PATH: &str = "/.netlify/functions/record-token";
+
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new().route(RECORD_TOKEN_PATH, post(handle))
+}
+
+pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Result<StatusCode, ApiError> {
     let (_, submission) = read(&state, request).await;
-    let submission = match submission {
-        Ok(s) => s,
-        Err(e) => return e.into_response(),
-    };
-    let record = match validate_token(&submission.fields, &state.catalogue) {
-        Ok(r) => r,
-        Err(invalid) => return ApiError::Invalid(invalid).into_response(),
-    };
-    match state.store.record_token(record, now_ms()).await {
-        Ok(()) => {
-            state.metrics.token_recorded();
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "could not store a certificate token");
-            ApiError::Unavailable.into_response()
-        }
-    }
+    let record = validate_token(&submission?.fields, &state.catalogue)?;
+    state
+        .store
+        .record_token(record, now_ms())
+        .await
+        .inspect_err(|e| tracing::error!(error = %e, "could not store a certificate token"))?;
+    state.metrics.token_recorded();
+    Ok(StatusCode::NO_CONTENT)
 }

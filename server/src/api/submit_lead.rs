@@ -4,75 +4,80 @@
 use std::sync::Arc;
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{ApiError, Encoding, read};
-use crate::AppState;
+use super::{ApiError, Encoding, Submission, read};
+use crate::leads::RequestContext;
 use crate::leads::validate::{Field, Fields, validate_lead};
-use crate::store::{new_lead_id, now_ms};
+use crate::state::AppState;
+use crate::store::{Submitted, new_lead_id, now_ms};
+
+pub const SUBMIT_LEAD_PATH: &str = "/.netlify/functions/submit-lead";
 
 /// Where a successful no-JavaScript post lands (post/redirect/get, so a reload does not post again).
 pub const THANKS_PATH: &str = "/callback-requested";
 
-pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let (encoding, submission) = read(&state, request).await;
-    let submission = match submission {
-        Ok(s) => s,
-        Err(e) => {
-            state.metrics.rejected(e.reason());
-            return match encoding {
-                Some(Encoding::Form) => form_error(&state, None, &e),
-                _ => e.into_response(),
-            };
-        }
-    };
-    let encoding = submission.encoding;
-    let fields = &submission.fields;
+/// The endpoint and the confirmation page its no-JavaScript form posts are sent on to.
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new().route(SUBMIT_LEAD_PATH, post(handle)).route(THANKS_PATH, get(thanks))
+}
 
+pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    // The encoding is known even when reading failed: a form post is answered with HTML.
+    let (sent_as, submission) = read(&state, request).await;
+    let Submission { encoding, fields, context } = match submission {
+        Ok(s) => s,
+        Err(e) => return refuse(&state, sent_as, None, e),
+    };
+    match submit(&state, &fields, context).await {
+        Ok(submitted) => accepted(encoding, &submitted.id, submitted.duplicate, &fields),
+        Err(e) => refuse(&state, Some(encoding), Some(&fields), e),
+    }
+}
+
+/// Validates and stores the lead: committed (with its outbox rows) before this returns.
+async fn submit(state: &AppState, fields: &Fields, context: RequestContext) -> Result<Submitted, ApiError> {
     if fields.honeypot_filled() {
         // Bots are told it worked and nothing is kept.
         state.metrics.lead_honeypot();
         tracing::info!("honeypot filled; submission discarded");
-        return accepted(encoding, &new_lead_id(), false, fields);
+        return Ok(Submitted {
+            id: new_lead_id(),
+            duplicate: false,
+        });
     }
-
-    let lead = match validate_lead(fields, &state.catalogue, &state.consent, submission.context) {
-        Ok(lead) => lead,
-        Err(invalid) => {
-            state.metrics.rejected(invalid.reason);
-            let e = ApiError::Invalid(invalid);
-            return match encoding {
-                Encoding::Form => form_error(&state, Some(fields), &e),
-                Encoding::Json => e.into_response(),
-            };
-        }
-    };
+    let lead = validate_lead(fields, &state.catalogue, &state.consent, context)?;
     let slug = lead.service_slug.clone();
     let channels = state.notifier.channels_for(&slug);
-    match state.store.submit_lead(lead, channels, now_ms()).await {
-        Ok(submitted) => {
-            if submitted.duplicate {
-                state.metrics.lead_duplicate();
-                tracing::info!(lead = %submitted.id, service = %slug, "repeat submission answered with the earlier lead");
-            } else {
-                state.metrics.lead_accepted();
-                state.notifier.wake.notify_one();
-                tracing::info!(lead = %submitted.id, service = %slug, "lead accepted");
-            }
-            accepted(encoding, &submitted.id, submitted.duplicate, fields)
-        }
-        Err(e) => {
-            tracing::error!(error = %e, service = %slug, "could not store a lead");
-            state.metrics.rejected("unavailable");
-            match encoding {
-                Encoding::Form => form_error(&state, Some(fields), &ApiError::Unavailable),
-                Encoding::Json => ApiError::Unavailable.into_response(),
-            }
-        }
+    let submitted = state
+        .store
+        .submit_lead(lead, channels, now_ms())
+        .await
+        .inspect_err(|e| tracing::error!(error = %e, service = %slug, "could not store a lead"))?;
+    if submitted.duplicate {
+        state.metrics.lead_duplicate();
+        tracing::info!(lead = %submitted.id, service = %slug, "repeat submission answered with the earlier lead");
+    } else {
+        state.metrics.lead_accepted();
+        state.notifier.wake.notify_one();
+        tracing::info!(lead = %submitted.id, service = %slug, "lead accepted");
+    }
+    Ok(submitted)
+}
+
+/// Counts the refusal, then answers it: the JSON error, or for a form post the form again
+/// with the visitor's values and the error above it.
+fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
+    state.metrics.rejected(error.reason());
+    match encoding {
+        Some(Encoding::Form) => form_error(state, fields, &error),
+        _ => error.into_response(),
     }
 }
 

@@ -92,6 +92,14 @@ pub async fn start_with(config: Config, bundle: &str) -> TestServer {
     start_with_store(config, bundle, store).await
 }
 
+/// The application state with a fresh SQLite database and no listener, for driving
+/// `app(state)` in process (cache cold, no background tasks).
+pub async fn state_in_process(config: Config) -> Arc<AppState> {
+    let db = temp_dir("db").join("site.db");
+    let store = Arc::new(Store::open(&format!("sqlite:{}", db.display())).await.expect("store"));
+    AppState::new(config, CatalogueSource::Embedded, assets::SSR_BUNDLE, store).expect("state")
+}
+
 pub async fn start_with_store(config: Config, bundle: &str, store: Arc<Store>) -> TestServer {
     // Not warmed: pages render on first request, which is all most tests need.
     let state = AppState::new(config, CatalogueSource::Embedded, bundle, store).expect("state");

@@ -1,5 +1,7 @@
-//! Security headers on every answer. Third-party hosts enter the CSP only while their
-//! switch is on in configuration.
+//! Security headers on every answer, and the per-IP rate limit the API applies. Third-party
+//! hosts enter the CSP only while their switch is on in configuration.
+
+pub mod rate_limit;
 
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, header};

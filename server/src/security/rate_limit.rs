@@ -8,6 +8,12 @@ use std::time::{Duration, Instant};
 /// Buckets kept before idle (full) ones are swept.
 const SWEEP_AT: usize = 50_000;
 
+/// A request the limit refused: its IP's bucket has a token again after `retry_after`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimited {
+    pub retry_after: Duration,
+}
+
 pub struct RateLimiter {
     per_minute: f64,
     buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
@@ -21,11 +27,12 @@ impl RateLimiter {
         }
     }
 
-    /// Takes one token for `ip`; Err(wait) when the bucket is empty.
-    pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
-        self.check_at(ip, Instant::now())
+    /// Takes one token for `ip`, refused when the bucket is empty.
+    pub fn check(&self, ip: IpAddr) -> Result<(), RateLimited> {
+        self.check_at(ip, Instant::now()).map_err(|retry_after| RateLimited { retry_after })
     }
 
+    /// `check` at a given instant; Err(wait) when the bucket is empty.
     pub fn check_at(&self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
         let rate = self.per_minute / 60.0;
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());

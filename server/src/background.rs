@@ -1,0 +1,56 @@
+//! The workers: started beside the HTTP server, stopped after it has finished the requests
+//! in flight.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::state::AppState;
+use crate::store::{self, Store};
+
+/// The tasks that run beside the HTTP server: the outbox worker and the retention job.
+pub struct Background {
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+    store: Arc<Store>,
+}
+
+impl Background {
+    pub fn start(state: &Arc<AppState>) -> Self {
+        let (stop, stopped) = watch::channel(false);
+        let notifier = Arc::clone(&state.notifier).run(stopped.clone());
+        let retention = retention_job(Arc::clone(&state.store), state.config.leads.retention_days, stopped);
+        Self {
+            stop,
+            tasks: vec![tokio::spawn(notifier), tokio::spawn(retention)],
+            store: Arc::clone(&state.store),
+        }
+    }
+
+    /// Lets the worker finish the delivery in progress, then flushes and closes the store.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+        self.store.close().await;
+    }
+}
+
+/// Deletes leads and certificate records older than the retention period: at start, then daily.
+async fn retention_job(store: Arc<Store>, days: u32, mut stop: watch::Receiver<bool>) {
+    let period = Duration::from_secs(24 * 60 * 60);
+    loop {
+        let cutoff = store::now_ms() - i64::from(days) * 24 * 60 * 60 * 1000;
+        match store.purge_before(cutoff).await {
+            Ok((leads, certs)) => tracing::info!(leads, certificates = certs, days, "retention: old records deleted"),
+            Err(e) => tracing::error!(error = %e, "retention job failed"),
+        }
+        tokio::select! {
+            () = tokio::time::sleep(period) => {}
+            _ = stop.changed() => return,
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The shared state every handler reads (`AppState`), and its construction at start:
+//! catalogue, consent wording, store, notifier, page table, render pool, error pages and
+//! security headers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::assets::{Assets, Icons};
+use crate::catalogue::{self, Catalogue};
+use crate::config::{self, Config};
+use crate::leads::consent::ConsentWordings;
+use crate::metrics::Metrics;
+use crate::notify::Notifier;
+use crate::pages::PageTable;
+use crate::pages::errors::ErrorPages;
+use crate::pages::renderer::{PageRenderer, WarmReport};
+use crate::render::quickjs::{QuickJsEngine, QuickJsLimits};
+use crate::render::{self, PoolOptions, RenderPool};
+use crate::security::SecurityHeaders;
+use crate::security::rate_limit::RateLimiter;
+use crate::store::{self, Store};
+
+/// Everything a request handler may need, built once at start.
+pub struct AppState {
+    pub config: Config,
+    pub catalogue: Arc<Catalogue>,
+    pub consent: ConsentWordings,
+    pub store: Arc<Store>,
+    pub notifier: Arc<Notifier>,
+    pub metrics: Arc<Metrics>,
+    pub rate_limiter: RateLimiter,
+    pub assets: Assets,
+    pub pages: PageTable,
+    pub renderer: Arc<PageRenderer>,
+    pub error_pages: Arc<ErrorPages>,
+    pub security: Arc<SecurityHeaders>,
+}
+
+#[derive(Debug, Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    #[error("catalogue {0}")]
+    Catalogue(#[from] catalogue::CatalogueError),
+    #[error("{0}")]
+    Icons(String),
+    #[error("render engine: {0}")]
+    Render(#[from] render::RenderError),
+    #[error("template: {0}")]
+    Template(#[from] askama::Error),
+    #[error("{0}")]
+    Setup(String),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+/// Where the catalogue comes from.
+pub enum CatalogueSource<'a> {
+    Embedded,
+    Dir(&'a std::path::Path),
+}
+
+impl AppState {
+    /// Loads catalogue and assets, builds the page table and starts the render pool with
+    /// `ssr_bundle`. `store` is the opened database.
+    pub fn new(config: Config, source: CatalogueSource<'_>, ssr_bundle: &str, store: Arc<Store>) -> Result<Arc<Self>, StartError> {
+        // TLS for webhooks and SMTP uses ring; a second install (tests) is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let icons = Icons::load().map_err(StartError::Icons)?;
+        let exists = |name: &str| icons.contains(name);
+        let catalogue = match source {
+            CatalogueSource::Embedded => Catalogue::embedded(&exists)?,
+            CatalogueSource::Dir(dir) => Catalogue::from_dir(dir, &exists)?,
+        };
+        let catalogue = Arc::new(catalogue);
+        let consent = ConsentWordings::load(&config.site.brand).map_err(StartError::Setup)?;
+        let metrics = Arc::new(Metrics::default());
+        let notifier = Arc::new(
+            Notifier::new(&config.notify, Arc::clone(&store), Arc::clone(&catalogue), Arc::clone(&metrics)).map_err(StartError::Setup)?,
+        );
+        let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute);
+        let assets = Assets::load();
+        let pages = PageTable::build(&config, &catalogue, &icons, &consent, &assets.shell_version())
+            .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
+        let bundle = ssr_bundle.to_string();
+        let limits = QuickJsLimits {
+            memory_bytes: config.render.memory_limit_mb << 20,
+            stack_bytes: 1 << 20,
+        };
+        let pool = RenderPool::start(
+            move || QuickJsEngine::new(&bundle, limits),
+            PoolOptions {
+                engines: config.render_pool_size(),
+                queue: config.render.queue_size,
+                timeout: Duration::from_millis(config.render.timeout_ms),
+                thread_stack_bytes: 4 << 20,
+            },
+        )?;
+        let renderer = Arc::new(PageRenderer {
+            pool,
+            cache: Default::default(),
+            css: assets.css,
+            bootstrap: assets.bootstrap,
+            brand: config.site.brand.clone(),
+        });
+        let error_pages = Arc::new(ErrorPages::new(&config, assets.css)?);
+        let security = Arc::new(SecurityHeaders::new(
+            &assets.css_csp_hash,
+            &assets.bootstrap_csp_hash,
+            &config.tracking,
+        ));
+        Ok(Arc::new(Self {
+            config,
+            catalogue,
+            consent,
+            store,
+            notifier,
+            metrics,
+            rate_limiter,
+            assets,
+            pages,
+            renderer,
+            error_pages,
+            security,
+        }))
+    }
+
+    /// Renders every canonical page and the not-found page into the cache.
+    pub async fn warm(&self) -> WarmReport {
+        let mut all: Vec<_> = self.pages.routes.values().cloned().collect();
+        all.push(Arc::clone(&self.pages.not_found));
+        self.renderer.warm(all).await
+    }
+}
