@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { telHref } from "../lib/format";
+import { telHref } from "../lib/phone";
 
 interface CallLinkProps {
   phone: string;

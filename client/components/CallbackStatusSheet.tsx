@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { callbackStatusText, type CallbackWindow } from "../lib/callbackWindow";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import { CallLink } from "./CallLink";
 import { Dialog } from "./Dialog";
 

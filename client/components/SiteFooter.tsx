@@ -1,5 +1,5 @@
 import LegalLink from "../islands/LegalLink";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import { LEGAL_PATHS, LEGAL_TITLES } from "../lib/legal";
 import type { SiteInfo } from "../lib/types";
 import { CallLink } from "./CallLink";

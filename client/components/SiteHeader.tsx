@@ -1,5 +1,5 @@
 import MobileMenu from "../islands/MobileMenu";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import type { ServiceLink } from "../lib/types";
 import { CallButton } from "./CallButton";
 import { CallLink } from "./CallLink";

@@ -1,29 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatNumber, formatPhone, formatPrice, telHref } from "./format";
-
-describe("formatPhone", () => {
-  it("formats ten digits as (xxx) xxx-xxxx", () => {
-    expect(formatPhone("8005550100")).toBe("(800) 555-0100");
-  });
-  it("drops a leading country code", () => {
-    expect(formatPhone("+18005550142")).toBe("(800) 555-0142");
-    expect(formatPhone("1-800-555-0177")).toBe("(800) 555-0177");
-  });
-  it("leaves anything else as given", () => {
-    expect(formatPhone(" 555-01 ")).toBe("555-01");
-    expect(formatPhone("")).toBe("");
-  });
-});
-
-describe("telHref", () => {
-  it("gives E.164 for North American numbers", () => {
-    expect(telHref("(800) 555-0100")).toBe("tel:+18005550100");
-    expect(telHref("18005550100")).toBe("tel:+18005550100");
-  });
-  it("keeps digits and plus for others", () => {
-    expect(telHref("+44 20 7946 0000")).toBe("tel:+442079460000");
-  });
-});
+import { formatNumber, formatPrice } from "./format";
 
 describe("formatNumber", () => {
   it.each([

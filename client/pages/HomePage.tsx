@@ -2,7 +2,7 @@ import { CallLink } from "../components/CallLink";
 import { Icon } from "../components/Icon";
 import { SiteFooter } from "../components/SiteFooter";
 import { SiteHeader } from "../components/SiteHeader";
-import { formatPhone } from "../lib/format";
+import { formatPhone } from "../lib/phone";
 import type { HomeProps } from "../lib/types";
 
 /** The landing page (/). The full seven-section page is its own piece of work; this

@@ -13,6 +13,8 @@ use figment::{Figment, Metadata, Profile, Provider};
 use serde::Deserialize;
 use thiserror::Error;
 
+use crate::phone::UsPhone;
+
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 
 /// Environment variables that override configuration keys, and the key each sets.
@@ -66,10 +68,10 @@ pub struct SiteConfig {
     pub brand: String,
     pub public_url: String,
     pub info_email: String,
-    pub support_phone: String,
+    pub support_phone: UsPhone,
     pub copyright_year: u16,
     #[serde(default)]
-    pub service_phones: BTreeMap<String, String>,
+    pub service_phones: BTreeMap<String, UsPhone>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -196,17 +198,7 @@ impl Config {
         if !is_email(&s.info_email) {
             return Err(key("site.info_email", "must be an e-mail address"));
         }
-        if !is_nanp_digits(&s.support_phone) {
-            return Err(key("site.support_phone", "must be a ten-digit North American number, digits only"));
-        }
-        for (slug, phone) in &s.service_phones {
-            if !is_nanp_digits(phone) {
-                return Err(key(
-                    &format!("site.service_phones.{slug}"),
-                    "must be a ten-digit North American number, digits only",
-                ));
-            }
-        }
+        // site.support_phone and site.service_phones.* are UsPhone: checked as they deserialize.
         let pixel_id = &self.tracking.pixel_id;
         if self.tracking.pixel && (pixel_id.is_empty() || !pixel_id.bytes().all(|b| b.is_ascii_digit())) {
             return Err(key("tracking.pixel_id", "must be the pixel's numeric id when tracking.pixel is on"));
@@ -292,7 +284,7 @@ impl Config {
     }
 
     /// The number to call for a service: its own if configured, else the support line.
-    pub fn phone_for(&self, slug: &str) -> &str {
+    pub fn phone_for(&self, slug: &str) -> &UsPhone {
         self.site.service_phones.get(slug).unwrap_or(&self.site.support_phone)
     }
 }
@@ -410,10 +402,6 @@ fn is_email(s: &str) -> bool {
         && domain.split_once('.').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
 }
 
-fn is_nanp_digits(s: &str) -> bool {
-    s.len() == 10 && s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with(['0', '1'])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -426,9 +414,9 @@ mod tests {
     fn defaults_load() {
         let c = Config::defaults().expect("defaults");
         assert_eq!(c.site.brand, "RingReady");
-        assert_eq!(c.phone_for("hvac"), "8005550142");
-        assert_eq!(c.phone_for("bathroom-remodeling"), "8005550177");
-        assert_eq!(c.phone_for("roofing"), "8005550100");
+        assert_eq!(c.phone_for("hvac").national(), "8005550142");
+        assert_eq!(c.phone_for("bathroom-remodeling").national(), "8005550177");
+        assert_eq!(c.phone_for("roofing").national(), "8005550100");
         assert!(!c.tracking.trustedform && !c.tracking.pixel);
     }
 
@@ -440,7 +428,7 @@ mod tests {
         assert_eq!(c.render.queue_size, 3);
         assert_eq!(c.render.pool_size, 3);
         assert_eq!(c.server.listen.port(), 9000);
-        assert_eq!(c.site.support_phone, "8005550100");
+        assert_eq!(c.site.support_phone.national(), "8005550100");
         let c = Config::build(
             None,
             &env(&[
@@ -471,6 +459,24 @@ mod tests {
             .expect_err("must fail")
             .to_string();
         assert!(e.contains("server.listen"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_phone_number_names_its_key_in_full() {
+        let bad = |toml_text: &str| {
+            let t: toml::Table = toml_text.parse().expect("toml");
+            Config::build(Some(t), &[]).expect_err("must fail").to_string()
+        };
+        assert_eq!(
+            bad("[site]\nsupport_phone = \"(800) 555-0100\""),
+            "config key site.support_phone: must be a ten-digit North American number, digits only"
+        );
+        assert_eq!(
+            bad("[site.service_phones]\nhvac = \"555\""),
+            "config key site.service_phones.hvac: must be a ten-digit North American number, digits only"
+        );
+        let e = bad("[site]\nsupport_phone = 8005550100");
+        assert!(e.starts_with("config key site.support_phone: "), "{e}");
     }
 
     #[test]
@@ -510,7 +516,7 @@ mod tests {
             (c.site.brand.as_str(), c.render.queue_size, c.render.timeout_ms),
             ("CallDesk", 3, 700)
         );
-        assert_eq!(c.site.support_phone, "8005550100", "the rest stays default");
+        assert_eq!(c.site.support_phone.national(), "8005550100", "the rest stays default");
 
         std::fs::write(&file, "[render]\nqueue_size = true\n").expect("write");
         let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();

@@ -1,5 +1,5 @@
 import { CallButton } from "../../components/CallButton";
-import { formatPhone } from "../../lib/format";
+import { formatPhone } from "../../lib/phone";
 
 interface Props {
   serviceName: string;

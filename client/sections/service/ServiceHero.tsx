@@ -1,7 +1,7 @@
 import { CallButton } from "../../components/CallButton";
 import { Icon } from "../../components/Icon";
 import { Logo } from "../../components/Logo";
-import { formatPhone } from "../../lib/format";
+import { formatPhone } from "../../lib/phone";
 import type { IconNode, Service } from "../../lib/types";
 
 interface Props {

@@ -129,10 +129,9 @@ fn form_error(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Re
     };
     let slug = text("serviceSlug");
     let service = state.catalogue.service(slug.trim());
-    let phone_digits = service
+    let line = service
         .map(|s| state.config.phone_for(&s.slug))
         .unwrap_or(&state.config.site.support_phone);
-    let phone = crate::phone::display(phone_digits);
     let page = FormPage {
         brand: &state.config.site.brand,
         css: state.assets.css,
@@ -142,8 +141,8 @@ fn form_error(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Re
         full_name: &text("fullName"),
         phone_value: &text("phone"),
         zip_code: &text("zipCode"),
-        phone: &phone,
-        tel_href: &format!("tel:+1{phone_digits}"),
+        phone: &line.display(),
+        tel_href: &line.tel_href(),
     };
     let mut response = match page.render() {
         Ok(html) => (error.status(), Html(html)).into_response(),
@@ -176,7 +175,7 @@ pub struct ThanksQuery {
 /// GET /callback-requested: the confirmation a no-JavaScript visitor sees.
 pub async fn thanks(State(state): State<Arc<AppState>>, Query(query): Query<ThanksQuery>) -> Response {
     let service = query.service.as_deref().and_then(|s| state.catalogue.service(s));
-    let digits = service
+    let line = service
         .map(|s| state.config.phone_for(&s.slug))
         .unwrap_or(&state.config.site.support_phone);
     let back_href = service.map(|s| format!("/{}", s.slug)).unwrap_or_else(|| "/".into());
@@ -184,8 +183,8 @@ pub async fn thanks(State(state): State<Arc<AppState>>, Query(query): Query<Than
         brand: &state.config.site.brand,
         css: state.assets.css,
         slug: service.map(|s| s.slug.as_str()).unwrap_or("site"),
-        phone: &crate::phone::display(digits),
-        tel_href: &format!("tel:+1{digits}"),
+        phone: &line.display(),
+        tel_href: &line.tel_href(),
         back_href: &back_href,
         back_label: service.map(|s| s.name.as_str()).unwrap_or("the home page"),
     };

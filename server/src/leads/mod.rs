@@ -2,7 +2,6 @@
 //! rules a request must pass before we accept it (whatever the browser checked).
 
 pub mod consent;
-pub mod phone;
 pub mod validate;
 
 use serde::Serialize;

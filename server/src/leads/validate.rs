@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::consent::{ConsentWordings, sha256_hex};
-use super::phone::parse_us_phone;
 use super::{Certificate, NewLead, RequestContext, TokenRecord, Utm, truncate};
 use crate::catalogue::Catalogue;
+use crate::phone::UsPhone;
 
 pub const MSG_SERVICE: &str = "This service is not available. Please reload the page and try again.";
 pub const MSG_NAME_REQUIRED: &str = "Please enter your full name.";
@@ -142,7 +142,7 @@ pub fn validate_lead(
     }
 
     let phone = match fields.get("phone") {
-        Field::Text(s) if !s.trim().is_empty() => parse_us_phone(s.trim()).ok_or(invalid("phone", MSG_PHONE_INVALID))?,
+        Field::Text(s) if !s.trim().is_empty() => UsPhone::parse(s).map_err(|_| invalid("phone", MSG_PHONE_INVALID))?.e164(),
         Field::Text(_) | Field::Missing => return Err(invalid("phone", MSG_PHONE_REQUIRED)),
         _ => return Err(invalid("phone", MSG_PHONE_INVALID)),
     };

@@ -5,7 +5,7 @@ use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::config::NotifyConfig;
-use crate::phone;
+use crate::phone::UsPhone;
 use crate::store::LeadRecord;
 use crate::time::human_utc;
 
@@ -60,9 +60,11 @@ impl EmailSender {
         if recipients.is_empty() {
             return Err("no recipients configured for this service".into());
         }
-        let national = lead.phone.strip_prefix("+1").unwrap_or(&lead.phone);
-        let phone = phone::display(national);
-        let tel = format!("tel:{}", lead.phone);
+        // Every stored number passed UsPhone::parse; one that does not parse now is shown as stored.
+        let (phone, tel) = match UsPhone::parse(&lead.phone) {
+            Ok(number) => (number.display(), number.tel_href()),
+            Err(_) => (lead.phone.clone(), format!("tel:{}", lead.phone)),
+        };
         let received = human_utc(lead.received_at_ms);
         let zip = lead.zip_code.as_deref().unwrap_or("not given");
         let cert_url = lead.cert_url.as_deref().unwrap_or("none (certification script off)");

@@ -31,8 +31,8 @@ pub struct ErrorPages {
 
 impl ErrorPages {
     pub fn new(config: &Config, css: &str) -> Result<Self, askama::Error> {
-        let phone = crate::phone::display(&config.site.support_phone);
-        let tel = format!("tel:+1{}", config.site.support_phone);
+        let phone = config.site.support_phone.display();
+        let tel = config.site.support_phone.tel_href();
         let page = |title: &str, message: &str| {
             ErrorPage {
                 title,

@@ -27,9 +27,8 @@ struct Rendered {
 
 impl LegalTexts {
     pub fn new(config: &Config) -> Self {
-        let digits = &config.site.support_phone;
-        let phone = crate::phone::display(digits);
-        let tel = format!("+1{digits}");
+        let phone = config.site.support_phone.display();
+        let tel = config.site.support_phone.e164();
         let values = [
             ("{brand}", config.site.brand.as_str()),
             ("{email}", config.site.info_email.as_str()),

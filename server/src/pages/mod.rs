@@ -19,6 +19,7 @@ use crate::catalogue::{Catalogue, Service};
 use crate::config::Config;
 use crate::encoding::Encoded;
 use crate::leads::consent::ConsentWordings;
+use crate::phone::UsPhone;
 use crate::render::cache::CacheKey;
 use crate::render::document::Head;
 use legal::LegalTexts;
@@ -133,7 +134,7 @@ impl PageTable {
                         site: site.clone(),
                         icons: icons.subset(&needed),
                         service: service.clone(),
-                        phone: phone.to_string(),
+                        phone: phone.national().to_string(),
                         consent_text: consent.current().to_string(),
                         tracking: tracking.clone(),
                     })),
@@ -224,7 +225,7 @@ pub fn legal_fragment_path(document: LegalDocument) -> String {
 fn site_info(config: &Config) -> SiteInfo {
     SiteInfo {
         brand: config.site.brand.clone(),
-        support_phone: config.site.support_phone.clone(),
+        support_phone: config.site.support_phone.national().to_string(),
         info_email: config.site.info_email.clone(),
         copyright_year: config.site.copyright_year,
     }
@@ -271,12 +272,12 @@ fn organization(config: &Config) -> Value {
         "name": config.site.brand,
         "url": format!("{}/", config.site.public_url),
         "email": config.site.info_email,
-        "telephone": format!("+1{}", config.site.support_phone),
+        "telephone": config.site.support_phone.e164(),
         "areaServed": { "@type": "Country", "name": "United States" },
     })
 }
 
-fn service_ld(config: &Config, service: &Service, phone: &str) -> Value {
+fn service_ld(config: &Config, service: &Service, phone: &UsPhone) -> Value {
     json!({
         "@context": "https://schema.org",
         "@type": "Service",
@@ -289,7 +290,7 @@ fn service_ld(config: &Config, service: &Service, phone: &str) -> Value {
             "@type": "Organization",
             "name": config.site.brand,
             "url": format!("{}/", config.site.public_url),
-            "telephone": format!("+1{phone}"),
+            "telephone": phone.e164(),
             "email": config.site.info_email,
         },
     })
