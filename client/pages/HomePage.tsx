@@ -54,7 +54,7 @@ export function HomePage({ site, services, icons }: HomeProps) {
         </section>
       </main>
 
-      <SiteFooter variant="site" site={site} phone={phone} service="site" />
+      <SiteFooter variant="site" site={site} services={services} />
     </>
   );
 }
