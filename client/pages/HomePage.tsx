@@ -1,17 +1,26 @@
 import { CallLink } from "../components/CallLink";
-import { Icon } from "../components/Icon";
 import { SiteFooter } from "../components/SiteFooter";
 import { SiteHeader } from "../components/SiteHeader";
+import { IconSprite, SpriteIcon } from "../components/SpriteIcon";
 import { formatPhone } from "../lib/format";
 import type { HomeProps } from "../lib/types";
 
 /** The landing page (/). The full seven-section page is its own piece of work; this
  * version carries the header, hero and the complete service directory. */
-export function HomePage({ site, services, icons }: HomeProps) {
+export function HomePage({ site, services, icons, spriteUrl, servicePhones, consentText }: HomeProps) {
   const phone = site.supportPhone;
   return (
     <>
-      <SiteHeader variant="home" brand={site.brand} phone={phone} services={services} />
+      <IconSprite icons={icons} />
+      <SiteHeader
+        variant="home"
+        brand={site.brand}
+        phone={phone}
+        services={services}
+        spriteUrl={spriteUrl}
+        servicePhones={servicePhones}
+        consentText={consentText}
+      />
 
       <main id="main">
         <section className="bg-gradient-to-b from-blue-50 to-white">
@@ -35,7 +44,7 @@ export function HomePage({ site, services, icons }: HomeProps) {
             {services.map((service) => (
               <li key={service.slug}>
                 <a href={`/${service.slug}`} className="flex items-center gap-3 rounded-lg border border-slate-200 p-3 text-slate-800 hover:border-blue-600 hover:bg-blue-50">
-                  <Icon node={icons[service.icon]} className="h-5 w-5 shrink-0 text-blue-700" />
+                  <SpriteIcon name={service.icon} sprite={spriteUrl} className="h-5 w-5 shrink-0 text-blue-700" />
                   <span>{service.name}</span>
                 </a>
               </li>
