@@ -1,9 +1,9 @@
 import { lazy, Suspense, useRef, useState } from "react";
-import type { HeaderOverlayState } from "../components/header/HeaderOverlay";
+import type { HeaderOverlayState } from "../components/header/overlays";
 import { defineIsland } from "./island";
 
 // Loaded when first opened, so the button's own chunk stays small.
-const HeaderOverlay = lazy(() => import("../components/header/HeaderOverlay"));
+const HeaderOverlay = lazy(() => import("../components/header/overlays").then((m) => ({ default: m.HeaderOverlay })));
 
 interface Props {
   /** "nav": 'For Contractors' in the navigation; "bar": 'Login' in the phone header. */

@@ -4,7 +4,7 @@ import type { ServiceLink } from "../lib/types";
 import { defineIsland } from "./island";
 
 // The picker and the callback form load when first opened.
-const ServiceRequestDialog = lazy(() => import("../components/header/ServiceRequestDialog"));
+const ServiceRequestDialog = lazy(() => import("../components/header/overlays").then((m) => ({ default: m.ServiceRequestDialog })));
 
 interface Props {
   /** The id of the page's service menu, whose links list the services to pick from (so
