@@ -88,7 +88,8 @@ export function FullFooter({ site, services }: Props) {
         <nav aria-label="Home services">
           <h2 className={HEADING}>Home Services</h2>
           <ul className="grid grid-cols-2 gap-x-4 md:block">
-            {[...FOOTER_SERVICES, ...DESKTOP_SERVICES.slice(FOOTER_SERVICES.length)].map((slug, i) => (
+            {/* The first ten of the combined list: the shared six, then four the desktop alone shows. */}
+            {DESKTOP_SERVICES.map((slug, i) => (
               <li key={slug} className={i < FOOTER_SERVICES.length ? "py-1" : "hidden py-1 md:list-item"}>
                 {serviceLink(slug)}
               </li>
