@@ -55,7 +55,12 @@ const result = await build({
 });
 
 const files = Object.keys(result.metafile.outputs).map((p) => p.split("/").pop());
-const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint)?.[0].split("/").pop();
+// The runtime's own output: dynamically imported modules (islands, and what they load
+// lazily) are entry points too, in no guaranteed order.
+const entry = Object.entries(result.metafile.outputs)
+  .find(([, o]) => o.entryPoint?.replace(/\\/g, "/").endsWith("client/runtime.tsx"))?.[0]
+  .split("/")
+  .pop();
 if (!entry) throw new Error("esbuild produced no entry chunk");
 writeFileSync(join(out, "manifest.json"), JSON.stringify({ entry, islands: islandNames, files }, null, 2));
 

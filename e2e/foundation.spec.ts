@@ -175,7 +175,8 @@ test.describe("interactive after hydration", () => {
     await page.goto("/");
     await expectHydrated(page);
     const button = page.getByRole("button", { name: /^(Menu|Close menu)$/ });
-    const menu = page.locator("#mobile-menu");
+    // The menu holds the navigation's items; its service links are in #services-menu.
+    const menu = page.locator("#site-nav");
 
     if (testInfo.project.name !== "phone") {
       // At desktop width the main navigation shows and the menu button does not.
@@ -193,7 +194,7 @@ test.describe("interactive after hydration", () => {
     await expect(button).toHaveAttribute("aria-expanded", "true");
     await expect(button).toHaveText("Close menu");
     await expect(menu).toBeVisible();
-    const links = menu.getByRole("link");
+    const links = menu.locator("#services-menu").getByRole("link");
     await expect(links).toHaveCount(services.length);
     for (const svc of [services[0], services[services.length - 1]]) {
       const link = menu.getByRole("link", { name: svc.name, exact: true });

@@ -14,6 +14,10 @@ interface DialogProps {
   testId?: string;
   /** Where focus goes on close when the element that had it is gone or disabled. */
   returnFocusTo?: HTMLElement | null;
+  /** "alertdialog" for a message that needs the visitor's acknowledgement. */
+  role?: "dialog" | "alertdialog";
+  /** The id of the element holding the dialog's message (aria-describedby). */
+  describedBy?: string;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -22,7 +26,19 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * page inert, focus moved in on open, kept inside with Tab, returned to where it was on
  * close. Closes on Escape, the close button and a click on the backdrop. Mounted only
  * while open, so it costs the server HTML nothing. */
-export function Dialog({ title, eyebrow, onClose, children, variant = "modal", onPointerEnter, onPointerLeave, testId, returnFocusTo }: DialogProps) {
+export function Dialog({
+  title,
+  eyebrow,
+  onClose,
+  children,
+  variant = "modal",
+  onPointerEnter,
+  onPointerLeave,
+  testId,
+  returnFocusTo,
+  role,
+  describedBy,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const closeRef = useRef(onClose);
@@ -68,6 +84,8 @@ export function Dialog({ title, eyebrow, onClose, children, variant = "modal", o
     <dialog
       ref={ref}
       aria-labelledby={titleId}
+      role={role === "alertdialog" ? role : undefined}
+      aria-describedby={describedBy}
       data-testid={testId}
       className={`${placement} max-h-[90vh] bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/60`}
       onCancel={(event) => {

@@ -1,31 +1,37 @@
 import LegalLink from "../islands/LegalLink";
 import { formatPhone } from "../lib/phone";
 import { LEGAL_PATHS, LEGAL_TITLES } from "../lib/legal";
-import type { SiteInfo } from "../lib/types";
+import type { ServiceLink, SiteInfo } from "../lib/types";
 import { CallLink } from "./CallLink";
+import { FullFooter } from "./footer/FullFooter";
 import { Logo } from "./Logo";
 
 /** Which footer a page has:
- * - "site": brand, phone, e-mail and copyright (home, campaign portal);
- * - "service": the same with the contact column from desktop width only, the legal links
- *   (which open the texts in a modal once live) and the disclaimer, with room above the
- *   phone bottom bar;
- * - "legal": the site footer with plain links to both legal texts. */
+ * - "site": the full footer of the home page and the campaign portal (footer/FullFooter):
+ *   contact, service links, company links, social links, legal links and copyright;
+ * - "service": brand, phone, e-mail and copyright with the contact column from desktop
+ *   width only, the legal links (which open the texts in a modal once live) and the
+ *   disclaimer, with room above the phone bottom bar;
+ * - "legal": brand, phone, e-mail, plain links to both legal texts and copyright. */
 export type FooterVariant = "site" | "service" | "legal";
 
-interface SiteFooterProps {
-  variant: FooterVariant;
-  site: SiteInfo;
-  /** The number to show and dial (a service page's own number there). */
-  phone: string;
-  /** The service slug for call tracking, or "site". */
-  service: string;
-}
+type SiteFooterProps =
+  | { variant: "site"; site: SiteInfo; services: ServiceLink[] }
+  | {
+      variant: "service" | "legal";
+      site: SiteInfo;
+      /** The number to show and dial (a service page's own number there). */
+      phone: string;
+      /** The service slug for call tracking, or "site". */
+      service: string;
+    };
 
 const LEGAL_LINK = "text-white underline underline-offset-4";
 
 /** The site's footer, one component for every page. */
-export function SiteFooter({ variant, site, phone, service }: SiteFooterProps) {
+export function SiteFooter(props: SiteFooterProps) {
+  if (props.variant === "site") return <FullFooter site={props.site} services={props.services} />;
+  const { variant, site, phone, service } = props;
   const isService = variant === "service";
   return (
     <footer className={`bg-slate-900 text-slate-300 ${isService ? "pb-28 md:pb-0" : ""}`}>
@@ -44,22 +50,20 @@ export function SiteFooter({ variant, site, phone, service }: SiteFooterProps) {
             </a>
           </div>
         </div>
-        {variant === "site" ? null : (
-          <nav aria-label="Legal" className="mt-6 flex gap-6 text-sm">
-            {isService ? (
-              <>
-                <LegalLink document="privacy" className={LEGAL_LINK} />
-                <LegalLink document="terms" className={LEGAL_LINK} />
-              </>
-            ) : (
-              (["privacy", "terms"] as const).map((document) => (
-                <a key={document} href={LEGAL_PATHS[document]} className={LEGAL_LINK}>
-                  {LEGAL_TITLES[document]}
-                </a>
-              ))
-            )}
-          </nav>
-        )}
+        <nav aria-label="Legal" className="mt-6 flex gap-6 text-sm">
+          {isService ? (
+            <>
+              <LegalLink document="privacy" className={LEGAL_LINK} />
+              <LegalLink document="terms" className={LEGAL_LINK} />
+            </>
+          ) : (
+            (["privacy", "terms"] as const).map((document) => (
+              <a key={document} href={LEGAL_PATHS[document]} className={LEGAL_LINK}>
+                {LEGAL_TITLES[document]}
+              </a>
+            ))
+          )}
+        </nav>
         {isService ? (
           <p className="mt-6 text-xs leading-relaxed text-slate-300">
             {site.brand} connects homeowners with independent, licensed contractors and is not itself a contractor. Calling us is free; you

@@ -1,8 +1,8 @@
-import MobileMenu from "../islands/MobileMenu";
 import { formatPhone } from "../lib/phone";
 import type { ServiceLink } from "../lib/types";
 import { CallButton } from "./CallButton";
 import { CallLink } from "./CallLink";
+import { HomeHeader } from "./header/HomeHeader";
 import { Logo } from "./Logo";
 
 /** Which header a page has:
@@ -10,7 +10,18 @@ import { Logo } from "./Logo";
  * - "service": a service page's sticky call bar (phone) and header with a call button (desktop);
  * - "plain": the logo and the support number (campaign portal, legal pages). */
 export type SiteHeaderProps =
-  | { variant: "home"; brand: string; phone: string; services: ServiceLink[] }
+  | {
+      variant: "home";
+      brand: string;
+      phone: string;
+      services: ServiceLink[];
+      /** The sprite file holding the services' icons. */
+      spriteUrl: string;
+      /** Services with their own number (slug to ten digits). */
+      servicePhones: Record<string, string>;
+      /** The consent wording of the service request modal's callback form. */
+      consentText: string;
+    }
   | { variant: "service"; brand: string; phone: string; service: string }
   | { variant: "plain"; brand: string; phone: string };
 
@@ -19,31 +30,7 @@ export function SiteHeader(props: SiteHeaderProps) {
   const { brand, phone } = props;
   switch (props.variant) {
     case "home":
-      return (
-        <>
-          <div className="bg-blue-800 px-4 py-2 text-center text-sm font-medium text-white">Trusted by 500+ contractors · Live in 24 hours</div>
-          <header className="relative border-b border-slate-200 bg-white">
-            <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-              <Logo brand={brand} />
-              <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
-                <a href="/#features" className="text-slate-700 hover:text-slate-900">
-                  About
-                </a>
-                <a href="/#contact" className="text-slate-700 hover:text-slate-900">
-                  Contact
-                </a>
-                <a href="/campaigns" className="text-slate-700 hover:text-slate-900">
-                  Affiliates
-                </a>
-                <CallLink phone={phone} service="site" location="header" className="font-semibold text-blue-800">
-                  {formatPhone(phone)}
-                </CallLink>
-              </nav>
-              <MobileMenu services={props.services} />
-            </div>
-          </header>
-        </>
-      );
+      return <HomeHeader {...props} />;
     case "service":
       return (
         <>

@@ -4,11 +4,17 @@
 /** A lucide icon as data: a list of [tag, attributes] SVG children. */
 export type IconNode = ReadonlyArray<readonly [string, Readonly<Record<string, string | number>>]>;
 
+export type SocialLink = { name: string, url: string, };
+
 export type SiteInfo = { brand: string, 
 /**
  * Ten-digit North American number, digits only.
  */
-supportPhone: string, infoEmail: string, copyrightYear: number, };
+supportPhone: string, infoEmail: string, copyrightYear: number, 
+/**
+ * The brand's social profiles, in footer order.
+ */
+social: Array<SocialLink>, };
 
 export type ServiceLink = { name: string, slug: string, icon: string, };
 
@@ -34,11 +40,28 @@ export type Campaign = { campaign: string, payouts: string, status: string, note
 
 export type HomeProps = { site: SiteInfo, 
 /**
- * Icons this page needs, by lucide name.
+ * Icons this page draws inline, by lucide name.
  */
-icons: Record<string, IconNode>, services: Array<ServiceLink>, };
+icons: Record<string, IconNode>, 
+/**
+ * The SVG sprite file (an immutable asset, symbols `i-<icon>`) with the services' icons and
+ * the icons of the sections below the first screen.
+ */
+spriteUrl: string, services: Array<ServiceLink>, 
+/**
+ * Services with their own number (slug to ten digits); the rest use the support phone.
+ */
+servicePhones: Record<string, string>, 
+/**
+ * The TCPA consent wording beside the service request modal's callback form.
+ */
+consentText: string, };
 
-export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, };
+export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
+/**
+ * The service catalogue's names and slugs, for the footer's service links.
+ */
+services: Array<ServiceLink>, };
 
 export type ServiceProps = { site: SiteInfo, icons: Record<string, IconNode>, service: Service, 
 /**

@@ -10,7 +10,7 @@ const BENEFITS = [
 ];
 
 /** Affiliate campaign application portal (/campaigns). */
-export function CampaignsPage({ site, campaigns }: CampaignsProps) {
+export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
   return (
     <>
       <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
@@ -28,7 +28,7 @@ export function CampaignsPage({ site, campaigns }: CampaignsProps) {
 
         <CampaignBrowser campaigns={campaigns} />
       </main>
-      <SiteFooter variant="site" site={site} phone={site.supportPhone} service="site" />
+      <SiteFooter variant="site" site={site} services={services} />
     </>
   );
 }

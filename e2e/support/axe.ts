@@ -3,7 +3,8 @@ import type { Page } from "@playwright/test";
 import { repoRoot } from "./env";
 
 // axe-core, injected as a script (the page's CSP forbids inline scripts, so the context
-// must be made with bypassCSP: true) and run against WCAG 2.0/2.1 A and AA.
+// must be made with bypassCSP: true) and run against WCAG 2.0/2.1 A and AA, or against
+// every rule it has (ALL_RULES, best practices included).
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
@@ -14,14 +15,18 @@ export interface AxeViolation {
   nodes: Array<{ target: string[]; failureSummary?: string }>;
 }
 
+/** Every rule axe has, best practices included (not only the WCAG-tagged ones). */
+export const ALL_RULES = "all";
+
 /** The violations, and how many rules passed (to show the run checked something). */
-export async function axeViolations(page: Page): Promise<{ violations: AxeViolation[]; passes: number }> {
+export async function axeViolations(page: Page, tags: string[] | typeof ALL_RULES = AXE_TAGS): Promise<{ violations: AxeViolation[]; passes: number }> {
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== "undefined");
   if (!loaded) await page.addScriptTag({ path: join(repoRoot, "node_modules", "axe-core", "axe.min.js") });
   return page.evaluate(async (tags) => {
     type Result = { violations: AxeViolation[]; passes: unknown[] };
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<Result> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+    const only = tags === "all" ? {} : { runOnly: { type: "tag", values: tags } };
+    const result = await axe.run(document, { ...only, resultTypes: ["violations"] });
     return {
       passes: result.passes.length,
       violations: result.violations.map((v) => ({
@@ -31,7 +36,7 @@ export async function axeViolations(page: Page): Promise<{ violations: AxeViolat
         nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
       })),
     };
-  }, AXE_TAGS);
+  }, tags);
 }
 
 /** One line per violation and node, for the failure message. */

@@ -72,6 +72,19 @@ pub struct SiteConfig {
     pub copyright_year: u16,
     #[serde(default)]
     pub service_phones: BTreeMap<String, UsPhone>,
+    /// The brand's social profiles, in the order the footer lists them.
+    #[serde(default)]
+    pub social: Vec<SocialProfile>,
+}
+
+/// A social profile the footer links to.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SocialProfile {
+    /// What the link says: "Facebook", "LinkedIn"…
+    pub name: String,
+    /// The profile's https URL.
+    pub url: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -199,6 +212,14 @@ impl Config {
             return Err(key("site.info_email", "must be an e-mail address"));
         }
         // site.support_phone and site.service_phones.* are UsPhone: checked as they deserialize.
+        for (i, profile) in s.social.iter().enumerate() {
+            if profile.name.trim().is_empty() {
+                return Err(key(&format!("site.social[{i}].name"), "must not be empty"));
+            }
+            if !is_https_url(&profile.url) {
+                return Err(key(&format!("site.social[{i}].url"), "must be an https URL"));
+            }
+        }
         let pixel_id = &self.tracking.pixel_id;
         if self.tracking.pixel && (pixel_id.is_empty() || !pixel_id.bytes().all(|b| b.is_ascii_digit())) {
             return Err(key("tracking.pixel_id", "must be the pixel's numeric id when tracking.pixel is on"));
@@ -402,6 +423,11 @@ fn is_email(s: &str) -> bool {
         && domain.split_once('.').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
 }
 
+fn is_https_url(s: &str) -> bool {
+    s.strip_prefix("https://")
+        .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/') && !s.chars().any(|c| c.is_whitespace() || c.is_control()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,6 +444,7 @@ mod tests {
         assert_eq!(c.phone_for("bathroom-remodeling").national(), "8005550177");
         assert_eq!(c.phone_for("roofing").national(), "8005550100");
         assert!(!c.tracking.trustedform && !c.tracking.pixel);
+        assert!(!c.site.social.is_empty(), "the footer has social links by default");
     }
 
     #[test]
@@ -453,6 +480,8 @@ mod tests {
         assert!(bad("[render]\npool_size = \"many\"").contains("render.pool_size"));
         assert!(bad("[render]\ncolour = 1").contains("colour"));
         assert!(bad("[site]\ninfo_email = \"nobody\"").contains("site.info_email"));
+        assert!(bad("[site]\nsocial = [{ name = \"Facebook\", url = \"http://x.example\" }]").contains("site.social[0].url"));
+        assert!(bad("[site]\nsocial = [{ name = \" \", url = \"https://x.example\" }]").contains("site.social[0].name"));
         assert!(bad("[notify]\nsmtp_url = \"smtp://127.0.0.1:25\"").contains("notify.recipients"));
         assert!(bad("[notify]\nwebhook_url = \"https://x.example/hook\"").contains("notify.webhook_secret"));
         let e = Config::build(None, &env(&[("LISTEN", "not an address")]))

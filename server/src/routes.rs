@@ -151,7 +151,18 @@ async fn legal_fragment(State(state): State<Arc<AppState>>, request: Request) ->
 }
 
 async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let Some(asset) = state.assets.files.get(request.uri().path()) else {
+    let path = request.uri().path();
+    let (sprite_path, sprite) = &state.pages.icon_sprite;
+    if path == sprite_path {
+        return encoded_response(
+            sprite,
+            request.headers(),
+            StatusCode::OK,
+            "image/svg+xml",
+            "public, max-age=31536000, immutable",
+        );
+    }
+    let Some(asset) = state.assets.files.get(path) else {
         return (StatusCode::NOT_FOUND, "Not found").into_response();
     };
     let cache = if asset.immutable {

@@ -40,6 +40,91 @@ async fn home_and_campaigns_render_catalogue_data() {
 }
 
 #[tokio::test]
+async fn home_page_draws_every_icon_it_uses_from_a_sprite_it_has() {
+    let s = common::start().await;
+    let home = s.get("/").await.text().await.expect("home");
+    let uses: Vec<&str> = home.split("<use href=\"").skip(1).filter_map(|r| r.split('"').next()).collect();
+    assert!(uses.len() > 42, "the services menu and the sections draw icons: {}", uses.len());
+    let sprite_url = uses
+        .iter()
+        .find_map(|u| u.split_once("#i-").map(|(url, _)| url).filter(|url| !url.is_empty()))
+        .expect("the services' icons come from the sprite file");
+    assert!(
+        sprite_url.starts_with("/assets/icons-") && sprite_url.ends_with(".svg"),
+        "{sprite_url}"
+    );
+    let r = s.get(sprite_url).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], "image/svg+xml");
+    assert_eq!(r.headers()[CACHE_CONTROL], "public, max-age=31536000, immutable");
+    let sprite = r.text().await.expect("sprite");
+    assert!(sprite.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\">"));
+    for u in &uses {
+        let (url, name) = u.split_once("#i-").expect("#i-NAME");
+        let symbol = format!("<symbol id=\"i-{name}\"");
+        match url {
+            "" => assert!(home.contains(&symbol), "the page's inline sprite lacks {name}"),
+            _ => {
+                assert_eq!(url, sprite_url, "one sprite file");
+                assert!(sprite.contains(&symbol), "the sprite file lacks {name}");
+            }
+        }
+    }
+    for service in &s.state.catalogue.services {
+        assert!(sprite.contains(&format!("<symbol id=\"i-{}\"", service.icon)), "{}", service.slug);
+    }
+    let other = sprite_url.replace("/assets/icons-", "/assets/icons-0");
+    assert_eq!(s.get(&other).await.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn home_and_campaigns_share_the_full_footer() {
+    let s = common::start().await;
+    for path in ["/", "/campaigns"] {
+        let body = common::unescape_html(&s.get(path).await.text().await.expect("body"));
+        let footer = body.split("<footer").nth(1).expect("a footer");
+        for slug in [
+            "hvac",
+            "roofing",
+            "plumbing",
+            "pest-control",
+            "electrician",
+            "water-damage",
+            "siding",
+            "flooring",
+            "appliance-repair",
+            "handyman",
+            "bathroom-remodeling",
+            "lawncare",
+            "pressure-washing",
+            "carpet-cleaning",
+            "decks",
+            "fences",
+            "painting",
+            "tree-services",
+        ] {
+            assert!(footer.contains(&format!("href=\"/{slug}\"")), "{path} footer links /{slug}");
+        }
+        for text in [
+            "Professional call answering service for contractors and small businesses.",
+            "More services",
+            "About Us",
+            "Pricing",
+            "Support",
+            "mailto:info@ringready.example",
+            "href=\"/#contact\"",
+            "href=\"/privacy\"",
+            "href=\"/terms\"",
+            "© 2025 RingReady",
+            "https://www.linkedin.com/company/ringready",
+        ] {
+            assert!(footer.contains(text), "{path} footer has {text:?}");
+        }
+        assert!(!footer.contains("href=\"#\""), "{path}: no dead links");
+    }
+}
+
+#[tokio::test]
 async fn every_service_page_renders_its_data_and_phone() {
     let s = common::start().await;
     assert_eq!(SLUGS.len(), 42);
@@ -300,6 +385,9 @@ async fn static_sections_never_reach_the_browser_bundle() {
         "How It Works",
         "Campaign Application Portal",
         "Stop Missing Calls",
+        "Three layers between",
+        "Sample roofing lead",
+        "Professional call answering service",
         "Service not found",
     ] {
         assert!(!bundle.contains(text), "{text:?} is in the browser bundle");

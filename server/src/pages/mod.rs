@@ -6,6 +6,7 @@ pub mod errors;
 pub mod legal;
 pub mod props;
 pub mod renderer;
+pub mod sprite;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,8 +26,42 @@ use crate::render::document::Head;
 use legal::LegalTexts;
 use props::{
     CampaignsProps, HomeProps, IconSet, LegalDocument, LegalPageProps, NotFoundProps, PageProps, ServiceLink, ServiceProps, SiteInfo,
-    Tracking,
+    SocialLink, Tracking,
 };
+
+/// Icons the home page carries inline: those its first screen and header controls show
+/// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/islands/SiteNav.tsx).
+const HOME_ICONS: [&str; 9] = [
+    "check",
+    "chevron-down",
+    "file-text",
+    "mail",
+    "menu",
+    "message-square-text",
+    "mic",
+    "phone",
+    "x",
+];
+
+/// Icons of the home page's sections below the first screen (client/pages/homeContent.ts,
+/// client/sections/home/), served in the sprite file with the services' own icons.
+const HOME_SPRITE_ICONS: [&str; 15] = [
+    "bell-ring",
+    "calendar-check",
+    "check",
+    "circle-check",
+    "file-text",
+    "headset",
+    "mail",
+    "message-square-text",
+    "mic",
+    "phone",
+    "phone-missed",
+    "send",
+    "trending-down",
+    "user-check",
+    "voicemail",
+];
 
 /// Everything needed to render one page and to recognise it in the cache.
 #[derive(Debug)]
@@ -49,6 +84,9 @@ pub struct PageTable {
     pub canonical_paths: Vec<String>,
     /// The legal texts as the modals fetch them, by path (/legal/privacy.html, …).
     pub legal_fragments: HashMap<String, Arc<Encoded>>,
+    /// The home page's icon sprite file (the services' icons and those of its sections below
+    /// the first screen) and the content-hashed URL it is served at.
+    pub icon_sprite: (String, Arc<Encoded>),
 }
 
 impl PageTable {
@@ -72,8 +110,14 @@ impl PageTable {
             routes.insert(path, Arc::new(page));
         };
 
-        let home_icons: Vec<&str> = catalogue.services.iter().map(|s| s.icon.as_str()).collect();
-        let services = catalogue
+        let mut sprite_icons: Vec<&str> = catalogue.services.iter().map(|s| s.icon.as_str()).collect();
+        sprite_icons.extend(HOME_SPRITE_ICONS);
+        let icon_sprite_svg = sprite::sprite_svg(&icons.subset(&sprite_icons));
+        let icon_sprite = (
+            sprite::sprite_path(&icon_sprite_svg),
+            Arc::new(Encoded::new(icon_sprite_svg.into_bytes())),
+        );
+        let services: Vec<ServiceLink> = catalogue
             .services
             .iter()
             .map(|s| ServiceLink {
@@ -87,8 +131,11 @@ impl PageTable {
             prepare(
                 &PageProps::Home(HomeProps {
                     site: site.clone(),
-                    icons: icons.subset(&home_icons),
-                    services,
+                    icons: icons.subset(&HOME_ICONS),
+                    sprite_url: icon_sprite.0.clone(),
+                    services: services.clone(),
+                    service_phones: config.site.service_phones.iter().map(|(slug, phone)| (slug.clone(), phone.national().to_string())).collect(),
+                    consent_text: consent.current().to_string(),
                 }),
                 Head {
                     title: format!("{brand} | Live Call Answering and Lead Delivery for Contractors"),
@@ -107,6 +154,7 @@ impl PageTable {
                     site: site.clone(),
                     icons: IconSet::new(),
                     campaigns: catalogue.campaigns.clone(),
+                    services,
                 }),
                 Head {
                     title: format!("Affiliate Campaigns: Apply Without an Account | {brand}"),
@@ -213,6 +261,7 @@ impl PageTable {
             not_found,
             canonical_paths,
             legal_fragments,
+            icon_sprite,
         })
     }
 }
@@ -228,6 +277,15 @@ fn site_info(config: &Config) -> SiteInfo {
         support_phone: config.site.support_phone.national().to_string(),
         info_email: config.site.info_email.clone(),
         copyright_year: config.site.copyright_year,
+        social: config
+            .site
+            .social
+            .iter()
+            .map(|p| SocialLink {
+                name: p.name.clone(),
+                url: p.url.clone(),
+            })
+            .collect(),
     }
 }
 

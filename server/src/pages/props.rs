@@ -3,6 +3,8 @@
 //! types (ts-rs, in a unit test below) and `make test` fails when it is stale: after changing
 //! a type here, run `make types`.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 #[cfg(test)]
 use ts_rs::TS;
@@ -20,6 +22,16 @@ pub struct SiteInfo {
     pub support_phone: String,
     pub info_email: String,
     pub copyright_year: u16,
+    /// The brand's social profiles, in footer order.
+    pub social: Vec<SocialLink>,
+}
+
+/// A link to one of the brand's social profiles.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct SocialLink {
+    pub name: String,
+    pub url: String,
 }
 
 /// A service in a menu or directory.
@@ -65,12 +77,21 @@ impl LegalDocument {
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
 pub struct HomeProps {
     pub site: SiteInfo,
-    /// Icons this page needs, by lucide name.
+    /// Icons this page draws inline, by lucide name.
     #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
     pub icons: IconSet,
+    /// The SVG sprite file (an immutable asset, symbols `i-<icon>`) with the services' icons and
+    /// the icons of the sections below the first screen.
+    pub sprite_url: String,
     pub services: Vec<ServiceLink>,
+    /// Services with their own number (slug to ten digits); the rest use the support phone.
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    pub service_phones: BTreeMap<String, String>,
+    /// The TCPA consent wording beside the service request modal's callback form.
+    pub consent_text: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,6 +101,8 @@ pub struct CampaignsProps {
     #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
     pub icons: IconSet,
     pub campaigns: Vec<Campaign>,
+    /// The service catalogue's names and slugs, for the footer's service links.
+    pub services: Vec<ServiceLink>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -152,6 +175,7 @@ mod tests {
     fn typescript() -> String {
         let cfg = ts_rs::Config::new();
         let decls = [
+            SocialLink::decl(&cfg),
             SiteInfo::decl(&cfg),
             ServiceLink::decl(&cfg),
             Tracking::decl(&cfg),
@@ -204,6 +228,7 @@ mod tests {
             support_phone: "8005550100".into(),
             info_email: "i@b.example".into(),
             copyright_year: 2025,
+            social: Vec::new(),
         };
         let props = PageProps::NotFound(NotFoundProps {
             site,

@@ -1,0 +1,98 @@
+import Disclosure from "../../islands/Disclosure";
+import LoginChooser from "../../islands/LoginChooser";
+import ServiceRequest from "../../islands/ServiceRequest";
+import { formatPhone } from "../../lib/phone";
+import type { ServiceLink } from "../../lib/types";
+import { CallLink } from "../CallLink";
+import { Logo } from "../Logo";
+import { SpriteIcon } from "../SpriteIcon";
+
+interface Props {
+  brand: string;
+  /** The support number: ten digits. */
+  phone: string;
+  services: ServiceLink[];
+  /** The sprite file holding the services' icons. */
+  spriteUrl: string;
+  /** Services with their own number (slug to ten digits). */
+  servicePhones: Record<string, string>;
+  /** The consent wording of the service request modal's callback form. */
+  consentText: string;
+}
+
+const LINK = "rounded-lg px-2 py-2 font-medium text-slate-800 hover:underline lg:px-0";
+
+/** The landing page's header (spec section 2 and 4): the claims banner, then the logo and
+ * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
+ * 'For Contractors', the phone link and 'Get Service Now'. Phone: 'Login' and a menu with
+ * the same items. The navigation is server HTML; only its buttons are islands. */
+export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, consentText }: Props) {
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
+        Skip to content
+      </a>
+      <header className="relative border-b border-slate-200 bg-white">
+        <p className="flex justify-center gap-x-4 bg-blue-800 px-4 py-2 text-sm font-medium text-white">
+          <span>Trusted by 500+ contractors</span>
+          <span aria-hidden="true">·</span>
+          <span>Live in 24 hours</span>
+        </p>
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
+          <Logo brand={brand} />
+          <div className="flex items-center gap-2 lg:hidden">
+            <LoginChooser place="bar" phone={phone} />
+            <Disclosure controls="site-nav" kind="menu" label="Menu" />
+          </div>
+          <nav
+            id="site-nav"
+            aria-label="Main"
+            className="absolute inset-x-0 top-full z-30 hidden max-h-[calc(100vh-7rem)] flex-col gap-2 overflow-y-auto border-b border-slate-200 bg-white p-4 data-[open]:flex lg:static lg:flex lg:max-h-none lg:flex-row lg:items-center lg:gap-5 lg:overflow-visible lg:border-0 lg:p-0"
+          >
+            <div className="order-last lg:relative lg:order-none">
+              <Disclosure controls="services-menu" kind="dropdown" label="Home Services" />
+              <p className="mt-2 border-t border-slate-200 pt-3 text-sm font-bold uppercase tracking-wide text-slate-600 lg:hidden">Home Services</p>
+              <ul
+                id="services-menu"
+                className="grid grid-cols-2 gap-1 rounded-xl bg-white lg:absolute lg:top-full lg:z-30 lg:mt-4 lg:hidden lg:w-[600px] lg:grid-cols-3 lg:border lg:p-3 lg:data-[open]:grid"
+              >
+                {services.map((s) => (
+                  <li key={s.slug}>
+                    <a href={`/${s.slug}`} className="flex items-center gap-2 rounded-lg px-2 py-1 text-sm text-slate-800 hover:bg-blue-50">
+                      <SpriteIcon name={s.icon} sprite={spriteUrl} className="h-4 w-4 shrink-0 text-blue-700" />
+                      {s.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <a href="/#features" className={LINK}>
+              About
+            </a>
+            <a href="/#contact" className={LINK}>
+              Contact
+            </a>
+            <p className="whitespace-nowrap px-2 py-2 text-sm text-slate-700 lg:px-0">
+              <span aria-hidden="true" className="text-amber-500">
+                ★
+              </span>{" "}
+              <strong className="text-slate-900">4.7</strong> from 230+ reviews
+            </p>
+            <LoginChooser place="nav" phone={phone} />
+            <CallLink phone={phone} service="site" location="header" className="flex items-center gap-2 whitespace-nowrap rounded-lg px-2 py-2 font-bold text-blue-800 hover:underline lg:px-0">
+              <SpriteIcon name="phone" className="h-4 w-4" />
+              {formatPhone(phone)}
+            </CallLink>
+            <ServiceRequest
+              servicesFrom="services-menu"
+              spriteUrl={spriteUrl}
+              phone={phone}
+              servicePhones={servicePhones}
+              consentText={consentText}
+            />
+          </nav>
+        </div>
+      </header>
+    </>
+  );
+}

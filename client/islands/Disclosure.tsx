@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from "react";
+import { SpriteIcon } from "../components/SpriteIcon";
+import { defineIsland } from "./island";
+
+interface Props {
+  /** The id of the server-rendered element this button shows and hides. */
+  controls: string;
+  /** "menu": the phone menu's icon button; "dropdown": a labelled button with a chevron,
+   * which also closes when focus leaves it and its panel. */
+  kind: "menu" | "dropdown";
+  label: string;
+}
+
+// Kept here rather than in the props, which travel in the page.
+const CLASSES = {
+  menu: "rounded-lg border border-slate-300 p-2 text-slate-900",
+  dropdown: "hidden items-center gap-1 whitespace-nowrap font-medium text-slate-800 hover:underline lg:flex",
+};
+
+const inDialog = (target: EventTarget | null) => target instanceof Element && target.closest("dialog") !== null;
+
+/** A disclosure button for a panel the server rendered (its links are in the HTML for
+ * crawlers and stay put without JavaScript). Opening sets `data-open` on the panel, which
+ * its classes show; Escape closes and returns focus here, and so does a press outside. */
+function Disclosure({ controls, kind, label }: Props) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const panel = document.getElementById(controls);
+    if (!panel) return;
+    panel.toggleAttribute("data-open", open);
+    if (!open) return;
+    const inside = (target: EventTarget | null) => target instanceof Node && (panel.contains(target) || !!button.current?.contains(target));
+    // A dialog opened from the panel handles its own presses and Escape.
+    const onPointer = (event: PointerEvent) => {
+      if (!inside(event.target) && !inDialog(event.target)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || inDialog(event.target) || document.querySelector("dialog[open]")) return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onFocus = (event: FocusEvent) => {
+      if (kind === "dropdown" && !inside(event.target)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("focusin", onFocus);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("focusin", onFocus);
+    };
+  }, [open, controls, kind]);
+
+  return (
+    <button ref={button} type="button" aria-expanded={open} aria-controls={controls} onClick={() => setOpen((was) => !was)} className={CLASSES[kind]}>
+      {kind === "menu" ? (
+        <>
+          <SpriteIcon name={open ? "x" : "menu"} />
+          <span className="sr-only">{open ? `Close ${label.toLowerCase()}` : label}</span>
+        </>
+      ) : (
+        <>
+          {label}
+          <SpriteIcon name="chevron-down" className="h-4 w-4" />
+        </>
+      )}
+    </button>
+  );
+}
+
+export default defineIsland("Disclosure", Disclosure);

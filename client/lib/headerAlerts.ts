@@ -1,0 +1,12 @@
+// The header's two 'coming soon' alerts (spec section 8), with the support number formatted
+// as (xxx) xxx-xxxx.
+import { formatPhone } from "./phone";
+
+export type LoginAlert = "homeowner" | "contractor";
+
+export function loginAlertText(who: LoginAlert, phone: string): string {
+  const number = formatPhone(phone);
+  return who === "homeowner"
+    ? `Homeowner dashboard coming soon! Please call ${number} for immediate service.`
+    : `Contractor login coming soon! Please call ${number} for access.`;
+}

@@ -1,0 +1,261 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { columnCount, EMAIL, menuButton, nav, openHome, servicesMenu, showNavigation, SUPPORT } from "./support/home";
+import { isPhoneProject, press, services } from "./support/service";
+
+// The home page (spec section 2, issue 8) at phone and desktop width: the header with its
+// Home Services dropdown and phone menu, the seven sections, and the footer shared with
+// /campaigns. The overlays are in home-overlays.spec.ts.
+
+const footer = (page: Page) => page.locator("footer");
+
+test.describe("header", () => {
+  test("banner claims, navigation items, rating, phone link and buttons", async ({ page }, testInfo) => {
+    await openHome(page);
+    const banner = page.locator("header").first();
+    await expect(banner.getByText("Trusted by 500+ contractors", { exact: true })).toBeVisible();
+    await expect(banner.getByText("Live in 24 hours", { exact: true })).toBeVisible();
+    if (isPhoneProject(testInfo)) {
+      await expect(page.getByRole("button", { name: "Login", exact: true })).toBeVisible();
+      await expect(menuButton(page)).toBeVisible();
+      await expect(nav(page)).toBeHidden();
+    } else {
+      await expect(menuButton(page)).toBeHidden();
+      await expect(nav(page).getByRole("button", { name: "Home Services" })).toBeVisible();
+    }
+    await showNavigation(page, testInfo);
+    const n = nav(page);
+    await expect(n.getByRole("link", { name: "About", exact: true })).toHaveAttribute("href", "/#features");
+    await expect(n.getByRole("link", { name: "Contact", exact: true })).toHaveAttribute("href", "/#contact");
+    await expect(n.getByText("4.7 from 230+ reviews")).toBeVisible();
+    await expect(n.getByRole("button", { name: "For Contractors", exact: true })).toBeVisible();
+    await expect(n.getByRole("button", { name: "Get Service Now", exact: true })).toBeVisible();
+    const call = n.getByRole("link", { name: SUPPORT.display, exact: true });
+    await expect(call).toBeVisible();
+    await expect(call).toHaveAttribute("href", SUPPORT.tel);
+    await expect(call).toHaveAttribute("data-track-event", "call_click");
+    await expect(call).toHaveAttribute("data-track-service", "site");
+    await expect(call).toHaveAttribute("data-track-location", "header");
+  });
+
+  test("the service links are in the server HTML, with icons, for crawlers and without JavaScript", async ({ newContext }) => {
+    const context = await newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    const links = servicesMenu(page).locator("a");
+    await expect(links).toHaveCount(services.length);
+    for (const [i, svc] of services.entries()) {
+      await expect(links.nth(i)).toHaveText(svc.name);
+      await expect(links.nth(i)).toHaveAttribute("href", `/${svc.slug}`);
+      await expect(links.nth(i).locator("svg use")).toHaveAttribute("href", new RegExp(`\\.svg#i-${svc.icon}$`));
+    }
+  });
+
+  test("desktop: the Home Services dropdown opens by mouse, 600 px wide, 42 links in 3 columns", async ({ page }, testInfo) => {
+    test.skip(isPhoneProject(testInfo), "the dropdown is the desktop layout's");
+    await openHome(page);
+    const button = nav(page).getByRole("button", { name: "Home Services" });
+    const menu = servicesMenu(page);
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    await expect(button).toHaveAttribute("aria-controls", "services-menu");
+    await expect(menu).toBeHidden();
+
+    await button.click();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(menu).toBeVisible();
+    expect((await menu.boundingBox())?.width).toBe(600);
+    await expect(menu.getByRole("link")).toHaveCount(42);
+    expect(await columnCount(menu.locator("li"))).toBe(3);
+    for (const svc of [services[0], services[41]]) {
+      await expect(menu.getByRole("link", { name: svc.name, exact: true })).toHaveAttribute("href", `/${svc.slug}`);
+    }
+    // Each service shows its icon from the sprite file.
+    const icon = await menu.locator("li svg").first().boundingBox();
+    expect(icon?.width).toBeGreaterThan(10);
+
+    // A click outside closes it; so does a second click on the button.
+    await page.mouse.click(640, 780);
+    await expect(menu).toBeHidden();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    await button.click();
+    await expect(menu).toBeVisible();
+    await button.click();
+    await expect(menu).toBeHidden();
+
+    // A link goes to its service page.
+    await button.click();
+    await menu.getByRole("link", { name: "Roofing", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/roofing");
+  });
+
+  test("desktop: the dropdown works from the keyboard; Escape and Tab away close it", async ({ page }, testInfo) => {
+    test.skip(isPhoneProject(testInfo), "the dropdown is the desktop layout's");
+    await openHome(page);
+    const button = nav(page).getByRole("button", { name: "Home Services" });
+    const menu = servicesMenu(page);
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(menu).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(menu.getByRole("link", { name: services[0].name, exact: true })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menu).toBeHidden();
+    await expect(button).toBeFocused();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+
+    await page.keyboard.press("Space");
+    await expect(menu).toBeVisible();
+    // Shift+Tab leaves for the logo: focus outside closes the menu.
+    await page.keyboard.press("Shift+Tab");
+    await expect(menu).toBeHidden();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+  });
+
+  test("phone: the menu shows the same items, the services in 2 columns; Escape and a tap outside close it", async ({ page }, testInfo) => {
+    test.skip(!isPhoneProject(testInfo), "the menu is the phone layout's");
+    await openHome(page);
+    const button = menuButton(page);
+    await expect(button).toHaveAttribute("aria-controls", "site-nav");
+    await press(button);
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    const n = nav(page);
+    for (const name of ["About", "Contact", SUPPORT.display]) await expect(n.getByRole("link", { name, exact: true })).toBeVisible();
+    for (const name of ["For Contractors", "Get Service Now"]) await expect(n.getByRole("button", { name, exact: true })).toBeVisible();
+    await expect(n.getByText("Home Services", { exact: true }).filter({ visible: true })).toBeVisible();
+    const links = servicesMenu(page).getByRole("link");
+    await expect(links).toHaveCount(42);
+    await links.last().scrollIntoViewIfNeeded();
+    await expect(links.last()).toBeVisible();
+    expect(await columnCount(servicesMenu(page).locator("li"))).toBe(2);
+
+    await page.keyboard.press("Escape");
+    await expect(n).toBeHidden();
+    await expect(button).toBeFocused();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+
+    await press(button);
+    await expect(n).toBeVisible();
+    // The claims banner is outside the menu and its button.
+    await page.getByText("Trusted by 500+ contractors", { exact: true }).tap();
+    await expect(n).toBeHidden();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+  });
+});
+
+test.describe("sections", () => {
+  test("the seven sections, with the spec's strings and anchors", async ({ page }) => {
+    await openHome(page);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Stop Missing Calls. Start Converting Leads.");
+    const start = page.getByRole("link", { name: "Get Started Today", exact: true });
+    await expect(start).toBeVisible();
+    await expect(start).toHaveAttribute("href", "#contact");
+
+    // The sample roofing lead's call card: caller, issue, urgency, area, recording and transcript.
+    const card = page.locator("figure").filter({ hasText: "Sample roofing lead" });
+    for (const text of ["Caller", "Issue", "Area", "Urgent: active leak", "Recording 3:18", "Transcript ready", "SMS sent", "E-mail sent"]) {
+      await expect(card.getByText(text, { exact: true })).toBeVisible();
+    }
+
+    for (const label of ["The problem", "The leak", "The fix"]) await expect(page.getByText(label, { exact: true })).toBeVisible();
+    await expect(page.getByText("Each missed call costs $500-$5,000.", { exact: true })).toBeVisible();
+
+    const features = page.locator("#features");
+    for (const layer of ["Capture Layer", "Delivery Engine", "Follow-Up Fuel"]) {
+      await expect(features.getByRole("heading", { name: layer, exact: true })).toBeVisible();
+    }
+    for (const capability of ["Live call recording", "Instant email delivery", "SMS notifications", "Real-time alerts", "Professional agents", "Call transcripts"]) {
+      await expect(features.getByText(new RegExp(`^${capability}$`, "i"))).toBeVisible();
+    }
+    await expect(page.getByRole("heading", { name: "Your marketing works. Voicemail wastes it." })).toBeVisible();
+
+    const contact = page.locator("#contact");
+    await expect(contact.getByRole("heading", { level: 2 })).toHaveText("Be live in 24 hours");
+    await expect(contact.getByRole("link", { name: `Call ${SUPPORT.display}` })).toHaveAttribute("href", SUPPORT.tel);
+    await expect(contact.getByRole("link", { name: EMAIL })).toHaveAttribute("href", `mailto:${EMAIL}`);
+    await expect(page.locator("#pricing")).toContainText("No setup fees");
+    await expect(page.getByRole("heading", { name: "Live in 24 hours, in three steps" })).toBeVisible();
+
+    // Hero, problem, features, waste, contact and getting started; the footer is the seventh.
+    await expect(page.locator("main > section")).toHaveCount(6);
+    await expect(page.locator("main + footer")).toHaveCount(1);
+
+    // About and Contact reach their sections.
+    await start.click();
+    await expect(contact).toBeInViewport();
+  });
+});
+
+test.describe("footer", () => {
+  for (const path of ["/", "/campaigns"]) {
+    test(`${path}: links and collapsibles of this layout`, async ({ page }, testInfo) => {
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      const f = footer(page);
+      const visibleHrefs = async () =>
+        f.locator("a:visible").evaluateAll((els) => els.map((el) => el.getAttribute("href") ?? ""));
+      const both = ["/hvac", "/roofing", "/plumbing", "/pest-control", "/electrician", "/water-damage"];
+      const phoneMore = ["/siding", "/flooring", "/appliance-repair", "/handyman", "/bathroom-remodeling", "/lawncare", "/pressure-washing", "/carpet-cleaning", "/decks", "/fences", "/painting", "/tree-services"];
+      const serviceNav = f.getByRole("navigation", { name: "Home services" });
+      const serviceHrefs = async () => (await visibleHrefs()).filter((h) => [...both, ...phoneMore].includes(h));
+
+      await expect(f.getByText("Professional call answering service for contractors and small businesses.")).toBeVisible();
+      await expect(f.getByText(/© 2025 RingReady/)).toBeVisible();
+      if (isPhoneProject(testInfo)) {
+        await expect(f.getByRole("link", { name: `Call ${SUPPORT.display}` })).toHaveAttribute("href", SUPPORT.tel);
+        await expect(f.getByRole("link", { name: EMAIL }).first()).toHaveAttribute("href", `mailto:${EMAIL}`);
+        expect(await serviceHrefs()).toEqual(both);
+        const more = serviceNav.locator("details");
+        await press(more.getByText("More services", { exact: true }));
+        await expect(more).toHaveAttribute("open", "");
+        expect(await serviceHrefs()).toEqual([...both, ...phoneMore]);
+        const contact = f.locator("details").filter({ hasText: "Contact us" });
+        await expect(contact.getByText(`E-mail: ${EMAIL}`)).toBeHidden();
+        await press(contact.getByText("Contact us", { exact: true }));
+        await expect(contact.getByRole("link", { name: SUPPORT.display })).toBeVisible();
+        await expect(contact.getByRole("link", { name: EMAIL })).toBeVisible();
+      } else {
+        for (const heading of ["Contact", "Home Services", "Company"]) await expect(f.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+        expect(await serviceHrefs()).toEqual([...both, ...phoneMore].slice(0, 10));
+        await expect(f.getByText("More services")).toBeHidden();
+        const columns = await f.locator("h2:visible").evaluateAll((els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().left))).size);
+        expect(columns).toBe(3); // and the brand column, which has no heading
+        await expect(f.getByRole("link", { name: SUPPORT.display })).toHaveAttribute("href", SUPPORT.tel);
+        await expect(f.getByRole("link", { name: EMAIL })).toHaveAttribute("href", `mailto:${EMAIL}`);
+      }
+      const company = f.getByRole("navigation", { name: "Company" });
+      await expect(company.getByRole("link", { name: "About Us" })).toHaveAttribute("href", "/#features");
+      await expect(company.getByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/#pricing");
+      await expect(company.getByRole("link", { name: "Contact", exact: true })).toHaveAttribute("href", "/#contact");
+      await expect(company.getByRole("link", { name: "Support" })).toHaveAttribute("href", SUPPORT.tel);
+      for (const name of ["Facebook", "LinkedIn", "YouTube"]) await expect(f.getByRole("link", { name })).toHaveAttribute("href", /^https:\/\//);
+      expect(await visibleHrefs()).not.toContain("#");
+
+      // The legal links open their modal once live, and are links to the pages.
+      for (const [title, href] of [["Privacy Policy", "/privacy"], ["Terms of Service", "/terms"]]) {
+        const link = f.getByRole("link", { name: title, exact: true });
+        await expect(link).toHaveAttribute("href", href);
+        await press(link);
+        const dialog = page.getByRole("dialog", { name: title });
+        await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
+        await page.keyboard.press("Escape");
+        await expect(dialog).toHaveCount(0);
+      }
+      expect(new URL(page.url()).pathname).toBe(path);
+    });
+  }
+
+  test("the collapsibles open without JavaScript, and the legal links are plain links", async ({ newContext }, testInfo) => {
+    test.skip(!isPhoneProject(testInfo), "the collapsibles are the phone layout's");
+    const context = await newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    const f = footer(page);
+    await press(f.getByText("More services", { exact: true }));
+    await expect(f.getByRole("link", { name: "Tree Services" })).toBeVisible();
+    await press(f.getByText("Contact us", { exact: true }));
+    await expect(f.locator("details").filter({ hasText: "Contact us" }).getByRole("link", { name: EMAIL })).toBeVisible();
+    await press(f.getByRole("link", { name: "Terms of Service" }));
+    await page.waitForURL((url) => url.pathname === "/terms");
+  });
+});

@@ -1,0 +1,71 @@
+import type { Locator, Page, TestInfo } from "@playwright/test";
+import { expect } from "../fixtures";
+import { isPhoneProject, press } from "./service";
+
+// The home page's header and overlays, for home.spec.ts and home-overlays.spec.ts.
+
+export const SUPPORT = { display: "(800) 555-0100", tel: "tel:+18005550100" };
+export const EMAIL = "info@ringready.example";
+
+export const HOMEOWNER_ALERT = `Homeowner dashboard coming soon! Please call ${SUPPORT.display} for immediate service.`;
+export const CONTRACTOR_ALERT = `Contractor login coming soon! Please call ${SUPPORT.display} for access.`;
+
+export async function openHome(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
+
+export const nav = (page: Page): Locator => page.getByRole("navigation", { name: "Main" });
+export const menuButton = (page: Page): Locator => page.getByRole("button", { name: /^(Menu|Close menu)$/ });
+export const servicesMenu = (page: Page): Locator => page.locator("#services-menu");
+
+/** On phones, opens the menu, where the navigation's items are; on desktops they show. */
+export async function showNavigation(page: Page, testInfo: TestInfo): Promise<void> {
+  if (!isPhoneProject(testInfo)) return;
+  if ((await menuButton(page).getAttribute("aria-expanded")) !== "true") await press(menuButton(page));
+  await expect(nav(page)).toBeVisible();
+}
+
+/** The button that opens the contractor login type chooser: 'Login' in the phone header,
+ * 'For Contractors' in the desktop navigation. */
+export function chooserOpener(page: Page, testInfo: TestInfo): Locator {
+  return isPhoneProject(testInfo)
+    ? page.getByRole("button", { name: "Login", exact: true })
+    : nav(page).getByRole("button", { name: "For Contractors", exact: true });
+}
+
+export const chooser = (page: Page): Locator => page.getByRole("dialog", { name: "Choose your account type" });
+
+export async function openChooser(page: Page, testInfo: TestInfo): Promise<Locator> {
+  await press(chooserOpener(page, testInfo));
+  await expect(chooser(page)).toBeVisible();
+  return chooserOpener(page, testInfo);
+}
+
+/** Opens the service request modal from 'Get Service Now'. */
+export async function openServiceRequest(page: Page, testInfo: TestInfo): Promise<{ dialog: Locator; opener: Locator }> {
+  await showNavigation(page, testInfo);
+  const opener = nav(page).getByRole("button", { name: "Get Service Now", exact: true });
+  await press(opener);
+  const dialog = page.getByRole("dialog", { name: "Get Service Now" });
+  await expect(dialog).toBeVisible();
+  return { dialog, opener };
+}
+
+export type CloseBy = "Escape" | "close button" | "backdrop";
+export const CLOSE_BYS: CloseBy[] = ["Escape", "close button", "backdrop"];
+
+/** Closes the top dialog the way given and checks it is gone. */
+export async function closeDialog(page: Page, dialog: Locator, by: CloseBy): Promise<void> {
+  if (by === "Escape") await page.keyboard.press("Escape");
+  else if (by === "close button") await press(dialog.getByRole("button", { name: "Close", exact: true }));
+  // The corner of the viewport is the backdrop: a click there lands on the <dialog> itself.
+  else await page.mouse.click(4, 4);
+  await expect(dialog).toHaveCount(0);
+}
+
+/** The distinct left edges of a list's items: its number of columns. */
+export async function columnCount(items: Locator): Promise<number> {
+  const lefts = await items.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
+  return new Set(lefts).size;
+}

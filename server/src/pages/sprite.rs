@@ -1,0 +1,90 @@
+//! An SVG sprite file of icons, served as an immutable asset under a content-hashed URL.
+//! The home page draws its 42 service icons (in the Home Services menu, the directory and
+//! the service picker) from it with `<use href="/assets/icons-….svg#i-NAME">`, so their
+//! path data is fetched once and cached instead of weighing on every page's HTML.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::assets::IconSet;
+
+/// Element names and attribute names allowed in the sprite: lucide's own vocabulary.
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The sprite's SVG text: one `<symbol id="i-NAME" viewBox="0 0 24 24">` per icon. Parts
+/// that are not `[tag, {attributes}]` with plain names are left out.
+pub fn sprite_svg(icons: &IconSet) -> String {
+    let mut out = String::from(r#"<svg xmlns="http://www.w3.org/2000/svg">"#);
+    for (name, node) in icons {
+        out.push_str(&format!(r#"<symbol id="i-{}" viewBox="0 0 24 24">"#, escape(name)));
+        for part in node.as_array().into_iter().flatten() {
+            let (Some(tag), Some(attrs)) = (part.get(0).and_then(Value::as_str), part.get(1).and_then(Value::as_object)) else {
+                continue;
+            };
+            if !is_name(tag) {
+                continue;
+            }
+            out.push('<');
+            out.push_str(tag);
+            for (key, value) in attrs {
+                let text = match value {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    _ => continue,
+                };
+                // React's `key` is not an SVG attribute.
+                if key == "key" || !is_name(key) {
+                    continue;
+                }
+                out.push_str(&format!(r#" {key}="{}""#, escape(&text)));
+            }
+            out.push_str("/>");
+        }
+        out.push_str("</symbol>");
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// The URL the sprite is served under: /assets/icons-<hash of its content>.svg.
+pub fn sprite_path(svg: &str) -> String {
+    let hash: String = Sha256::digest(svg.as_bytes()).iter().take(6).map(|b| format!("{b:02x}")).collect();
+    format!("/assets/icons-{hash}.svg")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn symbols_carry_the_icon_parts_escaped() {
+        let mut icons = IconSet::new();
+        icons.insert(
+            "wrench".into(),
+            json!([["path", { "d": "M1 2h3" }], ["circle", { "cx": 12, "cy": 12, "r": "3" }]]),
+        );
+        icons.insert(
+            "odd".into(),
+            json!([["path", { "d": "a\"<b" }], ["bad tag", { "d": "x" }], ["path", { "on click": "x" }], 7]),
+        );
+        let svg = sprite_svg(&icons);
+        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg">"#));
+        assert!(svg.contains(r#"<symbol id="i-wrench" viewBox="0 0 24 24"><path d="M1 2h3"/><circle cx="12" cy="12" r="3"/></symbol>"#));
+        assert!(
+            svg.contains(r#"<symbol id="i-odd" viewBox="0 0 24 24"><path d="a&quot;&lt;b"/><path/></symbol>"#),
+            "{svg}"
+        );
+        assert!(sprite_path(&svg).starts_with("/assets/icons-") && sprite_path(&svg).ends_with(".svg"));
+        assert_ne!(sprite_path(&svg), sprite_path("<svg/>"), "the URL follows the content");
+    }
+}
