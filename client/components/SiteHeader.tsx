@@ -2,7 +2,7 @@ import { formatPhone } from "../lib/phone";
 import type { ServiceLink } from "../lib/types";
 import { CallButton } from "./CallButton";
 import { CallLink } from "./CallLink";
-import { HomeHeader } from "./header/HomeHeader";
+import { HomeHeader, type HomeHeaderProps } from "./header/HomeHeader";
 import { Logo } from "./Logo";
 
 /** Which header a page has:
@@ -10,18 +10,7 @@ import { Logo } from "./Logo";
  * - "service": a service page's sticky call bar (phone) and header with a call button (desktop);
  * - "plain": the logo and the support number (campaign portal, legal pages). */
 export type SiteHeaderProps =
-  | {
-      variant: "home";
-      brand: string;
-      phone: string;
-      services: ServiceLink[];
-      /** The sprite file holding the services' icons. */
-      spriteUrl: string;
-      /** Services with their own number (slug to ten digits). */
-      servicePhones: Record<string, string>;
-      /** The consent wording of the service request modal's callback form. */
-      consentText: string;
-    }
+  | ({ variant: "home" } & HomeHeaderProps)
   | { variant: "service"; brand: string; phone: string; service: string }
   | { variant: "plain"; brand: string; phone: string };
 

@@ -7,7 +7,7 @@ import { CallLink } from "../CallLink";
 import { Logo } from "../Logo";
 import { SpriteIcon } from "../SpriteIcon";
 
-interface Props {
+export interface HomeHeaderProps {
   brand: string;
   /** The support number: ten digits. */
   phone: string;
@@ -26,7 +26,7 @@ const LINK = "rounded-lg px-2 py-2 font-medium text-slate-800 hover:underline lg
  * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
  * 'For Contractors', the phone link and 'Get Service Now'. Phone: 'Login' and a menu with
  * the same items. The navigation is server HTML; only its buttons are islands. */
-export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, consentText }: Props) {
+export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, consentText }: HomeHeaderProps) {
   return (
     <>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
