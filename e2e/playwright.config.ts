@@ -20,7 +20,7 @@ import {
 // Browser tests against the real server binary (target/debug/site), in Debian's
 // Chromium. Nothing is downloaded: build first (see Makefile, `make test-e2e`).
 //
-// Two servers: the default one (4173, certification script off) stores leads in its own
+// Three servers: the default one (4173, certification script off) stores leads in its own
 // SQLite file and e-mails them to a local aiosmtpd (global-setup.ts); the second (4174)
 // has TRUSTEDFORM_ENABLED=true, and its tests serve a stand-in for TrustedForm's script.
 // Playwright empties test-results/ before a run and each server deletes its database file

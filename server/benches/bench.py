@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make bench`: measures the site against ../shared/design.md §2 and §6 in one run.
+"""`make bench`: measures the site against its performance budgets (README, Benchmarks) in one run.
 
 This file holds main(), what the measurements share and sections 1-3; leads.py has
 sections 5-6, browser.py sections 4 and 7. Run it from anywhere: python3 server/benches/bench.py
