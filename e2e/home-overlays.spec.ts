@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { ALL_RULES, axeViolations, describeViolations } from "./support/axe";
 import { leadsByPhone } from "./support/db";
-import { MAIN_DB } from "./support/env";
+import { MAIN_DB, TF_DB, TF_URL } from "./support/env";
 import {
   chooser,
   chooserOpener,
@@ -20,6 +20,7 @@ import {
   SUPPORT,
 } from "./support/home";
 import { fold, isPhoneProject, press, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
+import { newCertificate, serveStandIn } from "./support/trustedform";
 
 // The home header's overlays (spec sections 2, 4 and 8, issue 8): the contractor login type
 // chooser, its two alerts, the affiliate dashboard and the service request modal, each
@@ -192,6 +193,31 @@ test.describe("service request modal", () => {
     await expect(sheet).toHaveCount(0);
     await expect(form.locator('[data-tf-element-role="submit"]')).toBeFocused();
   });
+});
+
+test("with the certification script on, a service request carries its consent certificate", async ({ page }, testInfo) => {
+  // The script certifies the forms it finds when it loads: it is loaded once the modal's form exists.
+  const cert = newCertificate();
+  const standIn = await serveStandIn(page, { cert, delayMs: 300 });
+  await page.goto(`${TF_URL}/`);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  expect(standIn.requested, "nothing to certify before the form shows").toHaveLength(0);
+  const { dialog } = await openServiceRequest(page, testInfo);
+  await dialog.getByRole("searchbox", { name: "What do you need help with?" }).fill("plumb");
+  await press(dialog.getByRole("button", { name: "Plumbing", exact: true }));
+  await expect.poll(() => standIn.requested.length).toBe(1);
+
+  const form = dialog.locator("form");
+  const phone = uniquePhone(testInfo);
+  await form.getByRole("textbox", { name: "Full Name", exact: true }).fill("Ines Okafor");
+  await form.getByRole("textbox", { name: "Phone Number", exact: true }).fill(phone.input);
+  await press(form.locator('input[name="consent"]'));
+  await press(form.locator('[data-tf-element-role="submit"]'));
+  await expect(form.getByText(SUCCESS_MESSAGE, { exact: true })).toBeVisible({ timeout: 10_000 });
+
+  await expect.poll(async () => (await leadsByPhone(TF_DB, phone.e164)).length).toBe(1);
+  const [lead] = await leadsByPhone(TF_DB, phone.e164);
+  expect(lead).toMatchObject({ service_slug: "plumbing", cert_url: cert.certUrl, cert_token: cert.token, cert_ping_url: cert.ping });
 });
 
 test.describe("accessibility", () => {

@@ -18,10 +18,12 @@ interface Props {
   servicePhones: Record<string, string>;
   /** The consent wording beside the callback form's checkbox. */
   consentText: string;
+  /** The TrustedForm script certifies the callback form (loaded when the form shows). */
+  certification: boolean;
 }
 
 /** 'Get Service Now' and the service request modal it opens. */
-function ServiceRequest({ servicesFrom, spriteUrl, phone, servicePhones, consentText }: Props) {
+function ServiceRequest({ servicesFrom, spriteUrl, phone, servicePhones, consentText, certification }: Props) {
   const [services, setServices] = useState<ServiceLink[] | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   return (
@@ -43,6 +45,7 @@ function ServiceRequest({ servicesFrom, spriteUrl, phone, servicePhones, consent
             phone={phone}
             servicePhones={servicePhones}
             consentText={consentText}
+            certification={certification}
             onClose={() => setServices(null)}
             returnFocusTo={button.current}
           />

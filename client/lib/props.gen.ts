@@ -55,7 +55,11 @@ servicePhones: Record<string, string>,
 /**
  * The TCPA consent wording beside the service request modal's callback form.
  */
-consentText: string, };
+consentText: string, 
+/**
+ * The TrustedForm consent certificate script runs for that form (once it is shown).
+ */
+certification: boolean, };
 
 export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
 /**

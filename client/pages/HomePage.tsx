@@ -14,7 +14,7 @@ import { CLOSING, FEATURES, GETTING_STARTED, HERO, MARKETING_WASTE, PROBLEM, SAM
  * (hero, problem, features, marketing waste, closing call to action, getting started,
  * footer). The first screen's icons come from the page's inline sprite; the services'
  * icons and those of the sections below from the sprite file. */
-export function HomePage({ site, services, icons, spriteUrl, servicePhones, consentText }: HomeProps) {
+export function HomePage({ site, services, icons, spriteUrl, servicePhones, consentText, certification }: HomeProps) {
   const phone = site.supportPhone;
   return (
     <>
@@ -27,6 +27,7 @@ export function HomePage({ site, services, icons, spriteUrl, servicePhones, cons
         spriteUrl={spriteUrl}
         servicePhones={servicePhones}
         consentText={consentText}
+        certification={certification}
       />
       <main id="main">
         <HomeHero {...HERO} phone={phone} lead={SAMPLE_LEAD} />

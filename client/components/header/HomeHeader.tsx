@@ -18,6 +18,8 @@ export interface HomeHeaderProps {
   servicePhones: Record<string, string>;
   /** The consent wording of the service request modal's callback form. */
   consentText: string;
+  /** The TrustedForm script certifies the service request's callback form. */
+  certification: boolean;
 }
 
 const LINK = "rounded-lg px-2 py-2 font-medium text-slate-800 hover:underline lg:px-0";
@@ -26,7 +28,7 @@ const LINK = "rounded-lg px-2 py-2 font-medium text-slate-800 hover:underline lg
  * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
  * 'For Contractors', the phone link and 'Get Service Now'. Phone: 'Login' and a menu with
  * the same items. The navigation is server HTML; only its buttons are islands. */
-export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, consentText }: HomeHeaderProps) {
+export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, consentText, certification }: HomeHeaderProps) {
   return (
     <>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
@@ -89,6 +91,7 @@ export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, c
               phone={phone}
               servicePhones={servicePhones}
               consentText={consentText}
+              certification={certification}
             />
           </nav>
         </div>

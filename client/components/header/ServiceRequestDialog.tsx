@@ -6,10 +6,15 @@ import { useEffect, useRef, useState } from "react";
 import Callback from "../../islands/Callback";
 import { formatPhone } from "../../lib/phone";
 import { matchServices } from "../../lib/serviceSearch";
+import { loadTrustedForm } from "../../lib/tracking";
 import type { ServiceLink } from "../../lib/types";
 import { CallLink } from "../CallLink";
 import { Dialog } from "../Dialog";
 import { SpriteIcon } from "../SpriteIcon";
+
+/** Whether this page has loaded TrustedForm's script (here, not in lib/tracking, so the
+ * service pages' chunks stay as small as they were). */
+let trustedFormLoaded = false;
 
 interface Props {
   services: ServiceLink[];
@@ -19,11 +24,13 @@ interface Props {
   phone: string;
   servicePhones: Record<string, string>;
   consentText: string;
+  /** The TrustedForm script certifies the callback form: loaded once the form is shown. */
+  certification: boolean;
   onClose: () => void;
   returnFocusTo: HTMLElement | null;
 }
 
-export default function ServiceRequestDialog({ services, spriteUrl, phone, servicePhones, consentText, onClose, returnFocusTo }: Props) {
+export default function ServiceRequestDialog({ services, spriteUrl, phone, servicePhones, consentText, certification, onClose, returnFocusTo }: Props) {
   const [slug, setSlug] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const chosen = services.find((s) => s.slug === slug);
@@ -39,6 +46,15 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
     if (chosen) document.getElementById("callback-name")?.focus();
     else searchRef.current?.focus();
   }, [chosen]);
+
+  // TrustedForm certifies the forms on the page when its script loads: load it once this
+  // form exists (service pages load it with the page, where their form already is).
+  useEffect(() => {
+    if (chosen && certification && !trustedFormLoaded) {
+      trustedFormLoaded = true;
+      loadTrustedForm();
+    }
+  }, [chosen, certification]);
 
   const shown = matchServices(services, query);
   const servicePhone = (chosen && servicePhones[chosen.slug]) || phone;
@@ -62,7 +78,7 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
           </p>
           {/* The service pages' callback island, as a part of this one: its form, the legal
               texts its consent wording opens and the 'Callback status' sheet. */}
-          <Callback serviceSlug={chosen.slug} phone={servicePhone} consentText={consentText} certification={false} />
+          <Callback serviceSlug={chosen.slug} phone={servicePhone} consentText={consentText} certification={certification} />
         </>
       ) : (
         <>

@@ -136,6 +136,7 @@ impl PageTable {
                     services: services.clone(),
                     service_phones: config.site.service_phones.iter().map(|(slug, phone)| (slug.clone(), phone.national().to_string())).collect(),
                     consent_text: consent.current().to_string(),
+                    certification: config.tracking.trustedform,
                 }),
                 Head {
                     title: format!("{brand} | Live Call Answering and Lead Delivery for Contractors"),

@@ -92,6 +92,8 @@ pub struct HomeProps {
     pub service_phones: BTreeMap<String, String>,
     /// The TCPA consent wording beside the service request modal's callback form.
     pub consent_text: String,
+    /// The TrustedForm consent certificate script runs for that form (once it is shown).
+    pub certification: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
