@@ -1,6 +1,8 @@
+import type { Step } from "../service/HowItWorks";
+
 interface Props {
   title: string;
-  steps: { title: string; text: string }[];
+  steps: readonly Step[];
 }
 
 /** Section 6: how a contractor goes live, in three numbered steps. */
