@@ -5,8 +5,30 @@
 //! each request waits until the transaction holding its row is durable, but many requests
 //! share one fsync. See docs/decisions/002-group-commit.md.
 
+mod admin;
+mod erasure;
+mod intake;
+pub mod pg_tls;
 pub mod postgres;
+mod postgres_admin;
+mod postgres_intake;
+mod postgres_outbox;
+mod postgres_writer;
+mod postgres_staff;
+mod review;
 pub mod sqlite;
+mod sqlite_admin;
+mod sqlite_intake;
+mod sqlite_staff;
+mod staff;
+mod suppressions;
+
+pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow};
+pub use erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord};
+pub use review::{SUBMISSION_STATUSES, SubmissionFilter};
+pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin};
+pub use suppressions::{Suppression, masked};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -99,6 +121,8 @@ pub struct LeadRecord {
     pub user_agent: Option<String>,
     pub page_url: Option<String>,
     pub referrer: Option<String>,
+    /// The Referer header the server saw (the page sends its own `page_url` and `referrer`).
+    pub seen_referer: Option<String>,
     pub utm_source: Option<String>,
     pub utm_medium: Option<String>,
     pub utm_campaign: Option<String>,
@@ -112,7 +136,83 @@ pub struct OutboxItem {
     pub id: i64,
     pub channel: Channel,
     pub attempts: u32,
+    /// When the current delivery effort began (creation, or the last `site outbox retry`).
+    pub since_ms: i64,
     pub lead: LeadRecord,
+}
+
+/// The undelivered part of an outbox, for /metrics: read from the rows that are not
+/// delivered only (an index range), never by counting the whole table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxSummary {
+    pub pending: i64,
+    pub failed: i64,
+    /// Creation time of the oldest notification not yet delivered (pending or failed).
+    pub oldest_undelivered_ms: Option<i64>,
+}
+
+impl OutboxSummary {
+    /// Records one row of `SELECT status, COUNT(*), MIN(created_ms) … GROUP BY status`.
+    fn add(&mut self, status: &str, n: i64, oldest: Option<i64>) {
+        match status {
+            "pending" => self.pending = n,
+            "failed" => self.failed = n,
+            _ => return,
+        }
+        self.oldest_undelivered_ms = match (self.oldest_undelivered_ms, oldest) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// The outboxes the worker delivers from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outbox {
+    /// Lead notifications (`outbox`: e-mail and webhook).
+    Leads,
+    /// E-mails about account requests and campaign applications (`mail_outbox`).
+    Mail,
+}
+
+impl Outbox {
+    pub const ALL: [Outbox; 2] = [Outbox::Leads, Outbox::Mail];
+
+    /// Its name in /metrics and in `site outbox retry`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outbox::Leads => "leads",
+            Outbox::Mail => "mail",
+        }
+    }
+
+    /// Its table and the column naming the record a row is about.
+    fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Outbox::Leads => ("outbox", "lead_id"),
+            Outbox::Mail => ("mail_outbox", "submission_id"),
+        }
+    }
+}
+
+/// One outbox row as operators see it (`site outbox retry` lists the failed ones).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxRow {
+    pub id: i64,
+    /// The lead (or, in the mail outbox, the submission) it is about.
+    pub record_id: String,
+    pub channel: String,
+    pub status: String,
+    pub attempts: i64,
+    pub created_ms: i64,
+    pub last_error: Option<String>,
+}
+
+/// Which failed notifications `Store::retry_failed` sends again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryScope {
+    All,
+    One(i64),
 }
 
 /// Counts of outbox rows by status.
@@ -174,7 +274,8 @@ impl Store {
         dispatch!(self, s => s.submit_lead(lead, channels, now_ms).await)
     }
 
-    /// Upserts a certificate token record.
+    /// Records a certificate token: inserts it, or fills the fields its record lacks (a
+    /// record is never overwritten, whoever sends the token again).
     pub async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
         dispatch!(self, s => s.record_token(record, now_ms).await)
     }
@@ -200,7 +301,32 @@ impl Store {
         dispatch!(self, s => s.outbox_counts().await)
     }
 
-    /// The earliest time a pending notification is due, if any.
+    /// An outbox's pending and failed counts and its oldest undelivered notification, read
+    /// from the undelivered rows only.
+    pub async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
+        let (table, _) = outbox.table();
+        dispatch!(self, s => s.outbox_summary(table).await)
+    }
+
+    /// An outbox's rows with `status` ("pending", "failed", "delivered"), oldest first, at most `limit`.
+    pub async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        let (table, record) = outbox.table();
+        dispatch!(self, s => s.outbox_rows(table, record, status.to_string(), limit).await)
+    }
+
+    /// Makes an outbox's failed notifications pending again, due now, with a fresh delivery
+    /// effort (another full retry period). Returns how many.
+    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<u64, StoreError> {
+        let (table, _) = outbox.table();
+        dispatch!(self, s => s.retry_failed(table, scope, now_ms).await)
+    }
+
+    /// False once the writer has stopped (closed, or its thread or task ended): writes would fail.
+    pub fn writer_alive(&self) -> bool {
+        dispatch!(self, s => s.writer_alive())
+    }
+
+    /// The earliest time a pending notification (lead or submission e-mail) is due, if any.
     pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         dispatch!(self, s => s.next_due_ms().await)
     }
@@ -220,6 +346,38 @@ impl Store {
 
     pub async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
         dispatch!(self, s => s.token(token).await)
+    }
+
+    /// Stores a submission (account request, campaign application) and, unless `mail` is
+    /// None, its e-mail to the notification recipients, in one durable transaction; a
+    /// repeat of the same `dedupe_key` within the window gets the first id and no e-mail.
+    pub async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
+        dispatch!(self, s => s.submit_form(submission, mail, now_ms).await)
+    }
+
+    pub async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
+        dispatch!(self, s => s.submission(id).await)
+    }
+
+    /// Leases up to `limit` due submission e-mails for `lease_ms`.
+    pub async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+        dispatch!(self, s => s.claim_due_mail(now_ms, lease_ms, limit).await)
+    }
+
+    pub async fn mark_mail_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish_mail(id, "delivered", attempts, Some(now_ms), 0, None).await)
+    }
+
+    pub async fn mark_mail_retry(&self, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish_mail(id, "pending", attempts, None, next_ms, Some(error.to_string())).await)
+    }
+
+    pub async fn mark_mail_failed(&self, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish_mail(id, "failed", attempts, None, 0, Some(error.to_string())).await)
+    }
+
+    pub async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
+        dispatch!(self, s => s.mail_counts().await)
     }
 
     /// Waits until every write handed to the writer is committed, then stops it.

@@ -8,10 +8,18 @@ use std::thread::JoinHandle;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, MAX_BATCH, OutboxCounts, OutboxItem, StoreError, Submitted, new_lead_id};
+use super::{
+    Channel, DUPLICATE_WINDOW_MS, LeadRecord, MAX_BATCH, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, RetryScope, StoreError,
+    Submitted, new_lead_id,
+};
 use crate::leads::{NewLead, TokenRecord};
 
-const MIGRATIONS: [(u32, &str); 1] = [(1, include_str!("../../migrations/sqlite/0001_leads.sql"))];
+const MIGRATIONS: [(u32, &str); 4] = [
+    (1, include_str!("../../migrations/sqlite/0001_leads.sql")),
+    (2, include_str!("../../migrations/sqlite/0002_intake.sql")),
+    (3, include_str!("../../migrations/sqlite/0003_hardening.sql")),
+    (4, include_str!("../../migrations/sqlite/0004_staff.sql")),
+];
 
 /// Work for the writer: runs inside the group transaction and returns what to do once the
 /// group's commit succeeded (true) or failed (false).
@@ -58,7 +66,10 @@ impl SqliteStore {
     }
 
     /// Runs `f` in the writer's next group; resolves once that group is durable.
-    async fn write<T: Send + 'static>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static) -> Result<T, StoreError> {
+    pub(super) async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
         let (reply, answer) = oneshot::channel();
         let job: Job = Box::new(move |conn: &Connection| {
             let result = in_savepoint(conn, f);
@@ -80,7 +91,10 @@ impl SqliteStore {
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 
-    async fn read<T: Send + 'static>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static) -> Result<T, StoreError> {
+    pub(super) async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
         let reader = Arc::clone(&self.reader);
         tokio::task::spawn_blocking(move || {
             let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
@@ -108,13 +122,14 @@ impl SqliteStore {
             let c = &lead.context;
             conn.prepare_cached(
                 "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-                 cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                 cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
+                 seen_referer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
             )?
             .execute(params![
                 id, now_ms, lead.service_slug, lead.full_name, lead.phone, lead.zip_code, lead.consent_sha256,
                 lead.certificate.cert_url, lead.certificate.token, lead.certificate.ping_url,
-                c.ip, c.user_agent, c.page_url, c.referrer, c.utm.source, c.utm.medium, c.utm.campaign, c.utm.term, c.utm.content
+                c.ip, c.user_agent, c.page_url, c.referrer, c.utm.source, c.utm.medium, c.utm.campaign, c.utm.term, c.utm.content,
+                c.seen_referer
             ])?;
             let mut outbox = conn.prepare_cached(
                 "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) VALUES (?1, ?2, 'pending', 0, ?3, ?3)",
@@ -131,8 +146,8 @@ impl SqliteStore {
         self.write(move |conn| {
             conn.prepare_cached(
                 "INSERT INTO certificates (token, ping_url, cert_url, service_slug, recorded_at_ms, updated_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?5) \
-                 ON CONFLICT (token) DO UPDATE SET ping_url = COALESCE(excluded.ping_url, ping_url), cert_url = COALESCE(excluded.cert_url, cert_url), \
-                 service_slug = excluded.service_slug, updated_at_ms = excluded.updated_at_ms",
+                 ON CONFLICT (token) DO UPDATE SET ping_url = COALESCE(ping_url, excluded.ping_url), cert_url = COALESCE(cert_url, excluded.cert_url), \
+                 updated_at_ms = excluded.updated_at_ms",
             )?
             .execute(params![record.token, record.ping_url, record.cert_url, record.service_slug, now_ms])?;
             Ok(())
@@ -142,22 +157,31 @@ impl SqliteStore {
 
     pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
-            let mut claimed: Vec<(i64, String, String, u32)> = Vec::new();
+            let mut claimed: Vec<(i64, String, String, u32, i64)> = Vec::new();
             {
                 let mut stmt = conn.prepare_cached(
                     "UPDATE outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 \
-                     AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) RETURNING id, lead_id, channel, attempts",
+                     AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) \
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
                 )?;
-                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })?;
                 for row in rows {
                     claimed.push(row?);
                 }
             }
             let mut items = Vec::with_capacity(claimed.len());
-            for (id, lead_id, channel, attempts) in claimed {
+            for (id, lead_id, channel, attempts, since_ms) in claimed {
                 let Some(channel) = Channel::parse(&channel) else { continue };
                 if let Some(lead) = select_lead(conn, &lead_id)? {
-                    items.push(OutboxItem { id, channel, attempts, lead });
+                    items.push(OutboxItem {
+                        id,
+                        channel,
+                        attempts,
+                        since_ms,
+                        lead,
+                    });
                 }
             }
             Ok(items)
@@ -199,10 +223,91 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
+        self.read(move |conn| {
+            let mut summary = OutboxSummary::default();
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT status, COUNT(*), MIN(created_ms) FROM {table} WHERE status IN ('pending', 'failed') GROUP BY status"
+            ))?;
+            let rows = stmt.query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?))
+            })?;
+            for row in rows {
+                let (status, n, oldest) = row?;
+                summary.add(&status, n, oldest);
+            }
+            Ok(summary)
+        })
+        .await
+    }
+
+    pub async fn outbox_rows(
+        &self,
+        table: &'static str,
+        record: &'static str,
+        status: String,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let channel = if table == "outbox" { "channel" } else { "'email'" };
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = ?1 ORDER BY created_ms, id LIMIT ?2"
+            ))?;
+            let rows = stmt.query_map(params![status, limit as i64], |r| {
+                Ok(OutboxRow {
+                    id: r.get(0)?,
+                    record_id: r.get(1)?,
+                    channel: r.get(2)?,
+                    status: r.get(3)?,
+                    attempts: r.get(4)?,
+                    created_ms: r.get(5)?,
+                    last_error: r.get(6)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn retry_failed(&self, table: &'static str, scope: RetryScope, now_ms: i64) -> Result<u64, StoreError> {
+        let one = match scope {
+            RetryScope::All => None,
+            RetryScope::One(id) => Some(id),
+        };
+        self.write(move |conn| {
+            let n = conn.execute(
+                &format!(
+                    "UPDATE {table} SET status = 'pending', next_attempt_ms = ?1, locked_until_ms = 0, retry_from_ms = ?1 \
+                     WHERE status = 'failed' AND (?2 IS NULL OR id = ?2)"
+                ),
+                params![now_ms, one],
+            )?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    pub fn writer_alive(&self) -> bool {
+        let sender_open = self
+            .writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|s| !s.is_closed());
+        let thread_running = self
+            .thread
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|t| !t.is_finished());
+        sender_open && thread_running
+    }
+
     pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         self.read(|conn| {
             conn.query_row(
-                "SELECT MIN(MAX(next_attempt_ms, locked_until_ms)) FROM outbox WHERE status = 'pending'",
+                "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
+                 UNION ALL SELECT MAX(next_attempt_ms, locked_until_ms) FROM mail_outbox WHERE status = 'pending')",
                 [],
                 |r| r.get(0),
             )
@@ -218,6 +323,8 @@ impl SqliteStore {
             )?;
             let leads = conn.execute("DELETE FROM leads WHERE received_at_ms < ?1", params![cutoff_ms])?;
             let certs = conn.execute("DELETE FROM certificates WHERE recorded_at_ms < ?1", params![cutoff_ms])?;
+            // Their e-mails go with them (ON DELETE CASCADE).
+            conn.execute("DELETE FROM submissions WHERE received_at_ms < ?1", params![cutoff_ms])?;
             conn.execute(
                 "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)",
                 [],
@@ -344,7 +451,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 }
 
 const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
-     l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content";
+     l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer";
 
 fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {
     conn.prepare_cached(&format!(
@@ -377,5 +484,6 @@ fn lead_from_row(r: &Row<'_>) -> rusqlite::Result<LeadRecord> {
         utm_campaign: r.get(18)?,
         utm_term: r.get(19)?,
         utm_content: r.get(20)?,
+        seen_referer: r.get(21)?,
     })
 }

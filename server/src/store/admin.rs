@@ -1,0 +1,223 @@
+//! What the staff console reads and changes of leads: the filtered list (keyset pages,
+//! newest first), one lead with its deliveries and every attempt, and a failed delivery
+//! sent back to the outbox. Both stores share these types and the list's SQL.
+
+use serde::Serialize;
+
+use super::{LeadRecord, NewAudit, Store, StoreError};
+
+/// Delivery statuses a lead can have (kept by the database's triggers, see migration 0003).
+pub const DELIVERY_STATUSES: [&str; 5] = ["pending", "delivered", "failed", "suppressed", "none"];
+
+/// The leads list's filters; every one optional, all combined.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeadFilter {
+    pub service: Option<String>,
+    /// One of [`DELIVERY_STATUSES`].
+    pub status: Option<String>,
+    /// E.164.
+    pub phone: Option<String>,
+    /// Words of the name, each matching the start of a word of the stored name.
+    pub name_words: Vec<String>,
+    /// Received at or after (UTC ms).
+    pub from_ms: Option<i64>,
+    /// Received before (UTC ms).
+    pub to_ms: Option<i64>,
+    /// Keyset cursor: rows strictly older than this (received_at_ms, id).
+    pub before: Option<(i64, String)>,
+}
+
+impl LeadFilter {
+    /// Search words from what a person typed: letters and digits only, lower case.
+    pub fn words(typed: &str) -> Vec<String> {
+        typed
+            .split(|c: char| c.is_whitespace() || c == '-' || c == '\'' || c == '.' || c == ',')
+            .map(|w| {
+                w.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .take(40)
+                    .collect::<String>()
+            })
+            .filter(|w| !w.is_empty())
+            .take(5)
+            .collect()
+    }
+}
+
+/// One row of the leads list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LeadRow {
+    pub id: String,
+    pub received_at_ms: i64,
+    pub service_slug: String,
+    pub full_name: String,
+    pub phone: String,
+    pub zip_code: Option<String>,
+    pub delivery_status: String,
+}
+
+/// A notification of a lead (one outbox row).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeliveryRecord {
+    pub id: i64,
+    pub channel: String,
+    pub status: String,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    pub next_attempt_ms: i64,
+    pub delivered_ms: Option<i64>,
+}
+
+/// One attempt at delivering a notification.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AttemptRecord {
+    pub channel: String,
+    pub at_ms: i64,
+    pub outcome: String,
+    pub error: Option<String>,
+}
+
+/// Everything stored about one lead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeadDetail {
+    pub lead: LeadRecord,
+    pub delivery_status: String,
+    /// When a data request erased it down to its consent record.
+    pub erased_ms: Option<i64>,
+    pub deliveries: Vec<DeliveryRecord>,
+    pub attempts: Vec<AttemptRecord>,
+    /// Whether its phone number is on the do-not-call list now.
+    pub suppressed_now: bool,
+}
+
+/// A query parameter of the list's SQL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Param {
+    Text(String),
+    Int(i64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+pub(super) const LEAD_ROW_COLUMNS: &str =
+    "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.delivery_status";
+
+/// The WHERE clause (with its parameters) for `filter`, numbered from 1.
+pub(super) fn lead_where(filter: &LeadFilter, dialect: Dialect) -> (String, Vec<Param>) {
+    let mut conds: Vec<String> = Vec::new();
+    let mut params: Vec<Param> = Vec::new();
+    let next = |p: Param, params: &mut Vec<Param>| {
+        params.push(p);
+        match dialect {
+            Dialect::Sqlite => format!("?{}", params.len()),
+            Dialect::Postgres => format!("${}", params.len()),
+        }
+    };
+    if let Some(s) = &filter.service {
+        conds.push(format!("l.service_slug = {}", next(Param::Text(s.clone()), &mut params)));
+    }
+    if let Some(s) = &filter.status {
+        conds.push(format!("l.delivery_status = {}", next(Param::Text(s.clone()), &mut params)));
+    }
+    if let Some(p) = &filter.phone {
+        conds.push(format!("l.phone_e164 = {}", next(Param::Text(p.clone()), &mut params)));
+    }
+    if let Some(from) = filter.from_ms {
+        conds.push(format!("l.received_at_ms >= {}", next(Param::Int(from), &mut params)));
+    }
+    if let Some(to) = filter.to_ms {
+        conds.push(format!("l.received_at_ms < {}", next(Param::Int(to), &mut params)));
+    }
+    if !filter.name_words.is_empty() {
+        match dialect {
+            Dialect::Sqlite => {
+                let query = filter.name_words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" ");
+                conds.push(format!(
+                    "l.rowid IN (SELECT rowid FROM lead_names WHERE lead_names MATCH {})",
+                    next(Param::Text(query), &mut params)
+                ));
+            }
+            Dialect::Postgres => {
+                let query = filter.name_words.iter().map(|w| format!("{w}:*")).collect::<Vec<_>>().join(" & ");
+                conds.push(format!(
+                    "to_tsvector('simple', l.full_name) @@ to_tsquery('simple', {})",
+                    next(Param::Text(query), &mut params)
+                ));
+            }
+        }
+    }
+    if let Some((ms, id)) = &filter.before {
+        let a = next(Param::Int(*ms), &mut params);
+        let b = next(Param::Text(id.clone()), &mut params);
+        conds.push(format!("(l.received_at_ms, l.id) < ({a}, {b})"));
+    }
+    if conds.is_empty() {
+        (String::new(), params)
+    } else {
+        (format!("WHERE {}", conds.join(" AND ")), params)
+    }
+}
+
+impl Store {
+    /// Leads matching `filter`, newest first, at most `limit`.
+    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.list_leads(filter, limit).await,
+            Store::Postgres(s) => s.list_leads(filter, limit).await,
+        }
+    }
+
+    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.lead_detail(id).await,
+            Store::Postgres(s) => s.lead_detail(id).await,
+        }
+    }
+
+    /// Sends a failed notification of `lead_id` back to the outbox, due now, with a fresh
+    /// count of attempts; writes `audit` in the same transaction. False when there is no
+    /// such failed notification.
+    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,
+            Store::Postgres(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_words_are_letters_and_digits_in_lower_case() {
+        assert_eq!(LeadFilter::words("  María  O'Brien-Smith "), ["maría", "o", "brien", "smith"]);
+        assert_eq!(LeadFilter::words("\"*) OR 1=1 --"), ["or", "11"]);
+        assert!(LeadFilter::words("*** --").is_empty());
+    }
+
+    #[test]
+    fn the_where_clause_numbers_its_parameters() {
+        let filter = LeadFilter {
+            service: Some("hvac".into()),
+            phone: Some("+14125550134".into()),
+            name_words: vec!["ana".into()],
+            before: Some((5, "id".into())),
+            ..Default::default()
+        };
+        let (sql, params) = lead_where(&filter, Dialect::Postgres);
+        assert_eq!(
+            sql,
+            "WHERE l.service_slug = $1 AND l.phone_e164 = $2 AND to_tsvector('simple', l.full_name) @@ to_tsquery('simple', $3) AND (l.received_at_ms, l.id) < ($4, $5)"
+        );
+        assert_eq!(params[2], Param::Text("ana:*".into()));
+        let (sql, _) = lead_where(&filter, Dialect::Sqlite);
+        assert!(sql.contains("MATCH ?3") && sql.contains("< (?4, ?5)"), "{sql}");
+        assert_eq!(lead_where(&LeadFilter::default(), Dialect::Sqlite).0, "");
+    }
+}

@@ -1,0 +1,111 @@
+//! What the store keeps of submissions besides leads (account requests, campaign
+//! applications) and of the e-mails about them. Both stores share these types.
+
+use serde::Serialize;
+
+use crate::leads::RequestContext;
+
+/// Which form a submission came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubmissionKind {
+    AccountRequest,
+    CampaignApplication,
+}
+
+impl SubmissionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubmissionKind::AccountRequest => "account_request",
+            SubmissionKind::CampaignApplication => "campaign_application",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "account_request" => Some(SubmissionKind::AccountRequest),
+            "campaign_application" => Some(SubmissionKind::CampaignApplication),
+            _ => None,
+        }
+    }
+}
+
+/// A validated submission, ready to store.
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    pub kind: SubmissionKind,
+    /// What makes a repeat: the same key within the duplicate window gets the first id back.
+    pub dedupe_key: String,
+    /// The visitor's e-mail address (stored in lower case, to find a person's records).
+    pub email: String,
+    /// E.164 when it parses as a phone number, else as typed.
+    pub phone: Option<String>,
+    /// The validated fields. Never a password.
+    pub data: serde_json::Value,
+    pub context: RequestContext,
+}
+
+/// A plain-text e-mail to the notification recipients.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mail {
+    pub subject: String,
+    pub body: String,
+}
+
+/// A stored submission.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SubmissionRecord {
+    pub id: String,
+    pub kind: SubmissionKind,
+    pub received_at_ms: i64,
+    pub email: String,
+    pub phone: Option<String>,
+    pub data: serde_json::Value,
+    pub ip: Option<String>,
+    pub user_agent: Option<String>,
+    pub page_url: Option<String>,
+    pub status: String,
+    pub note: Option<String>,
+}
+
+/// A submission e-mail that is due, leased to this worker for a while.
+#[derive(Debug, Clone)]
+pub struct MailItem {
+    pub id: i64,
+    pub submission_id: String,
+    pub received_at_ms: i64,
+    pub subject: String,
+    pub body: String,
+    pub attempts: u32,
+    /// When the current delivery effort began (creation, or the last `site outbox retry`).
+    pub since_ms: i64,
+}
+
+/// Counts of submission e-mails by status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MailCounts {
+    pub pending: i64,
+    pub delivered: i64,
+    pub failed: i64,
+}
+
+impl MailCounts {
+    pub(super) fn set(&mut self, status: &str, n: i64) {
+        match status {
+            "pending" => self.pending = n,
+            "delivered" => self.delivered = n,
+            "failed" => self.failed = n,
+            _ => {}
+        }
+    }
+}
+
+/// The JSON text stored for `data`.
+pub(super) fn data_text(data: &serde_json::Value) -> String {
+    data.to_string()
+}
+
+/// The stored JSON text read back; text that is not JSON (never written by us) reads as a string.
+pub(super) fn data_value(text: String) -> serde_json::Value {
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+}

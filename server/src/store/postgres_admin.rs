@@ -1,0 +1,168 @@
+//! PostgreSQL: the staff console's reads and changes of leads.
+
+use tokio_postgres::types::ToSql;
+
+use super::admin::{AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, Param, lead_where};
+use super::postgres::PgStore;
+use super::{NewAudit, StoreError};
+
+impl PgStore {
+    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+        let (clause, params) = lead_where(filter, Dialect::Postgres);
+        let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
+        let boxed: Vec<Box<dyn ToSql + Sync + Send>> = params
+            .into_iter()
+            .map(|p| -> Box<dyn ToSql + Sync + Send> {
+                match p {
+                    Param::Text(s) => Box::new(s),
+                    Param::Int(i) => Box::new(i),
+                }
+            })
+            .collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync)).collect();
+        let rows = self.client().await?.query(&sql, &refs).await?;
+        Ok(rows
+            .iter()
+            .map(|r| LeadRow {
+                id: r.get(0),
+                received_at_ms: r.get(1),
+                service_slug: r.get(2),
+                full_name: r.get(3),
+                phone: r.get(4),
+                zip_code: r.get(5),
+                delivery_status: r.get(6),
+            })
+            .collect())
+    }
+
+    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+        let Some(lead) = self.lead(id).await? else { return Ok(None) };
+        let client = self.client().await?;
+        let row = client
+            .query_one("SELECT delivery_status, erased_ms FROM leads WHERE id = $1", &[&id])
+            .await?;
+        let deliveries = client
+            .query(
+                "SELECT id, channel, status, attempts, last_error, next_attempt_ms, delivered_ms FROM outbox WHERE lead_id = $1 ORDER BY id",
+                &[&id],
+            )
+            .await?
+            .iter()
+            .map(|r| DeliveryRecord {
+                id: r.get(0),
+                channel: r.get(1),
+                status: r.get(2),
+                attempts: r.get(3),
+                last_error: r.get(4),
+                next_attempt_ms: r.get(5),
+                delivered_ms: r.get(6),
+            })
+            .collect();
+        let attempts = client
+            .query(
+                "SELECT channel, at_ms, outcome, error FROM delivery_attempts WHERE lead_id = $1 ORDER BY at_ms, id",
+                &[&id],
+            )
+            .await?
+            .iter()
+            .map(|r| AttemptRecord {
+                channel: r.get(0),
+                at_ms: r.get(1),
+                outcome: r.get(2),
+                error: r.get(3),
+            })
+            .collect();
+        let suppressed_now = client
+            .query_opt("SELECT 1 FROM suppressions WHERE phone_e164 = $1", &[&lead.phone])
+            .await?
+            .is_some();
+        Ok(Some(LeadDetail {
+            lead,
+            delivery_status: row.get(0),
+            erased_ms: row.get(1),
+            deliveries,
+            attempts,
+            suppressed_now,
+        }))
+    }
+
+    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_one(
+                "WITH u AS (UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_ms = $3, locked_until_ms = 0 \
+                 WHERE id = $1 AND lead_id = $2 AND status = 'failed' RETURNING id), \
+                 a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
+                 SELECT $3, $4, $5, $6, $7, $8 FROM u RETURNING id) SELECT COUNT(*) FROM a",
+                &[
+                    &outbox_id,
+                    &lead_id,
+                    &now_ms,
+                    &audit.staff_id,
+                    &audit.action,
+                    &audit.target,
+                    &audit.ip,
+                    &audit.detail,
+                ],
+            )
+            .await?;
+        Ok(row.get::<_, i64>(0) == 1)
+    }
+}
+
+const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
+
+impl PgStore {
+    pub async fn suppressions(&self, phone: Option<&str>, limit: usize) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
+                 WHERE $1::TEXT IS NULL OR p.phone_e164 = $1 ORDER BY p.added_ms DESC, p.phone_e164 LIMIT $2",
+                &[&phone, &(limit as i64)],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| super::suppressions::Suppression {
+                phone_e164: r.get(0),
+                reason: r.get(1),
+                added_ms: r.get(2),
+                staff_email: r.get(3),
+            })
+            .collect())
+    }
+
+    pub async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_one(
+                &format!(
+                    "WITH p AS (INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (phone_e164) DO NOTHING RETURNING 1), \
+                     a AS ({AUDIT_FROM} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
+                ),
+                &[&phone, &reason, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
+            )
+            .await?;
+        Ok(row.get::<_, i64>(0) == 1)
+    }
+
+    pub async fn unsuppress(&self, phone: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_one(
+                &format!(
+                    "WITH p AS (DELETE FROM suppressions WHERE phone_e164 = $1 RETURNING 1), \
+                     a AS ({AUDIT_FROM} SELECT $2, $3, $4, $5, $6, $7 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
+                ),
+                &[&phone, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
+            )
+            .await?;
+        Ok(row.get::<_, i64>(0) == 1)
+    }
+}

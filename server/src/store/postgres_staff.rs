@@ -1,0 +1,180 @@
+//! PostgreSQL: staff accounts, sessions and the audit log. Each write is one statement
+//! (several tables at once through data-modifying WITH clauses), so it commits whole.
+
+use tokio_postgres::Row;
+
+use super::StoreError;
+use super::postgres::PgStore;
+use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin};
+
+const INSERT_AUDIT: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
+
+impl PgStore {
+    pub async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "INSERT INTO staff (email, password_hash, active, created_ms) VALUES ($1, $2, TRUE, $3) ON CONFLICT (email) DO NOTHING RETURNING id",
+                &[&email.to_lowercase(), &password_hash, &now_ms],
+            )
+            .await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    pub async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_one(
+                "WITH a AS (UPDATE staff SET active = FALSE, disabled_ms = COALESCE(disabled_ms, $2) WHERE email = $1 RETURNING id), \
+                 s AS (DELETE FROM staff_sessions WHERE staff_id IN (SELECT id FROM a)) SELECT COUNT(*) FROM a",
+                &[&email.to_lowercase(), &now_ms],
+            )
+            .await?;
+        Ok(row.get::<_, i64>(0) > 0)
+    }
+
+    pub async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query("SELECT id, email, active, created_ms, disabled_ms FROM staff ORDER BY email", &[])
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| StaffAccount {
+                id: r.get(0),
+                email: r.get(1),
+                active: r.get(2),
+                created_ms: r.get(3),
+                disabled_ms: r.get(4),
+            })
+            .collect())
+    }
+
+    pub async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT id, email, password_hash, active FROM staff WHERE email = $1",
+                &[&email.to_lowercase()],
+            )
+            .await?;
+        Ok(row.map(|r| StaffLogin {
+            id: r.get(0),
+            email: r.get(1),
+            password_hash: r.get(2),
+            active: r.get(3),
+        }))
+    }
+
+    pub async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                &format!(
+                    "WITH s AS (INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) \
+                     VALUES ($1, $2, $3, $3, $4, $5)) {INSERT_AUDIT} VALUES ($3, $6, $7, $8, $9, $10)"
+                ),
+                &[
+                    &session.id_hash,
+                    &session.staff_id,
+                    &now_ms,
+                    &session.ip,
+                    &session.user_agent,
+                    &audit.staff_id,
+                    &audit.action,
+                    &audit.target,
+                    &audit.ip,
+                    &audit.detail,
+                ],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT s.staff_id, a.email, s.created_ms, s.last_seen_ms FROM staff_sessions s JOIN staff a ON a.id = s.staff_id \
+                 WHERE s.id_hash = $1 AND a.active",
+                &[&id_hash],
+            )
+            .await?;
+        Ok(row.map(|r| SessionRecord {
+            staff_id: r.get(0),
+            email: r.get(1),
+            created_ms: r.get(2),
+            last_seen_ms: r.get(3),
+        }))
+    }
+
+    pub async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                "UPDATE staff_sessions SET last_seen_ms = GREATEST(last_seen_ms, $2) WHERE id_hash = $1",
+                &[&id_hash, &now_ms],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        match audit {
+            Some(a) => {
+                client
+                    .execute(
+                        &format!(
+                            "WITH s AS (DELETE FROM staff_sessions WHERE id_hash = $1) {INSERT_AUDIT} VALUES ($2, $3, $4, $5, $6, $7)"
+                        ),
+                        &[&id_hash, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
+                    )
+                    .await?
+            }
+            None => client.execute("DELETE FROM staff_sessions WHERE id_hash = $1", &[&id_hash]).await?,
+        };
+        Ok(())
+    }
+
+    pub async fn audit(&self, a: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                &format!("{INSERT_AUDIT} VALUES ($1, $2, $3, $4, $5, $6)"),
+                &[&now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT l.id, l.at_ms, s.email, l.action, l.target, l.ip, l.detail FROM staff_audit l LEFT JOIN staff s ON s.id = l.staff_id \
+                 WHERE l.id < $1 ORDER BY l.id DESC LIMIT $2",
+                &[&before.unwrap_or(i64::MAX), &(limit as i64)],
+            )
+            .await?;
+        Ok(rows.iter().map(audit_from_row).collect())
+    }
+}
+
+fn audit_from_row(r: &Row) -> AuditEntry {
+    AuditEntry {
+        id: r.get(0),
+        at_ms: r.get(1),
+        staff_email: r.get(2),
+        action: r.get(3),
+        target: r.get(4),
+        ip: r.get(5),
+        detail: r.get(6),
+    }
+}

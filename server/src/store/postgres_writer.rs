@@ -1,0 +1,453 @@
+//! PostgreSQL's one writer per process (docs/decisions/002): it takes every write queued
+//! (up to `MAX_BATCH`), commits them in one transaction and answers each waiter only after
+//! the commit. The leads of a group go in set-based statements, whatever the group's size:
+//! one query finds earlier leads for every phone and service, then one multi-row INSERT
+//! each for the consent wordings, the leads and their outbox rows, pipelined: BEGIN with
+//! the check, then the INSERTs with the COMMIT. A group of leads costs two round trips,
+//! whatever its size, instead of four per lead.
+
+use std::collections::HashMap;
+
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{Client, Statement};
+
+use super::pg_tls::PgTarget;
+use super::postgres::{Op, connect_one};
+use super::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id};
+use crate::leads::NewLead;
+
+/// The writer's connection with its statements prepared once (each saves a round trip per use).
+struct Prepared {
+    client: Client,
+    statements: Statements,
+}
+
+struct Statements {
+    /// Takes the advisory lock of each duplicate key, sorted (two servers' groups always take
+    /// theirs in the same order: no deadlock), until the transaction ends.
+    lock_keys: Statement,
+    /// For each (phone, service, since) of the group, in order: the earliest lead since then.
+    earlier: Statement,
+    consent: Statement,
+    leads: Statement,
+    outbox: Statement,
+    token: Statement,
+}
+
+impl Prepared {
+    async fn new(client: Client) -> Result<Self, StoreError> {
+        let statements = Statements {
+            lock_keys: client
+                .prepare("SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT unnest($1::BIGINT[]) AS k ORDER BY k) keys")
+                .await?,
+            earlier: client
+                .prepare(
+                    "SELECT (SELECT l.id FROM leads l WHERE l.phone_e164 = k.phone AND l.service_slug = k.slug \
+                     AND l.received_at_ms >= k.since ORDER BY l.received_at_ms LIMIT 1) \
+                     FROM unnest($1::text[], $2::text[], $3::int8[]) WITH ORDINALITY AS k(phone, slug, since, n) ORDER BY k.n",
+                )
+                .await?,
+            consent: client
+                .prepare(
+                    "INSERT INTO consent_texts (sha256, text, first_seen_ms) \
+                     SELECT * FROM unnest($1::text[], $2::text[], $3::int8[]) ON CONFLICT (sha256) DO NOTHING",
+                )
+                .await?,
+            leads: client
+                .prepare(
+                    "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
+                     cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
+                     seen_referer) \
+                     SELECT id, at, slug, name, phone, zip, TRUE, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen \
+                     FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], \
+                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], \
+                     $20::text[]) \
+                     AS l(id, at, slug, name, phone, zip, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen)",
+                )
+                .await?,
+            outbox: client
+                .prepare(
+                    "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) \
+                     SELECT lead, channel, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::int8[]) AS o(lead, channel, at)",
+                )
+                .await?,
+            token: client
+                .prepare(
+                    "INSERT INTO certificates (token, ping_url, cert_url, service_slug, recorded_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $5) \
+                     ON CONFLICT (token) DO UPDATE SET ping_url = COALESCE(certificates.ping_url, excluded.ping_url), \
+                     cert_url = COALESCE(certificates.cert_url, excluded.cert_url), updated_at_ms = excluded.updated_at_ms",
+                )
+                .await?,
+        };
+        Ok(Self { client, statements })
+    }
+}
+
+/// Starts the writer on a thread of its own, with a single-threaded runtime that also drives
+/// its connection, and waits until it is connected with its statements prepared. Its round
+/// trips never wait behind request tasks for a turn on the server's runtime (under load that
+/// wait, six times a group, cost more than the database's own work). The receiver answers
+/// once the writer has stopped (its queue closed and the last group committed).
+pub(super) async fn start(target: PgTarget, schema: Option<&str>, ops: mpsc::Receiver<Op>) -> Result<oneshot::Receiver<()>, StoreError> {
+    let (ready_tx, ready) = oneshot::channel::<Result<(), StoreError>>();
+    let (done_tx, done) = oneshot::channel::<()>();
+    let schema = schema.map(str::to_string);
+    std::thread::Builder::new()
+        .name("postgres-writer".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(StoreError::Database(format!("writer runtime: {e}"))));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let prepared = match connect_one(&target, schema.as_deref()).await {
+                    Ok(client) => Prepared::new(client).await,
+                    Err(e) => Err(e),
+                };
+                match prepared {
+                    Ok(conn) => {
+                        let _ = ready_tx.send(Ok(()));
+                        writer_loop(Some(conn), target, schema, ops).await;
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                    }
+                }
+            });
+            drop(runtime);
+            drop(done_tx);
+        })
+        .map_err(|e| StoreError::Database(format!("writer thread: {e}")))?;
+    ready.await.map_err(|_| StoreError::WriterStopped)??;
+    Ok(done)
+}
+
+async fn writer_loop(mut conn: Option<Prepared>, target: PgTarget, schema: Option<String>, mut ops: mpsc::Receiver<Op>) {
+    while let Some(first) = ops.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match ops.try_recv() {
+                Ok(op) => batch.push(op),
+                Err(_) => break,
+            }
+        }
+        // A lost connection (database restart, failover) is replaced before the next group.
+        if conn.as_ref().is_none_or(|c| c.client.is_closed()) {
+            conn = match connect_one(&target, schema.as_deref()).await {
+                Ok(client) => Prepared::new(client).await.ok(),
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot reconnect the writer");
+                    None
+                }
+            };
+        }
+        match conn.as_mut() {
+            Some(c) => commit_batch(c, batch).await,
+            None => drop(batch), // dropping the replies tells every waiter it failed
+        }
+    }
+}
+
+/// The answer an operation gets once its transaction committed.
+enum Outcome {
+    Lead(Submitted),
+    Token,
+    Form(Submitted),
+}
+
+/// Commits the group in one transaction. If anything in it fails, the group is rolled back
+/// and each operation is retried in a transaction of its own, so one bad operation fails
+/// alone and nobody is told "yes" for a write that was not committed.
+async fn commit_batch(conn: &mut Prepared, batch: Vec<Op>) {
+    match commit_group(conn, &batch).await {
+        Ok(outcomes) => {
+            for (op, outcome) in batch.into_iter().zip(outcomes) {
+                reply(op, Ok(outcome));
+            }
+        }
+        Err(e) if batch.len() == 1 => {
+            tracing::error!(error = %e, "write failed");
+            for op in batch {
+                reply(op, Err(StoreError::Database("write failed".into())));
+            }
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, size = batch.len(), "group commit failed; retrying its writes one by one");
+            for op in batch {
+                let alone = commit_group(conn, std::slice::from_ref(&op)).await;
+                let outcome = alone.and_then(|mut o| o.pop().ok_or_else(|| StoreError::Database("no outcome".into())));
+                reply(op, outcome);
+            }
+        }
+    }
+}
+
+/// One transaction for `ops`: their outcomes, in order, once it committed. Whatever fails,
+/// nothing of the group stays: a COMMIT that follows a failed statement rolls back, and the
+/// ROLLBACK here ends whatever is left open.
+async fn commit_group(conn: &mut Prepared, ops: &[Op]) -> Result<Vec<Outcome>, StoreError> {
+    let Prepared { client, statements } = conn;
+    let started = std::time::Instant::now();
+    let result = run_group(client, statements, ops).await;
+    if result.is_err() {
+        let _ = client.batch_execute("ROLLBACK").await;
+    }
+    tracing::debug!(
+        size = ops.len(),
+        us = started.elapsed().as_micros() as u64,
+        ok = result.is_ok(),
+        "postgres group"
+    );
+    result
+}
+
+/// The group in two round trips when it holds only leads: BEGIN with the duplicate keys'
+/// advisory locks and the duplicate check,
+/// then every INSERT with the COMMIT, each pair of messages pipelined (sent together, in
+/// order, and answered in order). Tokens and other submissions are rare and go one statement
+/// at a time between the two.
+async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<Outcome>, StoreError> {
+    let leads: Vec<LeadWrite<'_>> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Lead {
+                lead, channels, now_ms, ..
+            } => Some(LeadWrite {
+                lead,
+                channels,
+                now_ms: *now_ms,
+            }),
+            _ => None,
+        })
+        .collect();
+    let phones: Vec<&str> = leads.iter().map(|w| w.lead.phone.as_str()).collect();
+    let slugs: Vec<&str> = leads.iter().map(|w| w.lead.service_slug.as_str()).collect();
+    let since: Vec<i64> = leads.iter().map(|w| w.now_ms - DUPLICATE_WINDOW_MS).collect();
+    let keys: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&phones, &slugs, &since];
+    // Another server's repeat of a lead here waits on its lock, then its duplicate check
+    // sees this one committed.
+    let locks: Vec<i64> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Lead { lead, .. } => Some(duplicate_key(&lead.phone, &lead.service_slug)),
+            Op::Form { submission, .. } => Some(duplicate_key("form", &submission.dedupe_key)),
+            Op::Token { .. } => None,
+        })
+        .collect();
+    let lock_params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&locks];
+    let ((), _, earlier) = tokio::try_join!(
+        biased;
+        client.batch_execute("BEGIN"),
+        client.query(&st.lock_keys, &lock_params),
+        client.query(&st.earlier, &keys),
+    )?;
+    let earlier: Vec<Option<String>> = earlier.iter().map(|row| row.get(0)).collect();
+    let (lead_outcomes, rows) = sort_leads(&leads, &earlier)?;
+
+    let mut lead_outcomes = lead_outcomes.into_iter();
+    let mut outcomes = Vec::with_capacity(ops.len());
+    for op in ops {
+        outcomes.push(match op {
+            Op::Lead { .. } => Outcome::Lead(
+                lead_outcomes
+                    .next()
+                    .ok_or_else(|| StoreError::Database("lead outcome missing".into()))?,
+            ),
+            Op::Token { record: r, now_ms, .. } => {
+                client
+                    .execute(&st.token, &[&r.token, &r.ping_url, &r.cert_url, &r.service_slug, now_ms])
+                    .await?;
+                Outcome::Token
+            }
+            Op::Form {
+                submission, mail, now_ms, ..
+            } => Outcome::Form(super::postgres_intake::insert_submission(client, submission, mail.as_ref(), *now_ms).await?),
+        });
+    }
+
+    // Async blocks send nothing until polled; `biased` polls them in this order.
+    let c = &rows;
+    let any = !c.ids.is_empty();
+    let consent = async {
+        if any {
+            client.execute(&st.consent, &[&c.shas, &c.texts, &c.seen]).await?;
+        }
+        Ok::<_, tokio_postgres::Error>(())
+    };
+    let leads = async {
+        if any {
+            let columns: [&(dyn tokio_postgres::types::ToSql + Sync); 20] = [
+                &c.ids,
+                &c.at,
+                &c.slug,
+                &c.name,
+                &c.phone,
+                &c.zip,
+                &c.sha,
+                &c.cert,
+                &c.token,
+                &c.ping,
+                &c.ip,
+                &c.ua,
+                &c.page,
+                &c.referrer,
+                &c.source,
+                &c.medium,
+                &c.campaign,
+                &c.term,
+                &c.content,
+                &c.seen_referer,
+            ];
+            client.execute(&st.leads, &columns).await?;
+        }
+        Ok(())
+    };
+    let outbox = async {
+        if !c.outbox_leads.is_empty() {
+            client
+                .execute(&st.outbox, &[&c.outbox_leads, &c.outbox_channels, &c.outbox_due])
+                .await?;
+        }
+        Ok(())
+    };
+    tokio::try_join!(biased; consent, leads, outbox, client.batch_execute("COMMIT"))?;
+    Ok(outcomes)
+}
+
+fn reply(op: Op, outcome: Result<Outcome, StoreError>) {
+    match op {
+        Op::Lead { reply, .. } | Op::Form { reply, .. } => {
+            let _ = reply.send(outcome.and_then(|o| match o {
+                Outcome::Lead(s) | Outcome::Form(s) => Ok(s),
+                Outcome::Token => Err(StoreError::Database("mismatched outcome".into())),
+            }));
+        }
+        Op::Token { reply, .. } => {
+            let _ = reply.send(outcome.map(|_| ()));
+        }
+    }
+}
+
+/// The advisory lock key of a phone and service (or of a form's dedupe key): 64 bits of a
+/// SHA-256 (a collision only makes two unrelated writes wait for each other).
+pub fn duplicate_key(phone: &str, slug: &str) -> i64 {
+    let digest = Sha256::digest(format!("lead-duplicate|{phone}|{slug}").as_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    i64::from_be_bytes(bytes)
+}
+
+/// A lead of the group with what its write needs.
+struct LeadWrite<'a> {
+    lead: &'a NewLead,
+    channels: &'a [Channel],
+    now_ms: i64,
+}
+
+/// The group's leads in arrival order: a phone that asked about the same service within the
+/// window (earlier in the database, or earlier in this group) gets the first lead's id back
+/// and nothing is written for it; the others get new ids and go into the rows to insert.
+fn sort_leads<'a>(leads: &'a [LeadWrite<'a>], earlier: &[Option<String>]) -> Result<(Vec<Submitted>, LeadRows<'a>), StoreError> {
+    if earlier.len() != leads.len() {
+        return Err(StoreError::Database("duplicate check answered a different count".into()));
+    }
+    let mut outcomes = Vec::with_capacity(leads.len());
+    let mut new: Vec<(&LeadWrite<'_>, String)> = Vec::with_capacity(leads.len());
+    let mut in_group: HashMap<(&str, &str), String> = HashMap::new();
+    for (w, found) in leads.iter().zip(earlier) {
+        let key = (w.lead.phone.as_str(), w.lead.service_slug.as_str());
+        if let Some(id) = found.clone().or_else(|| in_group.get(&key).cloned()) {
+            outcomes.push(Submitted { id, duplicate: true });
+            continue;
+        }
+        let id = new_lead_id();
+        in_group.insert(key, id.clone());
+        new.push((w, id.clone()));
+        outcomes.push(Submitted { id, duplicate: false });
+    }
+    Ok((outcomes, LeadRows::new(&new)))
+}
+
+/// The new leads of a group as columns, for the multi-row INSERTs (`unnest` of arrays).
+struct LeadRows<'a> {
+    shas: Vec<&'a str>,
+    texts: Vec<&'a str>,
+    seen: Vec<i64>,
+    ids: Vec<String>,
+    at: Vec<i64>,
+    slug: Vec<&'a str>,
+    name: Vec<&'a str>,
+    phone: Vec<&'a str>,
+    zip: Vec<Option<&'a str>>,
+    sha: Vec<&'a str>,
+    cert: Vec<Option<&'a str>>,
+    token: Vec<Option<&'a str>>,
+    ping: Vec<Option<&'a str>>,
+    ip: Vec<Option<&'a str>>,
+    ua: Vec<Option<&'a str>>,
+    page: Vec<Option<&'a str>>,
+    referrer: Vec<Option<&'a str>>,
+    source: Vec<Option<&'a str>>,
+    medium: Vec<Option<&'a str>>,
+    campaign: Vec<Option<&'a str>>,
+    term: Vec<Option<&'a str>>,
+    content: Vec<Option<&'a str>>,
+    seen_referer: Vec<Option<&'a str>>,
+    outbox_leads: Vec<String>,
+    outbox_channels: Vec<&'static str>,
+    outbox_due: Vec<i64>,
+}
+
+impl<'a> LeadRows<'a> {
+    fn new(new: &[(&LeadWrite<'a>, String)]) -> Self {
+        // Each wording once (they are few); ON CONFLICT keeps the first time it was seen.
+        let mut wordings: Vec<(&'a str, &'a str, i64)> = Vec::new();
+        for (w, _) in new {
+            if !wordings.iter().any(|(sha, _, _)| *sha == w.lead.consent_sha256) {
+                wordings.push((&w.lead.consent_sha256, &w.lead.consent_text, w.now_ms));
+            }
+        }
+        let leads = || new.iter().map(|(w, _)| w.lead);
+        let opt = |f: fn(&'a NewLead) -> &'a Option<String>| -> Vec<Option<&'a str>> { leads().map(|l| f(l).as_deref()).collect() };
+        let mut rows = Self {
+            shas: wordings.iter().map(|w| w.0).collect(),
+            texts: wordings.iter().map(|w| w.1).collect(),
+            seen: wordings.iter().map(|w| w.2).collect(),
+            ids: new.iter().map(|(_, id)| id.clone()).collect(),
+            at: new.iter().map(|(w, _)| w.now_ms).collect(),
+            slug: leads().map(|l| l.service_slug.as_str()).collect(),
+            name: leads().map(|l| l.full_name.as_str()).collect(),
+            phone: leads().map(|l| l.phone.as_str()).collect(),
+            zip: opt(|l| &l.zip_code),
+            sha: leads().map(|l| l.consent_sha256.as_str()).collect(),
+            cert: opt(|l| &l.certificate.cert_url),
+            token: opt(|l| &l.certificate.token),
+            ping: opt(|l| &l.certificate.ping_url),
+            ip: opt(|l| &l.context.ip),
+            ua: opt(|l| &l.context.user_agent),
+            page: opt(|l| &l.context.page_url),
+            referrer: opt(|l| &l.context.referrer),
+            source: opt(|l| &l.context.utm.source),
+            medium: opt(|l| &l.context.utm.medium),
+            campaign: opt(|l| &l.context.utm.campaign),
+            term: opt(|l| &l.context.utm.term),
+            content: opt(|l| &l.context.utm.content),
+            seen_referer: opt(|l| &l.context.seen_referer),
+            outbox_leads: Vec::new(),
+            outbox_channels: Vec::new(),
+            outbox_due: Vec::new(),
+        };
+        for (w, id) in new {
+            for channel in w.channels {
+                rows.outbox_leads.push(id.clone());
+                rows.outbox_channels.push(channel.as_str());
+                rows.outbox_due.push(w.now_ms);
+            }
+        }
+        rows
+    }
+}

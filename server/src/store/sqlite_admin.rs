@@ -1,0 +1,163 @@
+//! SQLite: the staff console's reads and changes of leads.
+
+use rusqlite::types::Value;
+use rusqlite::{OptionalExtension, params, params_from_iter};
+
+use super::admin::{AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, Param, lead_where};
+use super::sqlite::SqliteStore;
+use super::sqlite_staff::insert_audit;
+use super::{NewAudit, StoreError};
+
+fn values(params: Vec<Param>) -> Vec<Value> {
+    params
+        .into_iter()
+        .map(|p| match p {
+            Param::Text(s) => Value::Text(s),
+            Param::Int(i) => Value::Integer(i),
+        })
+        .collect()
+}
+
+impl SqliteStore {
+    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+        let (clause, params) = lead_where(filter, Dialect::Sqlite);
+        let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params_from_iter(values(params)), |r| {
+                Ok(LeadRow {
+                    id: r.get(0)?,
+                    received_at_ms: r.get(1)?,
+                    service_slug: r.get(2)?,
+                    full_name: r.get(3)?,
+                    phone: r.get(4)?,
+                    zip_code: r.get(5)?,
+                    delivery_status: r.get(6)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+        let Some(lead) = self.lead(id).await? else { return Ok(None) };
+        let id = id.to_string();
+        let phone = lead.phone.clone();
+        self.read(move |conn| {
+            let (delivery_status, erased_ms): (String, Option<i64>) = conn
+                .prepare_cached("SELECT delivery_status, erased_ms FROM leads WHERE id = ?1")?
+                .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let deliveries = conn
+                .prepare_cached(
+                    "SELECT id, channel, status, attempts, last_error, next_attempt_ms, delivered_ms FROM outbox WHERE lead_id = ?1 ORDER BY id",
+                )?
+                .query_map(params![id], |r| {
+                    Ok(DeliveryRecord {
+                        id: r.get(0)?,
+                        channel: r.get(1)?,
+                        status: r.get(2)?,
+                        attempts: r.get(3)?,
+                        last_error: r.get(4)?,
+                        next_attempt_ms: r.get(5)?,
+                        delivered_ms: r.get(6)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let attempts = conn
+                .prepare_cached("SELECT channel, at_ms, outcome, error FROM delivery_attempts WHERE lead_id = ?1 ORDER BY at_ms, id")?
+                .query_map(params![id], |r| {
+                    Ok(AttemptRecord {
+                        channel: r.get(0)?,
+                        at_ms: r.get(1)?,
+                        outcome: r.get(2)?,
+                        error: r.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let suppressed_now = conn
+                .prepare_cached("SELECT 1 FROM suppressions WHERE phone_e164 = ?1")?
+                .query_row(params![phone], |_| Ok(()))
+                .optional()?
+                .is_some();
+            Ok(Some(LeadDetail {
+                lead,
+                delivery_status,
+                erased_ms,
+                deliveries,
+                attempts,
+                suppressed_now,
+            }))
+        })
+        .await
+    }
+
+    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        let lead_id = lead_id.to_string();
+        self.write(move |conn| {
+            let changed = conn
+                .prepare_cached(
+                    "UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_ms = ?3, locked_until_ms = 0 \
+                     WHERE id = ?1 AND lead_id = ?2 AND status = 'failed'",
+                )?
+                .execute(params![outbox_id, lead_id, now_ms])?;
+            if changed == 1 {
+                insert_audit(conn, &audit, now_ms)?;
+            }
+            Ok(changed == 1)
+        })
+        .await
+    }
+}
+
+impl SqliteStore {
+    pub async fn suppressions(&self, phone: Option<&str>, limit: usize) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+        let phone = phone.map(str::to_string);
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
+                 WHERE ?1 IS NULL OR p.phone_e164 = ?1 ORDER BY p.added_ms DESC, p.phone_e164 LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![phone, limit as i64], |r| {
+                Ok(super::suppressions::Suppression {
+                    phone_e164: r.get(0)?,
+                    reason: r.get(1)?,
+                    added_ms: r.get(2)?,
+                    staff_email: r.get(3)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        let (phone, reason) = (phone.to_string(), reason.to_string());
+        self.write(move |conn| {
+            let added = conn
+                .prepare_cached(
+                    "INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (phone_e164) DO NOTHING",
+                )?
+                .execute(params![phone, reason, now_ms, audit.staff_id])?;
+            if added == 1 {
+                insert_audit(conn, &audit, now_ms)?;
+            }
+            Ok(added == 1)
+        })
+        .await
+    }
+
+    pub async fn unsuppress(&self, phone: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        let phone = phone.to_string();
+        self.write(move |conn| {
+            let removed = conn
+                .prepare_cached("DELETE FROM suppressions WHERE phone_e164 = ?1")?
+                .execute(params![phone])?;
+            if removed == 1 {
+                insert_audit(conn, &audit, now_ms)?;
+            }
+            Ok(removed == 1)
+        })
+        .await
+    }
+}

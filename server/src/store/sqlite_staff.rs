@@ -1,0 +1,159 @@
+//! SQLite: staff accounts, sessions and the audit log.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::StoreError;
+use super::sqlite::SqliteStore;
+use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin};
+
+pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached("INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+        .execute(params![now_ms, entry.staff_id, entry.action, entry.target, entry.ip, entry.detail])?;
+    Ok(())
+}
+
+impl SqliteStore {
+    pub async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        let (email, hash) = (email.to_lowercase(), password_hash.to_string());
+        self.write(move |conn| {
+            let inserted = conn
+                .prepare_cached(
+                    "INSERT INTO staff (email, password_hash, active, created_ms) VALUES (?1, ?2, 1, ?3) ON CONFLICT (email) DO NOTHING",
+                )?
+                .execute(params![email, hash, now_ms])?;
+            Ok((inserted == 1).then(|| conn.last_insert_rowid()))
+        })
+        .await
+    }
+
+    pub async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let email = email.to_lowercase();
+        self.write(move |conn| {
+            let id: Option<i64> = conn
+                .query_row("SELECT id FROM staff WHERE email = ?1", params![email], |r| r.get(0))
+                .optional()?;
+            let Some(id) = id else { return Ok(false) };
+            conn.execute(
+                "UPDATE staff SET active = 0, disabled_ms = COALESCE(disabled_ms, ?2) WHERE id = ?1",
+                params![id, now_ms],
+            )?;
+            conn.execute("DELETE FROM staff_sessions WHERE staff_id = ?1", params![id])?;
+            Ok(true)
+        })
+        .await
+    }
+
+    pub async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached("SELECT id, email, active, created_ms, disabled_ms FROM staff ORDER BY email")?;
+            let rows = stmt.query_map([], |r| {
+                Ok(StaffAccount {
+                    id: r.get(0)?,
+                    email: r.get(1)?,
+                    active: r.get(2)?,
+                    created_ms: r.get(3)?,
+                    disabled_ms: r.get(4)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
+        let email = email.to_lowercase();
+        self.read(move |conn| {
+            conn.prepare_cached("SELECT id, email, password_hash, active FROM staff WHERE email = ?1")?
+                .query_row(params![email], |r| {
+                    Ok(StaffLogin {
+                        id: r.get(0)?,
+                        email: r.get(1)?,
+                        password_hash: r.get(2)?,
+                        active: r.get(3)?,
+                    })
+                })
+                .optional()
+        })
+        .await
+    }
+
+    pub async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) VALUES (?1, ?2, ?3, ?3, ?4, ?5)",
+            )?
+            .execute(params![session.id_hash, session.staff_id, now_ms, session.ip, session.user_agent])?;
+            insert_audit(conn, &audit, now_ms)
+        })
+        .await
+    }
+
+    pub async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
+        let id_hash = id_hash.to_string();
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT s.staff_id, a.email, s.created_ms, s.last_seen_ms FROM staff_sessions s JOIN staff a ON a.id = s.staff_id \
+                 WHERE s.id_hash = ?1 AND a.active = 1",
+            )?
+            .query_row(params![id_hash], |r| {
+                Ok(SessionRecord {
+                    staff_id: r.get(0)?,
+                    email: r.get(1)?,
+                    created_ms: r.get(2)?,
+                    last_seen_ms: r.get(3)?,
+                })
+            })
+            .optional()
+        })
+        .await
+    }
+
+    pub async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+        let id_hash = id_hash.to_string();
+        self.write(move |conn| {
+            conn.prepare_cached("UPDATE staff_sessions SET last_seen_ms = MAX(last_seen_ms, ?2) WHERE id_hash = ?1")?
+                .execute(params![id_hash, now_ms])?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
+        let id_hash = id_hash.to_string();
+        self.write(move |conn| {
+            conn.prepare_cached("DELETE FROM staff_sessions WHERE id_hash = ?1")?
+                .execute(params![id_hash])?;
+            match audit {
+                Some(entry) => insert_audit(conn, &entry, now_ms),
+                None => Ok(()),
+            }
+        })
+        .await
+    }
+
+    pub async fn audit(&self, entry: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+        self.write(move |conn| insert_audit(conn, &entry, now_ms)).await
+    }
+
+    pub async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT l.id, l.at_ms, s.email, l.action, l.target, l.ip, l.detail FROM staff_audit l LEFT JOIN staff s ON s.id = l.staff_id \
+                 WHERE l.id < ?1 ORDER BY l.id DESC LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![before.unwrap_or(i64::MAX), limit as i64], |r| {
+                Ok(AuditEntry {
+                    id: r.get(0)?,
+                    at_ms: r.get(1)?,
+                    staff_email: r.get(2)?,
+                    action: r.get(3)?,
+                    target: r.get(4)?,
+                    ip: r.get(5)?,
+                    detail: r.get(6)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+}

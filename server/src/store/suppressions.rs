@@ -1,0 +1,52 @@
+//! The do-not-call list. A lead from a listed number is still stored (it is a legal record)
+//! but marked suppressed and never handed to the outbox: the database's triggers see to it
+//! (migration 0003), whichever writer stores the lead.
+
+use serde::Serialize;
+
+use super::{NewAudit, Store, StoreError};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suppression {
+    pub phone_e164: String,
+    pub reason: String,
+    pub added_ms: i64,
+    pub staff_email: Option<String>,
+}
+
+impl Store {
+    /// Lists the numbers on the list, newest first; `phone` narrows it to one number.
+    pub async fn suppressions(&self, phone: Option<&str>, limit: usize) -> Result<Vec<Suppression>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.suppressions(phone, limit).await,
+            Store::Postgres(s) => s.suppressions(phone, limit).await,
+        }
+    }
+
+    /// Puts a number on the list (audited in the same transaction). False when it already was.
+    pub async fn suppress(&self, phone_e164: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.suppress(phone_e164, reason, audit, now_ms).await,
+            Store::Postgres(s) => s.suppress(phone_e164, reason, audit, now_ms).await,
+        }
+    }
+
+    /// Takes a number off the list (audited in the same transaction). False when it was not on it.
+    pub async fn unsuppress(&self, phone_e164: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unsuppress(phone_e164, audit, now_ms).await,
+            Store::Postgres(s) => s.unsuppress(phone_e164, audit, now_ms).await,
+        }
+    }
+}
+
+/// A phone number as the audit log keeps it: enough to tell entries apart, not to dial.
+pub fn masked(phone_e164: &str) -> String {
+    let chars: Vec<char> = phone_e164.chars().collect();
+    if chars.len() < 8 {
+        return "phone:***".into();
+    }
+    let head: String = chars[..5].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("phone:{head}***{tail}")
+}
