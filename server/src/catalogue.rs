@@ -362,6 +362,14 @@ fn validate_campaigns(campaigns: &[Campaign]) -> Result<(), CatalogueError> {
         if c.campaign.trim().is_empty() {
             return Err(err(entry, "campaign", "must not be empty".into()));
         }
+        // Names travel in links, forms and staff e-mails: one plain line of reasonable length.
+        if c.campaign.chars().count() > 150 || c.campaign.chars().any(char::is_control) || c.campaign != c.campaign.trim() {
+            return Err(err(
+                entry,
+                "campaign",
+                "must be one line of at most 150 characters, without surrounding spaces".into(),
+            ));
+        }
         if !seen.insert(c.campaign.as_str()) {
             return Err(err(entry, "campaign", "appears twice".into()));
         }

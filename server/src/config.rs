@@ -16,10 +16,21 @@ use thiserror::Error;
 use crate::phone::UsPhone;
 
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
+/// The shortest time a notification is retried before it may be marked failed.
+pub const MIN_GIVE_UP_HOURS: u32 = 72;
+/// The longest wait between two attempts an operator may configure.
+const MAX_RETRY_CAP_MS: u64 = 3_600_000;
 
 /// Environment variables that override configuration keys, and the key each sets.
 pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("LISTEN", "server.listen"),
+    ("METRICS_LISTEN", "server.metrics_listen"),
+    ("METRICS_TOKEN", "server.metrics_token"),
+    ("TRUST_FORWARDED_FOR", "server.trust_forwarded_for"),
+    ("HEADER_TIMEOUT_MS", "server.header_timeout_ms"),
+    ("BODY_TIMEOUT_MS", "server.body_timeout_ms"),
+    ("REQUEST_TIMEOUT_MS", "server.request_timeout_ms"),
+    ("SHUTDOWN_GRACE_MS", "server.shutdown_grace_ms"),
     ("DATABASE_URL", "server.database_url"),
     ("PUBLIC_URL", "site.public_url"),
     ("RENDER_POOL_SIZE", "render.pool_size"),
@@ -30,12 +41,14 @@ pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("TRUSTEDFORM_ENABLED", "tracking.trustedform"),
     ("RATE_LIMIT_PER_MINUTE", "api.rate_limit_per_minute"),
     ("SMTP_URL", "notify.smtp_url"),
+    ("SMTP_ALLOW_PLAINTEXT", "notify.smtp_allow_plaintext"),
     ("NOTIFY_FROM", "notify.from"),
     ("NOTIFY_RECIPIENTS", "notify.recipients"),
     ("WEBHOOK_URL", "notify.webhook_url"),
     ("WEBHOOK_SECRET", "notify.webhook_secret"),
-    ("NOTIFY_MAX_ATTEMPTS", "notify.max_attempts"),
+    ("NOTIFY_GIVE_UP_AFTER_HOURS", "notify.give_up_after_hours"),
     ("NOTIFY_RETRY_BASE_MS", "notify.retry_base_ms"),
+    ("NOTIFY_RETRY_MAX_MS", "notify.retry_max_ms"),
     ("PIXEL_ENABLED", "tracking.pixel"),
     ("PIXEL_ID", "tracking.pixel_id"),
 ];
@@ -75,6 +88,13 @@ pub struct SiteConfig {
     /// The brand's social profiles, in the order the footer lists them.
     #[serde(default)]
     pub social: Vec<SocialProfile>,
+    /// The business's time zone (IANA name): the staff console shows times in it.
+    #[serde(default = "default_time_zone")]
+    pub time_zone: String,
+}
+
+fn default_time_zone() -> String {
+    "America/New_York".into()
 }
 
 /// A social profile the footer links to.
@@ -93,6 +113,25 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     pub database_url: String,
     pub trust_forwarded_for: bool,
+    /// Where /metrics is served, apart from the site; empty: nowhere but behind the token.
+    pub metrics_listen: String,
+    /// When set, /metrics is also served on the site's listener to `Authorization: Bearer <token>`.
+    pub metrics_token: String,
+    /// A client must send its whole request head within this.
+    pub header_timeout_ms: u64,
+    /// A request body must have arrived in full within this.
+    pub body_timeout_ms: u64,
+    /// Any request must be answered within this.
+    pub request_timeout_ms: u64,
+    /// On SIGTERM, requests in flight get this long to finish.
+    pub shutdown_grace_ms: u64,
+}
+
+impl ServerConfig {
+    /// The metrics listener's address, when one is configured.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_listen.parse().ok()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -118,7 +157,10 @@ pub struct NotifyConfig {
     pub service_recipients: BTreeMap<String, Vec<String>>,
     pub webhook_url: String,
     pub webhook_secret: String,
-    pub max_attempts: u32,
+    /// Send e-mail to a non-loopback SMTP host without TLS (an explicit opt-out).
+    pub smtp_allow_plaintext: bool,
+    /// A notification is retried (back-off capped at `retry_max_ms`) for this long, then marked failed.
+    pub give_up_after_hours: u32,
     pub retry_base_ms: u64,
     pub retry_max_ms: u64,
 }
@@ -130,6 +172,18 @@ impl NotifyConfig {
             Some(list) if !list.is_empty() => list,
             _ => &self.recipients,
         }
+    }
+
+    /// Who hears of account requests and campaign applications: the general recipients,
+    /// or, when only per-service ones are set, all of those.
+    pub fn intake_recipients(&self) -> Vec<String> {
+        if !self.recipients.is_empty() {
+            return self.recipients.clone();
+        }
+        let mut all: Vec<String> = self.service_recipients.values().flatten().cloned().collect();
+        all.sort();
+        all.dedup();
+        all
     }
 
     pub fn email_enabled(&self) -> bool {
@@ -211,6 +265,9 @@ impl Config {
         if !is_email(&s.info_email) {
             return Err(key("site.info_email", "must be an e-mail address"));
         }
+        if jiff::tz::TimeZone::get(&s.time_zone).is_err() {
+            return Err(key("site.time_zone", "must be an IANA time zone name such as America/New_York"));
+        }
         // site.support_phone and site.service_phones.* are UsPhone: checked as they deserialize.
         for (i, profile) in s.social.iter().enumerate() {
             if profile.name.trim().is_empty() {
@@ -254,8 +311,9 @@ impl Config {
             }
         }
         if n.webhook_enabled() {
-            if !(n.webhook_url.starts_with("https://") || n.webhook_url.starts_with("http://")) {
-                return Err(key("notify.webhook_url", "must be an http(s) URL"));
+            let plain_ok = n.webhook_url.starts_with("http://") && url_host(&n.webhook_url).is_some_and(is_loopback_host);
+            if !(n.webhook_url.starts_with("https://") || plain_ok) {
+                return Err(key("notify.webhook_url", "must be an https URL (http only to a loopback host)"));
             }
             if n.webhook_secret.len() < 16 {
                 return Err(key(
@@ -264,11 +322,31 @@ impl Config {
                 ));
             }
         }
-        if n.max_attempts == 0 {
-            return Err(key("notify.max_attempts", "must be at least 1"));
+        if n.give_up_after_hours < MIN_GIVE_UP_HOURS {
+            return Err(key("notify.give_up_after_hours", "must be at least 72 (three days)"));
         }
         if n.retry_base_ms == 0 || n.retry_max_ms < n.retry_base_ms {
             return Err(key("notify.retry_base_ms", "must be at least 1 and at most notify.retry_max_ms"));
+        }
+        if n.retry_max_ms > MAX_RETRY_CAP_MS {
+            return Err(key("notify.retry_max_ms", "must be at most 3600000 (one hour)"));
+        }
+        let sv = &self.server;
+        if !sv.metrics_listen.is_empty() && sv.metrics_addr().is_none() {
+            return Err(key("server.metrics_listen", "must be an address such as 127.0.0.1:9100, or empty"));
+        }
+        if !sv.metrics_token.is_empty() && sv.metrics_token.len() < 16 {
+            return Err(key("server.metrics_token", "must be at least 16 characters, or empty"));
+        }
+        for (name, ms) in [
+            ("server.header_timeout_ms", sv.header_timeout_ms),
+            ("server.body_timeout_ms", sv.body_timeout_ms),
+            ("server.request_timeout_ms", sv.request_timeout_ms),
+            ("server.shutdown_grace_ms", sv.shutdown_grace_ms),
+        ] {
+            if ms == 0 {
+                return Err(key(name, "must be at least 1"));
+            }
         }
         if self.api.rate_limit_per_minute == 0 {
             return Err(key("api.rate_limit_per_minute", "must be at least 1"));
@@ -415,6 +493,23 @@ impl From<figment::Error> for ConfigError {
     }
 }
 
+/// The host of an absolute URL: between "://" (and any "user:pass@") and the port or path.
+pub fn url_host(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match host_port.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host_port.split(':').next().unwrap_or(""),
+    };
+    (!host.is_empty()).then_some(host)
+}
+
+/// True for `localhost` and loopback addresses (127.0.0.0/8, ::1): traffic that never leaves the machine.
+pub fn is_loopback_host(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
 fn is_email(s: &str) -> bool {
     let Some((local, domain)) = s.split_once('@') else { return false };
     !local.is_empty()
@@ -429,133 +524,4 @@ fn is_https_url(s: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
-
-    #[test]
-    fn defaults_load() {
-        let c = Config::defaults().expect("defaults");
-        assert_eq!(c.site.brand, "RingReady");
-        assert_eq!(c.phone_for("hvac").national(), "8005550142");
-        assert_eq!(c.phone_for("bathroom-remodeling").national(), "8005550177");
-        assert_eq!(c.phone_for("roofing").national(), "8005550100");
-        assert!(!c.tracking.trustedform && !c.tracking.pixel);
-        assert!(!c.site.social.is_empty(), "the footer has social links by default");
-    }
-
-    #[test]
-    fn overlay_and_env_override_defaults() {
-        let overlay: toml::Table = "[site]\nbrand = \"CallDesk\"\n[render]\nqueue_size = 3".parse().expect("toml");
-        let c = Config::build(Some(overlay), &env(&[("LISTEN", "0.0.0.0:9000"), ("RENDER_POOL_SIZE", "3")])).expect("config");
-        assert_eq!(c.site.brand, "CallDesk");
-        assert_eq!(c.render.queue_size, 3);
-        assert_eq!(c.render.pool_size, 3);
-        assert_eq!(c.server.listen.port(), 9000);
-        assert_eq!(c.site.support_phone.national(), "8005550100");
-        let c = Config::build(
-            None,
-            &env(&[
-                ("SMTP_URL", "smtp://127.0.0.1:2525"),
-                ("NOTIFY_RECIPIENTS", "a@x.example, b@x.example"),
-            ]),
-        )
-        .expect("config");
-        assert_eq!(
-            c.notify.recipients_for("hvac"),
-            ["a@x.example".to_string(), "b@x.example".to_string()]
-        );
-    }
-
-    #[test]
-    fn bad_values_name_their_key() {
-        let bad = |toml_text: &str| {
-            let t: toml::Table = toml_text.parse().expect("toml");
-            Config::build(Some(t), &[]).expect_err("must fail").to_string()
-        };
-        assert!(bad("[site.service_phones]\nhvac = \"555\"").contains("site.service_phones.hvac"));
-        assert!(bad("[render]\npool_size = \"many\"").contains("render.pool_size"));
-        assert!(bad("[render]\ncolour = 1").contains("colour"));
-        assert!(bad("[site]\ninfo_email = \"nobody\"").contains("site.info_email"));
-        assert!(bad("[site]\nsocial = [{ name = \"Facebook\", url = \"http://x.example\" }]").contains("site.social[0].url"));
-        assert!(bad("[site]\nsocial = [{ name = \" \", url = \"https://x.example\" }]").contains("site.social[0].name"));
-        assert!(bad("[notify]\nsmtp_url = \"smtp://127.0.0.1:25\"").contains("notify.recipients"));
-        assert!(bad("[notify]\nwebhook_url = \"https://x.example/hook\"").contains("notify.webhook_secret"));
-        let e = Config::build(None, &env(&[("LISTEN", "not an address")]))
-            .expect_err("must fail")
-            .to_string();
-        assert!(e.contains("server.listen"), "{e}");
-    }
-
-    #[test]
-    fn a_bad_phone_number_names_its_key_in_full() {
-        let bad = |toml_text: &str| {
-            let t: toml::Table = toml_text.parse().expect("toml");
-            Config::build(Some(t), &[]).expect_err("must fail").to_string()
-        };
-        assert_eq!(
-            bad("[site]\nsupport_phone = \"(800) 555-0100\""),
-            "config key site.support_phone: must be a ten-digit North American number, digits only"
-        );
-        assert_eq!(
-            bad("[site.service_phones]\nhvac = \"555\""),
-            "config key site.service_phones.hvac: must be a ten-digit North American number, digits only"
-        );
-        let e = bad("[site]\nsupport_phone = 8005550100");
-        assert!(e.starts_with("config key site.support_phone: "), "{e}");
-    }
-
-    #[test]
-    fn environment_values_take_the_type_their_key_wants() {
-        let c = Config::build(
-            None,
-            &env(&[
-                ("PIXEL_ID", "1234567890"),
-                ("PIXEL_ENABLED", "on"),
-                ("NOSCRIPT_VARIANTS", "true"),
-                ("RENDER_TIMEOUT_MS", "150"),
-                ("WEBHOOK_SECRET", "0123456789012345"),
-                ("WEBHOOK_URL", "https://hooks.example/lead"),
-                ("UNRELATED", "ignored"),
-            ]),
-        )
-        .expect("config");
-        assert_eq!(c.tracking.pixel_id, "1234567890", "digits stay text where the key is text");
-        assert!(c.tracking.pixel && c.render.noscript_variants);
-        assert_eq!(c.render.timeout_ms, 150);
-        assert_eq!(c.notify.webhook_secret, "0123456789012345");
-        let e = Config::build(None, &env(&[("RENDER_POOL_SIZE", "many")]))
-            .expect_err("must fail")
-            .to_string();
-        assert!(e.contains("render.pool_size") && e.contains("RENDER_POOL_SIZE"), "{e}");
-    }
-
-    #[test]
-    fn the_file_sits_between_the_defaults_and_the_environment() {
-        let dir = std::env::temp_dir().join(format!("site-config-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let file = dir.join("site.toml");
-        std::fs::write(&file, "[site]\nbrand = \"CallDesk\"\n[render]\nqueue_size = 3\ntimeout_ms = 900\n").expect("write");
-        let only = |pairs: &[(&str, &str)]| EnvOverrides::from_pairs(&env(pairs));
-        let c = Config::load_with(Some(&file), only(&[("RENDER_TIMEOUT_MS", "700")])).expect("config");
-        assert_eq!(
-            (c.site.brand.as_str(), c.render.queue_size, c.render.timeout_ms),
-            ("CallDesk", 3, 700)
-        );
-        assert_eq!(c.site.support_phone.national(), "8005550100", "the rest stays default");
-
-        std::fs::write(&file, "[render]\nqueue_size = true\n").expect("write");
-        let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();
-        assert!(e.contains("render.queue_size") && e.contains("site.toml"), "{e}");
-        std::fs::write(&file, "[render\n").expect("write");
-        let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();
-        assert!(e.starts_with("config file ") && e.contains("site.toml"), "{e}");
-        let missing = dir.join("missing.toml");
-        let e = Config::load_with(Some(&missing), only(&[])).expect_err("must fail").to_string();
-        assert!(e.starts_with("config file ") && e.contains("missing.toml"), "{e}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+mod tests;

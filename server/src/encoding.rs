@@ -74,39 +74,72 @@ fn brotli(body: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The best coding the client accepts: brotli, then gzip, then identity.
+/// The coding the client prefers by its `Accept-Encoding` weights (RFC 9110 §12.5.3): the
+/// highest `q` among brotli, gzip and identity wins, ties going to the smaller body (brotli,
+/// then gzip). A coding the header does not name takes the weight of `*`, if present; identity
+/// not named at all is acceptable but comes last. A
+/// member whose weight is not a valid qvalue is ignored. When nothing is acceptable the body
+/// goes out as identity (RFC 9110 allows that instead of a 406).
 pub fn negotiate(headers: &HeaderMap) -> Coding {
-    let mut br = false;
-    let mut gz = false;
+    // Weights in thousandths (qvalues have at most three decimals); None = not named.
+    let (mut br, mut gzip, mut identity, mut any) = (None, None, None, None);
     for value in headers.get_all(header::ACCEPT_ENCODING) {
         let Ok(text) = value.to_str() else { continue };
-        for item in text.split(',') {
-            let mut parts = item.split(';');
-            let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-            let refused = parts.any(|p| {
-                let p = p.trim().replace(' ', "");
-                p == "q=0" || p == "q=0.0" || p == "q=0.00" || p == "q=0.000"
-            });
-            if refused {
+        for member in text.split(',') {
+            let mut parts = member.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            if name.is_empty() {
                 continue;
             }
-            match name.as_str() {
-                "br" => br = true,
-                "gzip" | "x-gzip" => gz = true,
-                "*" => {
-                    br = true;
-                    gz = true;
+            let mut weight = Some(1000);
+            for param in parts {
+                if let Some((key, value)) = param.split_once('=')
+                    && key.trim().eq_ignore_ascii_case("q")
+                {
+                    weight = qvalue(value.trim());
                 }
-                _ => {}
             }
+            let Some(weight) = weight else { continue };
+            let slot = if name.eq_ignore_ascii_case("br") {
+                &mut br
+            } else if name.eq_ignore_ascii_case("gzip") || name.eq_ignore_ascii_case("x-gzip") {
+                &mut gzip
+            } else if name.eq_ignore_ascii_case("identity") {
+                &mut identity
+            } else if name == "*" {
+                &mut any
+            } else {
+                continue;
+            };
+            // Named twice: the higher weight counts.
+            *slot = Some(slot.map_or(weight, |w: u16| w.max(weight)));
         }
     }
-    if br {
-        Coding::Brotli
-    } else if gz {
-        Coding::Gzip
-    } else {
-        Coding::Identity
+    let br = br.or(any).unwrap_or(0);
+    let gzip = gzip.or(any).unwrap_or(0);
+    // Unnamed, identity is acceptable but least preferred (weight 0.001).
+    let identity = identity.or(any).unwrap_or(1);
+    let best = [(Coding::Brotli, br), (Coding::Gzip, gzip), (Coding::Identity, identity)]
+        .into_iter()
+        .filter(|&(_, w)| w > 0)
+        .fold(None, |best: Option<(Coding, u16)>, (c, w)| match best {
+            Some((_, bw)) if bw >= w => best,
+            _ => Some((c, w)),
+        });
+    best.map_or(Coding::Identity, |(c, _)| c)
+}
+
+/// A qvalue (`0`, `0.5`, `0.125`, `1`, `1.000`) in thousandths; None when malformed.
+fn qvalue(text: &str) -> Option<u16> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let thousandths: u16 = format!("{frac:0<3}").parse().ok()?;
+    match int {
+        "0" => Some(thousandths),
+        "1" if thousandths == 0 => Some(1000),
+        _ => None,
     }
 }
 
@@ -147,6 +180,72 @@ mod tests {
         assert_eq!(negotiate(&headers("br;q=0, gzip")), Coding::Gzip);
         assert_eq!(negotiate(&headers("identity")), Coding::Identity);
         assert_eq!(negotiate(&HeaderMap::new()), Coding::Identity);
+    }
+
+    #[test]
+    fn negotiation_follows_the_weights() {
+        let cases = [
+            // The client's preference wins over ours.
+            ("gzip;q=1, br;q=0.1", Coding::Gzip),
+            ("gzip;q=0.9, br;q=0.8", Coding::Gzip),
+            ("br;q=0.2, gzip;q=0.1", Coding::Brotli),
+            ("br;q=0.001, identity;q=0.5", Coding::Identity),
+            // Equal weights: the smaller body.
+            ("gzip;q=0.5, br;q=0.5", Coding::Brotli),
+            ("identity, gzip", Coding::Gzip),
+            // Spacing and case do not matter.
+            ("GZIP ; Q = 0.7 , Br ; q=0.3", Coding::Gzip),
+            ("x-gzip", Coding::Gzip),
+            // q=0 in every spelling refuses.
+            ("br;q=0.000, gzip;q=0.0", Coding::Identity),
+            ("br;q=0.00, gzip", Coding::Gzip),
+            // `*` gives its weight to what is not named.
+            ("*", Coding::Brotli),
+            ("*;q=0.5, gzip", Coding::Gzip),
+            ("br;q=0, *", Coding::Gzip),
+            ("*;q=0, gzip;q=0.1", Coding::Gzip),
+            // Identity refused and nothing else acceptable: identity all the same.
+            ("identity;q=0", Coding::Identity),
+            ("*;q=0", Coding::Identity),
+            ("*;q=0, identity;q=0.2, gzip;q=0.1", Coding::Identity),
+            // A malformed weight makes its member ignored, not preferred.
+            ("br;q=2, gzip;q=0.5", Coding::Gzip),
+            ("br;q=0.5x, gzip;q=0.1", Coding::Gzip),
+            ("br;q=-1, gzip", Coding::Gzip),
+            ("br;q=0.1234, gzip;q=0.2", Coding::Gzip),
+            ("br;q=1.5", Coding::Identity),
+            ("br;q=1.000, gzip", Coding::Brotli),
+            // Other parameters are not weights; unknown codings are skipped.
+            ("br;level=1;q=0.2, gzip;q=0.3", Coding::Gzip),
+            ("zstd, deflate, gzip;q=0.4", Coding::Gzip),
+            // Named twice: the higher weight counts.
+            ("br;q=0.1, gzip;q=0.5, br;q=0.9", Coding::Brotli),
+            ("  , ,br", Coding::Brotli),
+        ];
+        for (accept, expected) in cases {
+            assert_eq!(negotiate(&headers(accept)), expected, "Accept-Encoding: {accept}");
+        }
+    }
+
+    #[test]
+    fn negotiation_reads_every_header_line() {
+        let mut h = HeaderMap::new();
+        h.append(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip;q=0.4"));
+        h.append(header::ACCEPT_ENCODING, HeaderValue::from_static("br;q=0.6"));
+        assert_eq!(negotiate(&h), Coding::Brotli);
+    }
+
+    #[test]
+    fn qvalues_follow_the_grammar() {
+        assert_eq!(qvalue("0"), Some(0));
+        assert_eq!(qvalue("0."), Some(0));
+        assert_eq!(qvalue("0.5"), Some(500));
+        assert_eq!(qvalue("0.125"), Some(125));
+        assert_eq!(qvalue("1"), Some(1000));
+        assert_eq!(qvalue("1.000"), Some(1000));
+        for bad in ["", "1.001", "2", "0.1234", ".5", "0,5", "-0", "0.5e1", "01"] {
+            assert_eq!(qvalue(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

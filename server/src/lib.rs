@@ -4,8 +4,11 @@
 //! This file only declares the modules. Start reading at `state` (what every handler
 //! shares), `app` (the router, assembled in one place) and `background` (the workers).
 
+pub mod accounts;
+pub mod admin;
 pub mod api;
 pub mod app;
+pub mod applications;
 pub mod assets;
 pub mod background;
 pub mod catalogue;
@@ -19,10 +22,12 @@ pub mod phone;
 pub mod render;
 pub mod routes;
 pub mod security;
+pub mod serve;
+pub mod staff;
 pub mod state;
 pub mod store;
 pub mod time;
 
-pub use app::app;
+pub use app::{app, metrics_app};
 pub use background::Background;
 pub use state::{AppState, CatalogueSource, StartError};

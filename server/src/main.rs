@@ -1,36 +1,82 @@
-//! `site`: starts the RingReady web server.
+//! `site`: starts the RingReady web server, or runs an operator's command.
 //!
 //! Usage: site [--config FILE] [--catalogue DIR]
+//!        site [--config FILE] outbox retry [--all | ID | mail:ID]
+//!        site [--config FILE] staff add EMAIL | disable EMAIL | list   (staff accounts)
 //! Environment: SITE_CONFIG, CATALOGUE_DIR, LISTEN, DATABASE_URL and the others in README.md.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use site_server::store::Store;
-use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config};
+use site_server::serve::{ServeOptions, serve};
+use site_server::store::{Outbox, RetryScope, Store};
+use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
+use tokio::sync::watch;
 use tracing_subscriber::EnvFilter;
 
 struct Args {
     config: Option<PathBuf>,
     catalogue: Option<PathBuf>,
+    command: Option<Command>,
+    /// `staff …`: manage staff accounts instead of serving.
+    staff: Option<Vec<String>>,
 }
+
+/// An operator's command instead of serving.
+enum Command {
+    /// `outbox retry`: list the failed notifications; `--all` or an id: send them again.
+    OutboxRetry(Option<Retry>),
+}
+
+/// What `outbox retry` sends again.
+#[derive(Clone, Copy)]
+enum Retry {
+    /// Every failed notification of every outbox.
+    All,
+    /// One row: an id of the leads' outbox, or `mail:ID` of the submission e-mails'.
+    One(Outbox, i64),
+}
+
+const USAGE: &str = "usage: site [--config FILE] [--catalogue DIR]\n       site [--config FILE] outbox retry [--all | ID | mail:ID]";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         config: std::env::var_os("SITE_CONFIG").map(PathBuf::from),
         catalogue: std::env::var_os("CATALOGUE_DIR").map(PathBuf::from),
+        command: None,
+        staff: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--config" => args.config = Some(it.next().ok_or("--config needs a file")?.into()),
             "--catalogue" => args.catalogue = Some(it.next().ok_or("--catalogue needs a folder")?.into()),
+            "staff" => {
+                args.staff = Some(it.by_ref().collect());
+            }
             "-h" | "--help" => {
-                println!("usage: site [--config FILE] [--catalogue DIR]");
+                println!("{USAGE}\n{}", site_server::staff::cli::USAGE);
                 std::process::exit(0);
+            }
+            "outbox" => {
+                if it.next().as_deref() != Some("retry") {
+                    return Err(format!("outbox: the command is `outbox retry`\n{USAGE}"));
+                }
+                let scope = match it.next().as_deref() {
+                    None => None,
+                    Some("--all") => Some(Retry::All),
+                    Some(id) => {
+                        let (outbox, number) = match id.strip_prefix("mail:") {
+                            Some(n) => (Outbox::Mail, n),
+                            None => (Outbox::Leads, id),
+                        };
+                        let number = number.parse().map_err(|_| format!("outbox retry: {id:?} is not an outbox id"))?;
+                        Some(Retry::One(outbox, number))
+                    }
+                };
+                args.command = Some(Command::OutboxRetry(scope));
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
@@ -74,7 +120,24 @@ async fn run() -> Result<(), String> {
     let store = Store::open(&config.server.database_url)
         .await
         .map_err(|e| format!("database {}: {e}", redact_url(&config.server.database_url)))?;
+    if let Some(command) = &args.staff {
+        let result = site_server::staff::cli::run(
+            command,
+            &store,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout(),
+            site_server::store::now_ms(),
+        )
+        .await;
+        store.close().await;
+        return result;
+    }
     let store = Arc::new(store);
+    if let Some(Command::OutboxRetry(scope)) = args.command {
+        let result = outbox_retry(&store, scope).await;
+        store.close().await;
+        return result;
+    }
     tracing::info!(backend = store.backend(), "database ready");
     let state = AppState::new(config, source, assets::SSR_BUNDLE, store).map_err(|e| e.to_string())?;
     if !state.config.notify.email_enabled() && !state.config.notify.webhook_enabled() {
@@ -93,14 +156,118 @@ async fn run() -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-    tracing::info!(%listen, "serving on http://{listen}");
-    let served = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
-        .await;
-    // Requests in flight are done; let the outbox worker finish and the store flush.
+    let data = data_location(&state.config.server.database_url);
+    tracing::info!(%listen, "serving on http://{listen}, data in {data}");
+    let options = ServeOptions::from_config(&state.config.server);
+    let (stop, stopping) = watch::channel(false);
+    let metrics = match state.config.server.metrics_addr() {
+        Some(addr) => match tokio::net::TcpListener::bind(addr).await {
+            Ok(listener) => {
+                tracing::info!(%addr, "metrics on http://{addr}/metrics");
+                Some(tokio::spawn(serve(
+                    listener,
+                    metrics_app(Arc::clone(&state)),
+                    options,
+                    stopped(stopping.clone()),
+                )))
+            }
+            // The site matters more than its metrics: say so and go on.
+            Err(e) => {
+                tracing::error!(%addr, error = %e, "cannot listen for /metrics (server.metrics_listen); metrics not served");
+                None
+            }
+        },
+        None => None,
+    };
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
+    serve(listener, app(state), options, stopped(stopping)).await;
+    if let Some(metrics) = metrics {
+        let _ = metrics.await;
+    }
+    // Requests in flight are done (or out of time); let the outbox worker finish and the store flush.
     background.shutdown().await;
-    served.map_err(|e| format!("server: {e}"))?;
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// Where the data lives, for the start message: the SQLite file's absolute path, or the
+/// PostgreSQL URL without its password.
+fn data_location(url: &str) -> String {
+    match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+        Some(path) => {
+            let path = std::path::Path::new(path);
+            let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            format!("{} (SQLite)", shown.display())
+        }
+        None => format!("{} (PostgreSQL)", redact_url(url)),
+    }
+}
+
+/// Resolves once `stopping` turns true (or its sender is gone).
+async fn stopped(mut stopping: watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|stop| *stop).await;
+}
+
+/// `site outbox retry`: without a scope, lists the failed notifications; with one, makes
+/// them pending again (a running server delivers them within seconds).
+async fn outbox_retry(store: &Store, scope: Option<Retry>) -> Result<(), String> {
+    let now = site_server::store::now_ms();
+    let n = match scope {
+        None => return list_failed(store).await,
+        Some(Retry::All) => {
+            let mut n = 0;
+            for outbox in Outbox::ALL {
+                n += store.retry_failed(outbox, RetryScope::All, now).await.map_err(|e| e.to_string())?;
+            }
+            n
+        }
+        Some(Retry::One(outbox, id)) => store
+            .retry_failed(outbox, RetryScope::One(id), now)
+            .await
+            .map_err(|e| e.to_string())?,
+    };
+    println!("{n} notification(s) will be sent again");
+    if n == 0 && matches!(scope, Some(Retry::One(..))) {
+        return Err("no failed notification has that id".into());
+    }
+    Ok(())
+}
+
+/// The failed notifications of every outbox, oldest first (ids, never addresses).
+async fn list_failed(store: &Store) -> Result<(), String> {
+    let mut any = false;
+    for outbox in Outbox::ALL {
+        let failed = store.outbox_rows(outbox, "failed", 1000).await.map_err(|e| e.to_string())?;
+        for row in &failed {
+            if !any {
+                println!(
+                    "{:>10}  {:<8}  {:>8}  {:<20}  {:<36}  last error",
+                    "id", "channel", "attempts", "created (UTC)", "lead or submission"
+                );
+                any = true;
+            }
+            let id = match outbox {
+                Outbox::Leads => row.id.to_string(),
+                Outbox::Mail => format!("mail:{}", row.id),
+            };
+            println!(
+                "{id:>10}  {:<8}  {:>8}  {:<20}  {:<36}  {}",
+                row.channel,
+                row.attempts,
+                site_server::time::human_utc(row.created_ms),
+                row.record_id,
+                row.last_error.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if any {
+        println!("send one again with `site outbox retry ID` (or mail:ID), all with `site outbox retry --all`");
+    } else {
+        println!("no failed notifications");
+    }
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::store::OutboxCounts;
+use crate::store::OutboxSummary;
 
 /// Upper bounds (seconds) of the accept-to-delivered latency histogram.
 const LATENCY_BUCKETS: [f64; 12] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0];
@@ -19,9 +19,12 @@ pub struct Metrics {
     tokens_recorded: AtomicU64,
     rejected: Mutex<BTreeMap<&'static str, u64>>,
     deliveries: Mutex<BTreeMap<(&'static str, &'static str), u64>>,
+    submissions: Mutex<BTreeMap<(&'static str, &'static str), u64>>,
     latency_buckets: [AtomicU64; LATENCY_BUCKETS.len()],
     latency_count: AtomicU64,
     latency_sum_ms: AtomicU64,
+    /// The undelivered part of each outbox ("leads", …), as the worker last read it.
+    outboxes: Mutex<BTreeMap<&'static str, OutboxSummary>>,
 }
 
 impl Metrics {
@@ -45,6 +48,17 @@ impl Metrics {
         *self.rejected.lock().unwrap_or_else(|p| p.into_inner()).entry(reason).or_insert(0) += 1;
     }
 
+    /// A form submission besides leads. kind: "account_request" or "campaign_application";
+    /// outcome: "accepted", "duplicate" or "honeypot".
+    pub fn submission(&self, kind: &'static str, outcome: &'static str) {
+        *self
+            .submissions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry((kind, outcome))
+            .or_insert(0) += 1;
+    }
+
     /// outcome: "delivered", "retry" or "failed".
     pub fn delivery(&self, channel: &'static str, outcome: &'static str) {
         *self
@@ -66,8 +80,14 @@ impl Metrics {
         self.latency_sum_ms.fetch_add(ms.max(0) as u64, Ordering::Relaxed);
     }
 
-    /// The whole exposition. `outbox` is read from the database at scrape time.
-    pub fn render(&self, cache_hits: u64, cache_misses: u64, outbox: Option<OutboxCounts>) -> String {
+    /// Records what the worker read of outbox `name` (pending, failed, oldest undelivered).
+    pub fn set_outbox(&self, name: &'static str, summary: OutboxSummary) {
+        self.outboxes.lock().unwrap_or_else(|p| p.into_inner()).insert(name, summary);
+    }
+
+    /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
+    /// undelivered notification.
+    pub fn render(&self, cache_hits: u64, cache_misses: u64, now_ms: i64) -> String {
         let mut out = String::with_capacity(2048);
         let mut counter = |name: &str, help: &str, value: u64| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
@@ -103,6 +123,13 @@ impl Metrics {
         }
         let _ = writeln!(
             out,
+            "# HELP submissions_total Account requests and campaign applications, by kind and outcome.\n# TYPE submissions_total counter"
+        );
+        for ((kind, outcome), n) in self.submissions.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            let _ = writeln!(out, "submissions_total{{kind=\"{kind}\",outcome=\"{outcome}\"}} {n}");
+        }
+        let _ = writeln!(
+            out,
             "# HELP notification_deliveries_total Delivery attempts, by channel and outcome.\n# TYPE notification_deliveries_total counter"
         );
         for ((channel, outcome), n) in self.deliveries.lock().unwrap_or_else(|p| p.into_inner()).iter() {
@@ -130,11 +157,22 @@ impl Metrics {
             self.latency_sum_ms.load(Ordering::Relaxed) as f64 / 1000.0
         );
         let _ = writeln!(out, "notification_delivery_seconds_count {count}");
-        if let Some(o) = outbox {
-            let _ = writeln!(out, "# HELP outbox_depth Notifications by status.\n# TYPE outbox_depth gauge");
-            let _ = writeln!(out, "outbox_depth{{status=\"pending\"}} {}", o.pending);
-            let _ = writeln!(out, "outbox_depth{{status=\"failed\"}} {}", o.failed);
-            let _ = writeln!(out, "outbox_depth{{status=\"delivered\"}} {}", o.delivered);
+        let outboxes = self.outboxes.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = writeln!(
+            out,
+            "# HELP outbox_depth Notifications not delivered, by outbox and status (pending: being retried; failed: given up, see `site outbox retry`).\n# TYPE outbox_depth gauge"
+        );
+        for (name, o) in outboxes.iter() {
+            let _ = writeln!(out, "outbox_depth{{outbox=\"{name}\",status=\"pending\"}} {}", o.pending);
+            let _ = writeln!(out, "outbox_depth{{outbox=\"{name}\",status=\"failed\"}} {}", o.failed);
+        }
+        let _ = writeln!(
+            out,
+            "# HELP outbox_oldest_undelivered_seconds Age of the oldest notification not yet delivered (0: none).\n# TYPE outbox_oldest_undelivered_seconds gauge"
+        );
+        for (name, o) in outboxes.iter() {
+            let age = o.oldest_undelivered_ms.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
+            let _ = writeln!(out, "outbox_oldest_undelivered_seconds{{outbox=\"{name}\"}} {age}");
         }
         out
     }

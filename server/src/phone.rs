@@ -38,7 +38,8 @@ impl UsPhone {
     /// A visitor's number. White space around it is ignored, and so are spaces, tabs, dots,
     /// dashes and brackets inside it; what is left must be ten digits, optionally after `1`
     /// or `+1`. The area code and the exchange must be valid NANP codes: first digit 2-9 and
-    /// not N11, and an area code never has 9 in the middle.
+    /// not N11, and an area code never has 9 in the middle. Premium-rate numbers (area code
+    /// 900, exchange 976) are refused: a callback there would cost the caller.
     pub fn parse(input: &str) -> Result<Self, PhoneError> {
         let cleaned: String = input
             .trim()
@@ -57,7 +58,8 @@ impl UsPhone {
         let d = digits.as_bytes();
         let area_ok = (b'2'..=b'9').contains(&d[0]) && d[1] != b'9' && !(d[1] == b'1' && d[2] == b'1');
         let exchange_ok = (b'2'..=b'9').contains(&d[3]) && !(d[4] == b'1' && d[5] == b'1');
-        if area_ok && exchange_ok {
+        let premium = &digits[..3] == "900" || &digits[3..6] == "976";
+        if area_ok && exchange_ok && !premium {
             Ok(Self {
                 national: digits.to_string(),
             })
@@ -112,17 +114,48 @@ impl<'de> Deserialize<'de> for UsPhone {
     }
 }
 
+/// JavaScript's white space (`\s`, and what `trim()` removes): the registration forms' rules
+/// come from the browser, so the server strips and trims the same characters.
+pub fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// The registration request form's phone rule (spec section 5, design.md §5), for numbers
+/// from any country: after stripping spaces (JavaScript's white space), dashes and brackets,
+/// `^\+?[1-9]\d{0,15}$`. `isRegistrationPhone` in client/lib/phone.ts is its twin.
+pub fn registration_phone(input: &str) -> bool {
+    let kept: String = input
+        .chars()
+        .filter(|&c| !is_js_space(c) && !matches!(c, '-' | '(' | ')'))
+        .collect();
+    let digits = kept.strip_prefix('+').unwrap_or(&kept);
+    let mut chars = digits.chars();
+    matches!(chars.next(), Some('1'..='9')) && digits.len() <= 16 && chars.all(|c| c.is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use serde::Deserialize;
 
-    use super::{PhoneError, UsPhone};
+    use super::{PhoneError, UsPhone, registration_phone};
 
     /// catalogue/cases/phones.json, which client/lib/phone.test.ts reads too.
     #[derive(Deserialize)]
     struct Vectors {
         visitor: Vec<VisitorCase>,
         configured: Vec<ConfiguredCase>,
+        registration: Vec<RegistrationCase>,
+    }
+
+    #[derive(Deserialize)]
+    struct RegistrationCase {
+        input: String,
+        valid: bool,
+        why: String,
     }
 
     #[derive(Deserialize)]
@@ -169,6 +202,15 @@ mod tests {
                 (Ok(phone), None) => panic!("{label}: accepted as {}, expected refused", phone.e164()),
                 (Err(_), Some(e164)) => panic!("{label}: refused, expected {e164}"),
             }
+        }
+    }
+
+    #[test]
+    fn registration_numbers_follow_the_shared_vectors() {
+        let cases = vectors().registration;
+        assert!(cases.len() >= 20, "{} registration vectors", cases.len());
+        for case in cases {
+            assert_eq!(registration_phone(&case.input), case.valid, "{:?} ({})", case.input, case.why);
         }
     }
 

@@ -1,5 +1,6 @@
 //! The page routes: pages, redirects, not-found, static assets, robots, sitemap, health and
-//! metrics. The API families bring their own routers; `app.rs` merges them.
+//! liveness; /metrics on its own listener (or behind a token). The API families bring their
+//! own routers; `app.rs` merges them.
 
 use std::sync::Arc;
 
@@ -38,14 +39,40 @@ pub const REDIRECTS: [(&str, &str); 17] = [
 
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(health))
+        .route("/livez", get(|| async { "ok" }))
         .route("/robots.txt", get(robots))
         .route("/sitemap.xml", get(sitemap))
         .route("/favicon.svg", get(asset))
         .route("/assets/{file}", get(asset))
         .route("/legal/{file}", get(legal_fragment))
-        .route("/metrics", get(metrics))
+        .route("/metrics", get(metrics_behind_token))
         .fallback(page)
+}
+
+/// /metrics for the metrics listener: no token asked, the listener's address is the guard.
+pub fn metrics_router() -> Router<Arc<AppState>> {
+    Router::new().route("/metrics", get(metrics))
+}
+
+/// Readiness: 200 "ok" while the store's writer and at least one render engine are alive,
+/// else 503 naming what is down. Cheap (no database round trip): load balancers may poll
+/// it often; /livez says only that the process answers.
+async fn health(State(state): State<Arc<AppState>>) -> Response {
+    let mut problems = Vec::new();
+    if !state.store.writer_alive() {
+        problems.push("store: the writer has stopped".to_string());
+    }
+    let pool = &state.renderer.pool;
+    if pool.live_engines() == 0 {
+        problems.push(format!("render: 0 of {} engines running", pool.engines()));
+    }
+    if problems.is_empty() {
+        return "ok".into_response();
+    }
+    let mut r = (StatusCode::SERVICE_UNAVAILABLE, problems.join("\n") + "\n").into_response();
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
 }
 
 /// Every other path: a page, a redirect, or the not-found page.
@@ -162,6 +189,16 @@ async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response
             "public, max-age=31536000, immutable",
         );
     }
+    let (campaigns_path, campaigns) = &state.pages.campaigns_json;
+    if path == campaigns_path {
+        return encoded_response(
+            campaigns,
+            request.headers(),
+            StatusCode::OK,
+            "application/json",
+            "public, max-age=31536000, immutable",
+        );
+    }
     let Some(asset) = state.assets.files.get(path) else {
         return (StatusCode::NOT_FOUND, "Not found").into_response();
     };
@@ -197,23 +234,44 @@ fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, con
     response
 }
 
+/// The exposition, from memory: the outbox figures are refreshed by the notification
+/// worker, so a scrape never touches the database.
 async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    let outbox = match state.store.outbox_counts().await {
-        Ok(c) => Some(c),
-        Err(e) => {
-            tracing::error!(error = %e, "metrics: cannot count the outbox");
-            None
-        }
-    };
     let cache = &state.renderer.cache;
-    let body = state.metrics.render(cache.hits(), cache.misses(), outbox);
+    let body = state.metrics.render(cache.hits(), cache.misses(), crate::store::now_ms());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
+}
+
+/// /metrics on the site's listener: only with `server.metrics_token` set, and only to a
+/// request that bears it; otherwise it does not exist there.
+async fn metrics_behind_token(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    let token = &state.config.server.metrics_token;
+    if token.is_empty() {
+        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    }
+    let presented = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if !constant_time_eq(presented.as_bytes(), token.as_bytes()) {
+        let mut r = (StatusCode::UNAUTHORIZED, "A bearer token is required.").into_response();
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return r;
+    }
+    metrics(State(state)).await
+}
+
+/// Compares without stopping at the first difference, so timing does not reveal the token.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 async fn robots(State(state): State<Arc<AppState>>) -> Response {
     // The legal modals' fragments duplicate /privacy and /terms: keep them out of the index.
+    // The staff console is private (its answers say noindex too).
     let body = format!(
-        "User-agent: *\nAllow: /\nDisallow: /legal/\n\nSitemap: {}/sitemap.xml\n",
+        "User-agent: *\nAllow: /\nDisallow: /legal/\nDisallow: /admin\n\nSitemap: {}/sitemap.xml\n",
         state.config.site.public_url
     );
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()

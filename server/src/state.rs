@@ -36,6 +36,8 @@ pub struct AppState {
     pub renderer: Arc<PageRenderer>,
     pub error_pages: Arc<ErrorPages>,
     pub security: Arc<SecurityHeaders>,
+    /// The staff console's clock and failed-login throttle.
+    pub staff: crate::staff::Access,
 }
 
 #[derive(Debug, Error)]
@@ -110,6 +112,7 @@ impl AppState {
             &assets.css_csp_hash,
             &assets.bootstrap_csp_hash,
             &config.tracking,
+            &config.site.public_url,
         ));
         Ok(Arc::new(Self {
             config,
@@ -124,6 +127,7 @@ impl AppState {
             renderer,
             error_pages,
             security,
+            staff: Default::default(),
         }))
     }
 

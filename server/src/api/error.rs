@@ -19,6 +19,8 @@ pub const MSG_MEDIA_TYPE: &str = "Please send the form as JSON or as a regular f
 pub const MSG_TOO_LARGE: &str = "Your request is too large. Please shorten what you typed and try again.";
 pub const MSG_RATE_LIMITED: &str = "Too many requests from your connection. Please wait a minute and try again.";
 pub const MSG_UNAVAILABLE: &str = "We could not save your request just now. Please try again or call us.";
+pub const MSG_CROSS_SITE: &str = "Please send this form from our own website. Reload the page and try again.";
+pub const MSG_TIMEOUT: &str = "Your request took too long to arrive. Please check your connection and try again.";
 
 /// What went wrong with an API request.
 #[derive(Debug)]
@@ -35,6 +37,10 @@ pub enum ApiError {
     RateLimited(Duration),
     /// 503: the database could not take the write; nothing was accepted.
     Unavailable,
+    /// 403: a state-changing request made by another site's page (security::cross_site).
+    CrossSite,
+    /// 408: the body (or the whole request) did not arrive within its deadline.
+    Timeout,
 }
 
 impl ApiError {
@@ -45,6 +51,8 @@ impl ApiError {
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::CrossSite => StatusCode::FORBIDDEN,
+            ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
         }
     }
 
@@ -56,6 +64,8 @@ impl ApiError {
             ApiError::TooLarge => MSG_TOO_LARGE,
             ApiError::RateLimited(_) => MSG_RATE_LIMITED,
             ApiError::Unavailable => MSG_UNAVAILABLE,
+            ApiError::CrossSite => MSG_CROSS_SITE,
+            ApiError::Timeout => MSG_TIMEOUT,
         }
     }
 
@@ -68,6 +78,8 @@ impl ApiError {
             ApiError::TooLarge => "too_large",
             ApiError::RateLimited(_) => "rate_limited",
             ApiError::Unavailable => "unavailable",
+            ApiError::CrossSite => "cross_site",
+            ApiError::Timeout => "timeout",
         }
     }
 
@@ -76,11 +88,30 @@ impl ApiError {
     pub fn add_headers(&self, response: &mut Response) {
         let headers = response.headers_mut();
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        if matches!(self, ApiError::Timeout) {
+            // The rest of the body may still be on its way: do not read it, close.
+            headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
         if let ApiError::RateLimited(wait) = self
             && let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string())
         {
             headers.insert(header::RETRY_AFTER, v);
         }
+    }
+}
+
+impl ApiError {
+    /// The answer for a plain form post (no JavaScript) refused before its endpoint saw it:
+    /// a short page with the message and a way back.
+    pub fn into_html_response(self) -> Response {
+        let html = format!(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+             <title>Request not sent</title></head><body><main><h1>Request not sent</h1><p>{}</p><p><a href=\"/\">Back to the home page</a></p></main></body></html>",
+            self.message()
+        );
+        let mut response = (self.status(), axum::response::Html(html)).into_response();
+        self.add_headers(&mut response);
+        response
     }
 }
 
@@ -126,10 +157,18 @@ impl From<std::str::Utf8Error> for ApiError {
     }
 }
 
-/// Reading the body with `axum::body::to_bytes` and the configured limit failed: the body
-/// is over the limit (a connection that breaks off mid-body gets the same answer).
+/// Reading the body with `axum::body::to_bytes` and the configured limit failed: its
+/// deadline passed (api::guard), or the body is over the limit (a connection that breaks
+/// off mid-body gets the same answer).
 impl From<axum::Error> for ApiError {
-    fn from(_: axum::Error) -> Self {
+    fn from(e: axum::Error) -> Self {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(err) = source {
+            if err.is::<super::guard::BodyDeadline>() {
+                return ApiError::Timeout;
+            }
+            source = err.source();
+        }
         ApiError::TooLarge
     }
 }

@@ -1,17 +1,24 @@
 //! The lead capture API (spec section 7): POST /.netlify/functions/submit-lead and
-//! POST /.netlify/functions/record-token. Described in openapi.yaml at the repository root.
+//! POST /.netlify/functions/record-token; and the forms besides leads (POST
+//! /api/campaign-applications). Described in openapi.yaml at the repository root.
 //!
 //! One file per endpoint family, each with its own `router()`; `app.rs` merges them. What
 //! they share: `request` (rate limit, content type, body limit, fields) and `error`, the
 //! one error type, answered as a 4xx with `{"error": "<a sentence a visitor understands>"}`
 //! (or 503 when the database cannot take the write).
 
+pub mod account_requests;
+pub mod campaign_applications;
 pub mod error;
+pub mod guard;
+pub mod intake;
 pub mod record_token;
 pub mod request;
 pub mod submit_lead;
 
-pub use error::{ApiError, MSG_MEDIA_TYPE, MSG_RATE_LIMITED, MSG_TOO_LARGE, MSG_UNAVAILABLE, MSG_UNREADABLE};
+pub use account_requests::ACCOUNT_REQUESTS_PATH;
+pub use campaign_applications::APPLICATIONS_PATH;
+pub use error::{ApiError, MSG_CROSS_SITE, MSG_MEDIA_TYPE, MSG_RATE_LIMITED, MSG_TIMEOUT, MSG_TOO_LARGE, MSG_UNAVAILABLE, MSG_UNREADABLE};
 pub use record_token::RECORD_TOKEN_PATH;
 pub use request::{Encoding, Submission, read};
 pub use submit_lead::SUBMIT_LEAD_PATH;

@@ -1,15 +1,18 @@
-//! Reading an API request: the per-IP rate limit, the content type, the body limit, then
-//! the body as fields (JSON from the page's script, or a plain form post).
+//! Reading an API request: the content type, the body limit, then the body as fields (JSON
+//! from the page's script, or a plain form post). The cross-site rule, the rate limit and
+//! the deadlines were applied before, to every request (`api::guard`).
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, header};
 
 use super::ApiError;
-use crate::leads::validate::Fields;
+use super::guard::ClientIp;
+use crate::leads::validate::{Fields, is_web_url};
 use crate::leads::{RequestContext, percent_decode, truncate};
+use crate::security::rate_limit::client_ip;
 use crate::state::AppState;
 
 /// How the client sent its fields: JSON from the page's script, or a plain form post
@@ -31,17 +34,16 @@ pub struct Submission {
 /// caller can answer a form post with HTML.
 pub async fn read(state: &AppState, request: Request) -> (Option<Encoding>, Result<Submission, ApiError>) {
     let (parts, body) = request.into_parts();
-    let ip = client_ip(
-        &parts.headers,
-        parts.extensions.get::<ConnectInfo<SocketAddr>>(),
-        state.config.server.trust_forwarded_for,
-    );
+    let ip = match parts.extensions.get::<ClientIp>() {
+        Some(ClientIp(ip)) => *ip,
+        None => client_ip(
+            &parts.headers,
+            parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0),
+            state.config.server.trust_forwarded_for,
+        ),
+    };
     let encoding = media_type(&parts.headers);
-    if let Some(ip) = ip
-        && let Err(refused) = state.rate_limiter.check(ip)
-    {
-        return (encoding, Err(refused.into()));
-    }
+    let seen_referer = header_text(&parts.headers, header::REFERER, 2048).filter(|u| is_web_url(u));
     let Some(encoding) = encoding else {
         return (None, Err(ApiError::UnsupportedMediaType));
     };
@@ -51,8 +53,10 @@ pub async fn read(state: &AppState, request: Request) -> (Option<Encoding>, Resu
         context: RequestContext {
             ip: ip.map(|ip| ip.to_string()),
             user_agent: header_text(&parts.headers, header::USER_AGENT, 512),
-            page_url: header_text(&parts.headers, header::REFERER, 2048),
+            // Until the page says which page it was on, the Referer header is the best guess.
+            page_url: seen_referer.clone(),
             referrer: None,
+            seen_referer,
             utm: Default::default(),
         },
     });
@@ -89,20 +93,6 @@ fn media_type(headers: &HeaderMap) -> Option<Encoding> {
         "application/x-www-form-urlencoded" => Some(Encoding::Form),
         _ => None,
     }
-}
-
-fn client_ip(headers: &HeaderMap, connect: Option<&ConnectInfo<SocketAddr>>, trust_forwarded: bool) -> Option<IpAddr> {
-    if trust_forwarded {
-        let forwarded = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .and_then(|v| v.trim().parse().ok());
-        if forwarded.is_some() {
-            return forwarded;
-        }
-    }
-    connect.map(|c| c.0.ip())
 }
 
 fn header_text(headers: &HeaderMap, name: header::HeaderName, max: usize) -> Option<String> {

@@ -36,7 +36,7 @@ pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Res
         Err(e) => return refuse(&state, sent_as, None, e),
     };
     match submit(&state, &fields, context).await {
-        Ok(submitted) => accepted(encoding, &submitted.id, submitted.duplicate, &fields),
+        Ok(submitted) => accepted(encoding, &submitted, &fields),
         Err(e) => refuse(&state, Some(encoding), Some(&fields), e),
     }
 }
@@ -81,13 +81,14 @@ fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>,
     }
 }
 
-/// 201 with the new lead's id, or 200 with the earlier one for a repeat; a form post is
-/// sent on to the thank-you page.
-fn accepted(encoding: Encoding, id: &str, duplicate: bool, fields: &Fields) -> Response {
+/// 201 with the lead's id; a form post is sent on to the thank-you page. A repeat is
+/// answered exactly like a new lead, with an id of its own: the earlier lead's id (a UUIDv7,
+/// which carries its time) would tell anyone that this phone asked about this service.
+fn accepted(encoding: Encoding, submitted: &Submitted, fields: &Fields) -> Response {
     match encoding {
         Encoding::Json => {
-            let status = if duplicate { StatusCode::OK } else { StatusCode::CREATED };
-            let mut r = (status, axum::Json(json!({ "id": id, "duplicate": duplicate }))).into_response();
+            let id = if submitted.duplicate { new_lead_id() } else { submitted.id.clone() };
+            let mut r = (StatusCode::CREATED, axum::Json(json!({ "id": id }))).into_response();
             r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
             r
         }

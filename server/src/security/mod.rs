@@ -1,11 +1,11 @@
-//! Security headers on every answer, and the per-IP rate limit the API applies. Third-party
-//! hosts enter the CSP only while their switch is on in configuration.
+//! Security headers on every answer (HSTS when the public URL is https), the cross-site
+//! rule for state-changing requests, and the per-client rate limit. Third-party hosts enter
+//! the CSP only while their switch is on in configuration.
 
+pub mod cross_site;
 pub mod rate_limit;
 
-use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, header};
-use axum::response::Response;
 
 use crate::config::TrackingConfig;
 
@@ -22,7 +22,8 @@ pub struct SecurityHeaders {
 
 impl SecurityHeaders {
     /// `style_hash` and `script_hash` allow the inline stylesheet and the inline bootstrap.
-    pub fn new(style_hash: &str, script_hash: &str, tracking: &TrackingConfig) -> Self {
+    /// `public_url` decides HSTS: sent only when the site's canonical origin is https.
+    pub fn new(style_hash: &str, script_hash: &str, tracking: &TrackingConfig, public_url: &str) -> Self {
         let mut script = vec!["'self'", script_hash];
         let mut img = vec!["'self'", "data:"];
         let mut connect = vec!["'self'"];
@@ -44,32 +45,32 @@ impl SecurityHeaders {
             connect.join(" "),
         );
         let value = |s: &str| HeaderValue::from_str(s).unwrap_or(HeaderValue::from_static("default-src 'none'"));
-        Self {
-            headers: vec![
-                (header::CONTENT_SECURITY_POLICY, value(&csp)),
-                (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-                (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
-                (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
-                (
-                    HeaderName::from_static("cross-origin-opener-policy"),
-                    HeaderValue::from_static("same-origin"),
-                ),
-                (
-                    HeaderName::from_static("permissions-policy"),
-                    HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
-                ),
-            ],
+        let mut headers = Vec::new();
+        if public_url.starts_with("https://") {
+            // Two years, the value browsers' preload lists ask for; subdomains are the operator's call.
+            headers.push((header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=63072000")));
         }
+        headers.extend([
+            (header::CONTENT_SECURITY_POLICY, value(&csp)),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+            (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+            (
+                HeaderName::from_static("cross-origin-opener-policy"),
+                HeaderValue::from_static("same-origin"),
+            ),
+            (
+                HeaderName::from_static("permissions-policy"),
+                HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
+            ),
+        ]);
+        Self { headers }
     }
 }
 
-/// Middleware: adds the headers to every response that does not set its own.
-pub async fn add_headers(State(headers): State<std::sync::Arc<SecurityHeaders>>, mut response: Response) -> Response {
-    let map = response.headers_mut();
-    for (name, value) in &headers.headers {
-        if !map.contains_key(name) {
-            map.insert(name.clone(), value.clone());
-        }
+impl SecurityHeaders {
+    /// Every header with its value, in the order they are set.
+    pub fn iter(&self) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
+        self.headers.iter().map(|(name, value)| (name, value))
     }
-    response
 }

@@ -1,54 +1,131 @@
-//! Per-IP token buckets: `per_minute` requests in a burst, refilled evenly over a minute.
+//! Per-client rate limits with `governor` (GCRA): `per_minute` requests in a burst, refilled
+//! evenly over a minute. A client is an IPv4 address or an IPv6 /64 (one subscriber's
+//! network: rotating addresses inside it does not escape the limit). Memory is bounded:
+//! past `MAX_KEYS` clients, idle ones are forgotten, and if every one is active the table
+//! starts afresh.
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
-/// Buckets kept before idle (full) ones are swept.
-const SWEEP_AT: usize = 50_000;
+use axum::http::HeaderMap;
+use governor::clock::{Clock, DefaultClock};
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter as Gcra};
 
-/// A request the limit refused: its IP's bucket has a token again after `retry_after`.
+/// Clients remembered at most (about 100 bytes each).
+pub const MAX_KEYS: usize = 100_000;
+/// How often (in checks) the table's size is looked at.
+const SIZE_CHECK_EVERY: u64 = 1024;
+
+/// A request the limit refused: its client may send again after `retry_after`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimited {
     pub retry_after: Duration,
 }
 
+type Keyed = Gcra<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
+
 pub struct RateLimiter {
-    per_minute: f64,
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+    quota: Quota,
+    max_keys: usize,
+    limiter: RwLock<Arc<Keyed>>,
+    checks: AtomicU64,
 }
 
 impl RateLimiter {
     pub fn new(per_minute: u32) -> Self {
+        Self::with_max_keys(per_minute, MAX_KEYS)
+    }
+
+    pub fn with_max_keys(per_minute: u32, max_keys: usize) -> Self {
+        let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
         Self {
-            per_minute: f64::from(per_minute.max(1)),
-            buckets: Mutex::new(HashMap::new()),
+            quota,
+            max_keys,
+            limiter: RwLock::new(Arc::new(Gcra::keyed(quota))),
+            checks: AtomicU64::new(0),
         }
     }
 
-    /// Takes one token for `ip`, refused when the bucket is empty.
+    /// Takes one request from `ip`'s allowance, refused when it is spent.
     pub fn check(&self, ip: IpAddr) -> Result<(), RateLimited> {
-        self.check_at(ip, Instant::now()).map_err(|retry_after| RateLimited { retry_after })
+        let limiter = Arc::clone(&self.limiter.read().unwrap_or_else(|p| p.into_inner()));
+        let result = limiter.check_key(&client_key(ip)).map_err(|not_until| RateLimited {
+            retry_after: not_until.wait_time_from(limiter.clock().now()),
+        });
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SIZE_CHECK_EVERY == 0 {
+            self.bound(&limiter);
+        }
+        result
     }
 
-    /// `check` at a given instant; Err(wait) when the bucket is empty.
-    pub fn check_at(&self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
-        let rate = self.per_minute / 60.0;
-        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        if buckets.len() >= SWEEP_AT {
-            let full = self.per_minute;
-            buckets.retain(|_, (tokens, at)| *tokens + now.saturating_duration_since(*at).as_secs_f64() * rate < full);
+    /// Clients remembered now.
+    pub fn len(&self) -> usize {
+        self.limiter.read().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Keeps the table within `max_keys`: idle clients first, everyone if that is not enough.
+    fn bound(&self, limiter: &Keyed) {
+        if limiter.len() <= self.max_keys {
+            return;
         }
-        let (tokens, at) = buckets.entry(ip).or_insert((self.per_minute, now));
-        *tokens = (*tokens + now.saturating_duration_since(*at).as_secs_f64() * rate).min(self.per_minute);
-        *at = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64((1.0 - *tokens) / rate))
+        limiter.retain_recent();
+        limiter.shrink_to_fit();
+        if limiter.len() > self.max_keys {
+            tracing::warn!(clients = limiter.len(), "rate limit table full of active clients; starting afresh");
+            *self.limiter.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(Gcra::keyed(self.quota));
         }
+    }
+}
+
+/// The rate-limit key of an address: IPv4 as it is, IPv6 by its /64 (an IPv4-mapped IPv6
+/// address counts as its IPv4 address).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
+/// The visitor's address: the last `X-Forwarded-For` entry when `trust_forwarded` (set
+/// only behind your own proxy), else the connection's peer. Warns once when forwarding
+/// headers arrive while they are not trusted (a proxy in front makes every visitor share
+/// its address and so its rate limit).
+pub fn client_ip(headers: &HeaderMap, peer: Option<SocketAddr>, trust_forwarded: bool) -> Option<IpAddr> {
+    let forwarded = headers.get("x-forwarded-for");
+    if trust_forwarded {
+        let ip = forwarded
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|v| v.trim().parse().ok());
+        if ip.is_some() {
+            return ip;
+        }
+    } else {
+        warn_if_forwarded(headers);
+    }
+    peer.map(|p| p.ip())
+}
+
+/// Called for requests while forwarding headers are not trusted: the first one that
+/// carries them is reported (once per process).
+pub fn warn_if_forwarded(headers: &HeaderMap) {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if (headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded")) && !WARNED.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            "requests arrive with X-Forwarded-For or Forwarded but server.trust_forwarded_for is off: \
+             behind a proxy every visitor shares one rate limit; set TRUST_FORWARDED_FOR=true if the proxy is yours"
+        );
     }
 }
 
@@ -57,17 +134,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_burst_then_an_even_refill() {
+    fn a_burst_then_refusal_with_a_wait() {
         let limiter = RateLimiter::new(3);
         let ip: IpAddr = [10, 0, 0, 1].into();
         let other: IpAddr = [10, 0, 0, 2].into();
-        let t = Instant::now();
-        assert!(limiter.check_at(ip, t).is_ok());
-        assert!(limiter.check_at(ip, t).is_ok());
-        assert!(limiter.check_at(ip, t).is_ok());
-        let wait = limiter.check_at(ip, t).expect_err("empty");
-        assert!(wait <= Duration::from_secs(20) && wait > Duration::from_secs(19));
-        assert!(limiter.check_at(other, t).is_ok(), "buckets are per IP");
-        assert!(limiter.check_at(ip, t + Duration::from_secs(21)).is_ok(), "refilled after 20 s");
+        for _ in 0..3 {
+            assert!(limiter.check(ip).is_ok());
+        }
+        let refused = limiter.check(ip).expect_err("spent");
+        assert!(refused.retry_after <= Duration::from_secs(20) && refused.retry_after > Duration::from_secs(15));
+        assert!(limiter.check(other).is_ok(), "limits are per client");
+    }
+
+    #[test]
+    fn ipv6_clients_are_keyed_by_their_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().expect("ip");
+        let c: IpAddr = "2001:db8:1:3::1".parse().expect("ip");
+        assert_eq!(client_key(a), client_key(b));
+        assert_ne!(client_key(a), client_key(c));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
+        assert_eq!(client_key(mapped), IpAddr::from([192, 0, 2, 7]));
+    }
+
+    #[test]
+    fn memory_stays_bounded_under_a_flood_of_clients() {
+        let limiter = RateLimiter::with_max_keys(5, 2_000);
+        for n in 0..50_000u32 {
+            let _ = limiter.check(IpAddr::from(n.to_be_bytes()));
+        }
+        assert!(limiter.len() <= 2_000 + SIZE_CHECK_EVERY as usize, "{} clients kept", limiter.len());
     }
 }

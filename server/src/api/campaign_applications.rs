@@ -1,0 +1,268 @@
+//! POST /api/campaign-applications: an affiliate's campaign application, validated with the
+//! form's rules, stored with its staff e-mail in one transaction, then answered. JSON from
+//! the application modal; a plain form post from the apply page, which works without
+//! JavaScript (GET /campaigns/apply?campaign=…, the 'Apply Now' links' target) and is
+//! answered with HTML pages.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+
+use super::{ApiError, Encoding, Submission, intake, read};
+use crate::applications::validate::validate_application;
+use crate::applications::{EXPERIENCE, MONTHLY_VOLUME};
+use crate::leads::validate::{Field, Fields};
+use crate::leads::{RequestContext, percent_decode};
+use crate::state::AppState;
+use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, now_ms};
+
+pub const APPLICATIONS_PATH: &str = "/api/campaign-applications";
+/// The application form as a page of its own (the no-JavaScript path).
+pub const APPLY_PATH: &str = "/campaigns/apply";
+/// Where a successful no-JavaScript post lands (post/redirect/get).
+pub const APPLIED_PATH: &str = "/campaigns/applied";
+
+const KIND: SubmissionKind = SubmissionKind::CampaignApplication;
+
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new()
+        .route(APPLICATIONS_PATH, post(handle))
+        .route(APPLY_PATH, get(apply_page))
+        .route(APPLIED_PATH, get(applied_page))
+}
+
+pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let (sent_as, submission) = read(&state, request).await;
+    let Submission { encoding, fields, context } = match submission {
+        Ok(s) => s,
+        Err(e) => return refuse(&state, sent_as, None, e),
+    };
+    match submit(&state, &fields, context).await {
+        Ok(submitted) => match encoding {
+            Encoding::Json => intake::answer(&submitted),
+            Encoding::Form => see_other(APPLIED_PATH),
+        },
+        Err(e) => refuse(&state, Some(encoding), Some(&fields), e),
+    }
+}
+
+/// Validates and stores the application with its e-mail: committed before this returns.
+async fn submit(state: &AppState, fields: &Fields, mut context: RequestContext) -> Result<Submitted, ApiError> {
+    if fields.honeypot_filled() {
+        return Ok(intake::discard(state, KIND));
+    }
+    let application = validate_application(fields, &state.catalogue.campaigns)?;
+    // The page the modal was opened on, when it says so and it is a web address.
+    if let Field::Text(url) = fields.get("pageUrl")
+        && is_page_url(url)
+    {
+        context.page_url = Some(url.clone());
+    }
+    let mail = Mail {
+        subject: application.mail_subject(),
+        body: application.mail_body(now_ms()),
+    };
+    let submission = NewSubmission {
+        kind: KIND,
+        dedupe_key: application.dedupe_key(),
+        email: application.email.clone(),
+        phone: Some(application.phone_for_records()),
+        data: application.data(),
+        context,
+    };
+    intake::accept(state, submission, mail).await
+}
+
+/// http(s), at most 2048 characters, no control characters or spaces (design.md §7).
+fn is_page_url(url: &str) -> bool {
+    (url.starts_with("https://") || url.starts_with("http://"))
+        && url.len() <= 2048
+        && !url.chars().any(|c| c.is_control() || c.is_whitespace())
+}
+
+fn see_other(location: &'static str) -> Response {
+    let mut r = StatusCode::SEE_OTHER.into_response();
+    r.headers_mut().insert(header::LOCATION, HeaderValue::from_static(location));
+    r
+}
+
+/// Counts the refusal, then answers it: the JSON error, or for a form post the apply page
+/// again with the visitor's values and the error above the buttons.
+fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
+    state.metrics.submission(KIND.as_str(), "rejected");
+    match encoding {
+        Some(Encoding::Form) => {
+            let values = fields.map(FormValues::from_fields).unwrap_or_default();
+            let mut response = render(state, &values, Some(error.message()), error.status());
+            error.add_headers(&mut response);
+            response
+        }
+        _ => error.into_response(),
+    }
+}
+
+/// What the apply page's fields hold.
+#[derive(Default)]
+struct FormValues {
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone: String,
+    company: String,
+    website: String,
+    experience: String,
+    monthly_volume: String,
+    campaigns: HashSet<String>,
+    additional_info: String,
+}
+
+impl FormValues {
+    fn from_fields(fields: &Fields) -> Self {
+        let text = |name: &str, max: usize| match fields.get(name) {
+            Field::Text(s) => s.chars().take(max).collect(),
+            _ => String::new(),
+        };
+        let campaigns = match fields.get("selectedCampaigns") {
+            Field::List(names) => names.iter().cloned().collect(),
+            Field::Text(name) => HashSet::from([name.clone()]),
+            _ => HashSet::new(),
+        };
+        Self {
+            first_name: text("firstName", 200),
+            last_name: text("lastName", 200),
+            email: text("email", 300),
+            phone: text("phone", 60),
+            company: text("company", 300),
+            website: text("website", 600),
+            experience: text("experience", 20),
+            monthly_volume: text("monthlyVolume", 20),
+            campaigns,
+            additional_info: text("additionalInfo", 2100),
+        }
+    }
+}
+
+struct Choice<'a> {
+    value: &'a str,
+    label: &'a str,
+    selected: bool,
+}
+
+#[derive(Template)]
+#[template(path = "campaign_apply.html")]
+struct ApplyPage<'a> {
+    brand: &'a str,
+    css: &'a str,
+    phone: &'a str,
+    tel_href: &'a str,
+    email: &'a str,
+    error: Option<&'a str>,
+    v: &'a FormValues,
+    /// The campaigns already chosen, in catalogue order (the note above the list).
+    chosen: Vec<&'a str>,
+    campaigns: Vec<Choice<'a>>,
+    experience: Vec<Choice<'a>>,
+    volume: Vec<Choice<'a>>,
+}
+
+fn render(state: &AppState, values: &FormValues, error: Option<&str>, status: StatusCode) -> Response {
+    let site = &state.config.site;
+    let live = state.catalogue.campaigns.iter().filter(|c| c.status == "LIVE");
+    let choices = |options: &'static [(&'static str, &'static str)], current: &str| -> Vec<Choice<'static>> {
+        options
+            .iter()
+            .map(|(value, label)| Choice {
+                value,
+                label,
+                selected: *value == current,
+            })
+            .collect()
+    };
+    let page = ApplyPage {
+        brand: &site.brand,
+        css: state.assets.css,
+        phone: &site.support_phone.display(),
+        tel_href: &site.support_phone.tel_href(),
+        email: &site.info_email,
+        error,
+        v: values,
+        chosen: live
+            .clone()
+            .filter(|c| values.campaigns.contains(&c.campaign))
+            .map(|c| c.campaign.as_str())
+            .collect(),
+        campaigns: live
+            .map(|c| Choice {
+                value: &c.campaign,
+                label: &c.campaign,
+                selected: values.campaigns.contains(&c.campaign),
+            })
+            .collect(),
+        experience: choices(&EXPERIENCE, &values.experience),
+        volume: choices(&MONTHLY_VOLUME, &values.monthly_volume),
+    };
+    let mut response = match page.render() {
+        Ok(html) => (status, Html(html)).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "apply page template failed");
+            (status, error.unwrap_or("Please try again.").to_string()).into_response()
+        }
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// GET /campaigns/apply?campaign=…: the application form, that campaign already chosen (an
+/// unknown or malformed name chooses none).
+pub async fn apply_page(State(state): State<Arc<AppState>>, uri: Uri) -> Response {
+    let mut values = FormValues::default();
+    let chosen = uri.query().unwrap_or("").split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        (key == "campaign").then(|| percent_decode(value))
+    });
+    if let Some(name) = chosen.filter(|n| n.len() <= 300) {
+        values.campaigns.insert(name);
+    }
+    render(&state, &values, None, StatusCode::OK)
+}
+
+#[derive(Template)]
+#[template(path = "campaign_applied.html")]
+struct AppliedPage<'a> {
+    brand: &'a str,
+    css: &'a str,
+    phone: &'a str,
+    tel_href: &'a str,
+    email: &'a str,
+}
+
+/// GET /campaigns/applied: the confirmation a no-JavaScript applicant sees.
+pub async fn applied_page(State(state): State<Arc<AppState>>) -> Response {
+    let site = &state.config.site;
+    let page = AppliedPage {
+        brand: &site.brand,
+        css: state.assets.css,
+        phone: &site.support_phone.display(),
+        tel_href: &site.support_phone.tel_href(),
+        email: &site.info_email,
+    };
+    let mut response = match page.render() {
+        Ok(html) => Html(html).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "applied page template failed");
+            "Application Submitted!".into_response()
+        }
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}

@@ -1,0 +1,139 @@
+//! The checks every request passes before any handler, applied to the whole router in
+//! `app.rs`, so an endpoint added later gets them without asking:
+//!
+//! - every request is answered within `server.request_timeout_ms`;
+//! - a state-changing request (anything but GET, HEAD, OPTIONS) is refused when another
+//!   site's page made it (`security::cross_site`, docs/decisions/008), when its client's
+//!   rate limit is spent (429), or when its declared Content-Length is over
+//!   `api.max_body_bytes` (413 at once, the body is never read); its body must arrive in
+//!   full within `server.body_timeout_ms` (408).
+//!
+//! Refusals are the API's one error answer (JSON), or a short HTML page for a plain form post.
+
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper::body::{Body as HttpBody, Frame, SizeHint};
+
+use super::ApiError;
+use crate::security::cross_site::{self, Verdict};
+use crate::security::rate_limit::{client_ip, warn_if_forwarded};
+use crate::state::AppState;
+
+/// The visitor's address as the guard judged it (forwarding rules applied), for handlers.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub Option<IpAddr>);
+
+/// The error a request body gives once its deadline has passed.
+#[derive(Debug)]
+pub struct BodyDeadline;
+
+impl std::fmt::Display for BodyDeadline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the request body did not arrive in time")
+    }
+}
+
+impl std::error::Error for BodyDeadline {}
+
+/// Middleware: see the module documentation.
+pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
+    let server = &state.config.server;
+    let whole = Duration::from_millis(server.request_timeout_ms);
+    if !server.trust_forwarded_for {
+        warn_if_forwarded(request.headers());
+    }
+    if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return match tokio::time::timeout(whole, next.run(request)).await {
+            Ok(response) => response,
+            Err(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The server took too long to answer. Please try again.",
+            )
+                .into_response(),
+        };
+    }
+    let form = is_form(request.headers());
+    let refuse = |error: ApiError| {
+        state.metrics.rejected(error.reason());
+        if form { error.into_html_response() } else { error.into_response() }
+    };
+    let verdict = cross_site::judge(request.headers(), &state.config.site.public_url);
+    if verdict != Verdict::Allowed {
+        tracing::warn!(rule = ?verdict, path = %request.uri().path(), "cross-site request refused");
+        return refuse(ApiError::CrossSite);
+    }
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    let ip = client_ip(request.headers(), peer, server.trust_forwarded_for);
+    if let Some(ip) = ip
+        && let Err(limited) = state.rate_limiter.check(ip)
+    {
+        return refuse(limited.into());
+    }
+    if declared_length(request.headers()).is_some_and(|n| n > state.config.api.max_body_bytes as u64) {
+        return refuse(ApiError::TooLarge);
+    }
+    request.extensions_mut().insert(ClientIp(ip));
+    let deadline = tokio::time::sleep(Duration::from_millis(server.body_timeout_ms));
+    let request = request.map(|body| {
+        Body::new(DeadlineBody {
+            inner: body,
+            deadline: Box::pin(deadline),
+        })
+    });
+    match tokio::time::timeout(whole, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => refuse(ApiError::Timeout),
+    }
+}
+
+fn is_form(headers: &HeaderMap) -> bool {
+    headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+        let v = v.trim_start().to_ascii_lowercase();
+        v.starts_with("application/x-www-form-urlencoded") || v.starts_with("multipart/form-data")
+    })
+}
+
+/// The Content-Length the client declared, if it is a number.
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
+}
+
+/// A request body that fails with [`BodyDeadline`] once its deadline has passed, however
+/// steadily the bytes trickle in.
+struct DeadlineBody {
+    inner: Body,
+    deadline: Pin<Box<tokio::time::Sleep>>,
+}
+
+impl HttpBody for DeadlineBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let this = self.get_mut();
+        if let Poll::Ready(frame) = Pin::new(&mut this.inner).poll_frame(cx) {
+            return Poll::Ready(frame);
+        }
+        match this.deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Some(Err(axum::Error::new(BodyDeadline)))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}

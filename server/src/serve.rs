@@ -1,0 +1,103 @@
+//! The HTTP/1 connection loop the site runs on (in place of `axum::serve`, which sets no
+//! deadline on a request head): each connection must send its request head within
+//! `server.header_timeout_ms`; body and whole-request deadlines are `api::guard`'s. On
+//! shutdown the listener closes at once, idle connections are closed, and requests in
+//! flight get `server.shutdown_grace_ms` to finish before the rest are dropped.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tower::ServiceExt;
+
+use crate::config::ServerConfig;
+
+#[derive(Debug, Clone, Copy)]
+pub struct ServeOptions {
+    pub header_timeout: Duration,
+    pub shutdown_grace: Duration,
+}
+
+impl ServeOptions {
+    pub fn from_config(server: &ServerConfig) -> Self {
+        Self {
+            header_timeout: Duration::from_millis(server.header_timeout_ms),
+            shutdown_grace: Duration::from_millis(server.shutdown_grace_ms),
+        }
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown` resolves, then drains as described above.
+/// Handlers see the peer's address as `ConnectInfo<SocketAddr>`.
+pub async fn serve(listener: TcpListener, router: Router, options: ServeOptions, shutdown: impl Future<Output = ()>) {
+    let (stop, stopped) = watch::channel(false);
+    // Every connection task holds a receiver: all are done when the sender sees none left.
+    let (open, open_rx) = watch::channel(());
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let task = connection(stream, peer, router.clone(), options, stopped.clone());
+                    let open_rx = open_rx.clone();
+                    tokio::spawn(async move {
+                        task.await;
+                        drop(open_rx);
+                    });
+                }
+                // Out of file descriptors and the like: wait a little rather than spin.
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    drop(open_rx);
+    if tokio::time::timeout(options.shutdown_grace, open.closed()).await.is_err() {
+        tracing::warn!(
+            connections = open.receiver_count(),
+            grace_ms = options.shutdown_grace.as_millis() as u64,
+            "requests still in flight after the shutdown grace period; closing them"
+        );
+    }
+}
+
+async fn connection(stream: TcpStream, peer: SocketAddr, router: Router, options: ServeOptions, mut stopped: watch::Receiver<bool>) {
+    let _ = stream.set_nodelay(true);
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        request.extensions_mut().insert(ConnectInfo(peer));
+        router.clone().oneshot(request)
+    });
+    let mut builder = http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(options.header_timeout);
+    let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
+    loop {
+        tokio::select! {
+            result = conn.as_mut() => {
+                if let Err(e) = result {
+                    tracing::debug!(error = %e, "connection ended");
+                }
+                return;
+            }
+            changed = stopped.changed() => {
+                conn.as_mut().graceful_shutdown();
+                if changed.is_err() {
+                    // The server is gone: just let the connection finish.
+                    let _ = conn.as_mut().await;
+                    return;
+                }
+            }
+        }
+    }
+}
