@@ -37,6 +37,8 @@ pub struct RequestContext {
     pub user_agent: Option<String>,
     pub page_url: Option<String>,
     pub referrer: Option<String>,
+    /// The Referer header the server saw, kept beside what the page says it was on.
+    pub seen_referer: Option<String>,
     pub utm: Utm,
 }
 

@@ -23,12 +23,15 @@ pub const MSG_CERTIFICATE: &str = "We could not verify your consent certificate.
 pub const MSG_TOKEN: &str = "A consent certificate token is required.";
 
 pub const MAX_NAME_CHARS: usize = 100;
+/// Combining marks allowed on one letter (Vietnamese stacks two; "Zalgo" text stacks dozens).
+pub const MAX_COMBINING_RUN: usize = 3;
 const MAX_TOKEN: usize = 256;
 const MAX_URL: usize = 2048;
 const MAX_TCPA_TEXT: usize = 4000;
 pub const CERT_URL_PREFIX: &str = "https://cert.trustedform.com/";
-/// The hidden field bots fill in and people never see.
-pub const HONEYPOT_FIELD: &str = "website";
+/// The hidden field bots fill in and people never see. The prefix `hp_` is reserved for
+/// honeypots: no real field of any form starts with it, so it can never collide with one.
+pub const HONEYPOT_FIELD: &str = "hp_website";
 
 /// Why a request was refused: the visitor's message and a short reason for metrics.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +50,10 @@ pub enum Field {
     Missing,
     Text(String),
     Bool(bool),
-    /// Present but of a type the field cannot have (number, array, object…).
+    /// Several texts: a JSON array of strings, or a form key sent more than once. Only a
+    /// list field takes it; to any other field it is a wrong type.
+    List(Vec<String>),
+    /// Present but of a type the field cannot have (number, object, array of non-strings…).
     WrongType,
 }
 
@@ -65,6 +71,11 @@ impl Fields {
                     Value::Null => Field::Missing,
                     Value::String(s) => Field::Text(s.clone()),
                     Value::Bool(b) => Field::Bool(*b),
+                    Value::Array(items) => items
+                        .iter()
+                        .map(|i| i.as_str().map(String::from))
+                        .collect::<Option<Vec<_>>>()
+                        .map_or(Field::WrongType, Field::List),
                     _ => Field::WrongType,
                 };
                 (k.clone(), field)
@@ -82,9 +93,27 @@ impl Fields {
             } else {
                 Field::Text(v)
             };
-            // A repeated field is ambiguous: keep it only once, as a wrong type.
-            if fields.insert(k.clone(), field).is_some() {
-                fields.insert(k, Field::WrongType);
+            // A repeated key is a list (checkboxes sharing a name); to a field that takes one
+            // text it is a wrong type.
+            match fields.remove(&k) {
+                None => {
+                    fields.insert(k, field);
+                }
+                Some(earlier) => {
+                    let mut items = match earlier {
+                        Field::List(items) => items,
+                        Field::Text(t) => vec![t],
+                        _ => Vec::new(),
+                    };
+                    match field {
+                        Field::Text(t) => items.push(t),
+                        _ => {
+                            fields.insert(k, Field::WrongType);
+                            continue;
+                        }
+                    }
+                    fields.insert(k, Field::List(items));
+                }
             }
         }
         Self(fields)
@@ -109,7 +138,7 @@ impl Fields {
         match self.get(HONEYPOT_FIELD) {
             Field::Missing | Field::Bool(false) => false,
             Field::Text(s) => !s.is_empty(),
-            Field::Bool(true) | Field::WrongType => true,
+            Field::Bool(true) | Field::List(_) | Field::WrongType => true,
         }
     }
 }
@@ -137,7 +166,7 @@ pub fn validate_lead(
     if full_name.chars().count() > MAX_NAME_CHARS {
         return Err(invalid("name", MSG_NAME_TOO_LONG));
     }
-    if full_name.chars().any(char::is_control) || !full_name.chars().any(char::is_alphabetic) {
+    if !is_plain_name(&full_name) {
         return Err(invalid("name", MSG_NAME_INVALID));
     }
 
@@ -165,9 +194,10 @@ pub fn validate_lead(
 
     let certificate = certificate(fields)?;
 
-    // Page context sent by the page itself wins over the Referer header the server saw.
-    let page_url = fields.optional_text("pageUrl", MAX_URL).ok().flatten();
-    let referrer = fields.optional_text("referrer", MAX_URL).ok().flatten();
+    // Page context sent by the page itself wins over the Referer header the server saw
+    // (which stays beside it, as `seen_referer`). Anything but a clean http(s) URL is dropped.
+    let page_url = fields.optional_text("pageUrl", MAX_URL).ok().flatten().filter(|u| is_web_url(u));
+    let referrer = fields.optional_text("referrer", MAX_URL).ok().flatten().filter(|u| is_web_url(u));
     if page_url.is_some() {
         context.page_url = page_url;
     }
@@ -200,11 +230,7 @@ fn certificate(fields: &Fields) -> Result<Certificate, Invalid> {
     let cert_url = pick("trustedform_cert_url", "xxTrustedFormCertUrl", MAX_URL)?;
     let token = pick("trustedform_token", "xxTrustedFormToken", MAX_TOKEN)?;
     let ping_url = pick("trustedform_ping", "xxTrustedFormPingUrl", MAX_URL)?;
-    if let Some(url) = &cert_url
-        && (!url.starts_with(CERT_URL_PREFIX) || url.len() == CERT_URL_PREFIX.len() || url.contains(char::is_whitespace))
-    {
-        return Err(bad());
-    }
+    check_certificate(cert_url.as_deref(), token.as_deref(), ping_url.as_deref()).map_err(|()| bad())?;
     Ok(Certificate { cert_url, token, ping_url })
 }
 
@@ -221,17 +247,124 @@ pub fn validate_token(fields: &Fields, catalogue: &Catalogue) -> Result<TokenRec
     };
     let ping_url = fields.optional_text("ping", MAX_URL).map_err(|()| bad())?;
     let cert_url = fields.optional_text("certUrl", MAX_URL).map_err(|()| bad())?;
-    if let Some(url) = &cert_url
-        && !url.starts_with(CERT_URL_PREFIX)
-    {
-        return Err(bad());
-    }
+    check_certificate(cert_url.as_deref(), Some(&token), ping_url.as_deref()).map_err(|()| bad())?;
     Ok(TokenRecord {
         token: truncate(&token, MAX_TOKEN),
         ping_url,
         service_slug,
         cert_url,
     })
+}
+
+/// The one rule for the certificate fields of submit-lead and record-token (design.md §7):
+/// the certificate URL is `https://cert.trustedform.com/<id>`, the token an id, and the ping
+/// URL an https URL on a TrustedForm host. Ids are letters, digits, `-` and `_`.
+fn check_certificate(cert_url: Option<&str>, token: Option<&str>, ping_url: Option<&str>) -> Result<(), ()> {
+    if let Some(url) = cert_url
+        && !url.strip_prefix(CERT_URL_PREFIX).is_some_and(is_certificate_id)
+    {
+        return Err(());
+    }
+    if let Some(token) = token
+        && !is_certificate_id(token)
+    {
+        return Err(());
+    }
+    if let Some(url) = ping_url
+        && !is_trustedform_url(url)
+    {
+        return Err(());
+    }
+    Ok(())
+}
+
+fn is_certificate_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= MAX_TOKEN && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// An https URL on `trustedform.com` or one of its subdomains, with a clean path.
+pub fn is_trustedform_url(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("https://") else { return false };
+    let (host, path) = rest.split_at(rest.find(['/', '?', '#']).unwrap_or(rest.len()));
+    let host = host.to_ascii_lowercase();
+    (host == "trustedform.com" || host.ends_with(".trustedform.com"))
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        && is_web_url(url)
+        && path.bytes().all(|b| b.is_ascii_alphanumeric() || b"/-._~?=&%+:".contains(&b))
+}
+
+/// An absolute http(s) URL with a host, without control characters, white space, quotes,
+/// angle brackets or backslashes: safe to store, show in an e-mail and send on.
+pub fn is_web_url(url: &str) -> bool {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        &url[8..]
+    } else if lower.starts_with("http://") {
+        &url[7..]
+    } else {
+        return false;
+    };
+    url.len() <= MAX_URL
+        && !rest.is_empty()
+        && !rest.starts_with(['/', '?', '#'])
+        && !url
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`') || is_format_char(c))
+}
+
+/// A name people write: a letter at least, no control or format characters (bidi
+/// overrides, zero-width characters), no line or paragraph separators, and at most
+/// `MAX_COMBINING_RUN` combining marks on one letter. The zero-width (non-)joiner is kept
+/// between two letters, where Persian and Indic spellings need it.
+fn is_plain_name(name: &str) -> bool {
+    let chars: Vec<char> = name.chars().collect();
+    let mut run = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        let joiner_in_word = matches!(c, '\u{200C}' | '\u{200D}')
+            && i > 0
+            && chars[i - 1].is_alphabetic()
+            && chars.get(i + 1).is_some_and(|n| n.is_alphabetic());
+        if c.is_control() || (is_format_char(c) && !joiner_in_word) || matches!(c, '\u{2028}' | '\u{2029}') {
+            return false;
+        }
+        if unicode_normalization::char::is_combining_mark(c) {
+            run += 1;
+            if run > MAX_COMBINING_RUN {
+                return false;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    name.chars().any(char::is_alphabetic)
+}
+
+/// Unicode's format characters (general category Cf): invisible, they reorder or hide text.
+fn is_format_char(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 fn is_zip(s: &str) -> bool {
@@ -241,5 +374,47 @@ fn is_zip(s: &str) -> bool {
         5 => digits(b),
         10 => digits(&b[..5]) && b[5] == b'-' && digits(&b[6..]),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn arrays_of_strings_and_repeated_form_keys_are_lists() {
+        let f = Fields::from_json(&json!({ "a": ["x", "y"], "b": [], "c": ["x", 1], "d": "x" })).expect("object");
+        assert_eq!(f.get("a"), &Field::List(vec!["x".into(), "y".into()]));
+        assert_eq!(f.get("b"), &Field::List(vec![]));
+        assert_eq!(f.get("c"), &Field::WrongType);
+        assert_eq!(f.get("d"), &Field::Text("x".into()));
+        let pairs = |p: &[(&str, &str)]| p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let f = Fields::from_form(pairs(&[
+            ("a", "x"),
+            ("b", "1"),
+            ("a", "y"),
+            ("a", "z"),
+            ("consent", "on"),
+            ("consent", "on"),
+        ]));
+        assert_eq!(f.get("a"), &Field::List(vec!["x".into(), "y".into(), "z".into()]));
+        assert_eq!(f.get("b"), &Field::Text("1".into()));
+        assert_eq!(
+            f.get("consent"),
+            &Field::WrongType,
+            "a repeated checkbox of one value stays ambiguous"
+        );
+    }
+
+    #[test]
+    fn a_list_is_a_wrong_type_to_the_lead_rules() {
+        // What a repeated key or an array meant to the lead API before lists existed.
+        let pairs = |p: &[(&str, &str)]| p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let f = Fields::from_form(pairs(&[("hp_website", ""), ("hp_website", "")]));
+        assert!(f.honeypot_filled(), "a repeated honeypot counts as filled");
+        let f = Fields::from_json(&json!({ "zipCode": ["15213"], "pageUrl": ["https://x.example/"] })).expect("object");
+        assert_eq!(f.optional_text("zipCode", 10), Err(()));
+        assert_eq!(f.optional_text("pageUrl", 100), Err(()));
     }
 }

@@ -1,12 +1,15 @@
-//! Lead e-mails over SMTP: plain text and HTML from askama templates.
+//! Lead e-mails over SMTP: plain text and HTML from askama templates. Mail to any host but
+//! a loopback one goes over TLS (STARTTLS required, or `smtps://`), unless the operator
+//! opts out with `notify.smtp_allow_plaintext`.
 
 use askama::Template;
 use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
+use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use crate::config::NotifyConfig;
+use crate::config::{NotifyConfig, is_loopback_host, url_host};
 use crate::phone::UsPhone;
-use crate::store::LeadRecord;
+use crate::store::{LeadRecord, MailItem};
 use crate::time::human_utc;
 
 /// What both e-mail templates show.
@@ -42,16 +45,45 @@ pub struct EmailSender {
 
 impl EmailSender {
     pub fn new(config: &NotifyConfig) -> Result<Self, String> {
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(&config.smtp_url)
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(&config.smtp_url)
             .map_err(|e| format!("notify.smtp_url: {e}"))?
-            .timeout(Some(std::time::Duration::from_secs(15)))
-            .build();
+            .timeout(Some(std::time::Duration::from_secs(15)));
+        match tls_rule(&config.smtp_url, config.smtp_allow_plaintext) {
+            SmtpTls::AsConfigured => {}
+            SmtpTls::RequireStartTls(host) => {
+                let parameters = TlsParameters::new(host.to_string()).map_err(|e| format!("notify.smtp_url: {e}"))?;
+                builder = builder.tls(Tls::Required(parameters));
+            }
+            SmtpTls::PlaintextAllowed(host) => {
+                tracing::warn!(host, "e-mail to a non-loopback SMTP host without TLS (notify.smtp_allow_plaintext)");
+            }
+        }
+        let transport = builder.build();
         let from = config.from.parse().map_err(|e| format!("notify.from: {e}"))?;
         Ok(Self {
             transport,
             from,
             config: config.clone(),
         })
+    }
+
+    /// Sends a submission's plain-text e-mail (account request, campaign application).
+    pub async fn send_mail(&self, mail: &MailItem, recipients: &[String]) -> Result<(), String> {
+        if recipients.is_empty() {
+            return Err("no recipients configured".into());
+        }
+        let mut builder = Message::builder()
+            .from(self.from.clone())
+            .subject(mail.subject.clone())
+            .message_id(Some(format!("<{}@submissions>", mail.submission_id)));
+        for r in recipients {
+            builder = builder.to(r.parse().map_err(|e| format!("recipient: {e}"))?);
+        }
+        let message = builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.body.clone())
+            .map_err(|e| e.to_string())?;
+        self.transport.send(message).await.map(|_| ()).map_err(|e| e.to_string())
     }
 
     /// Sends the lead to its service's recipients. `service_name` is the catalogue name.
@@ -99,5 +131,53 @@ impl EmailSender {
             )
             .map_err(|e| e.to_string())?;
         self.transport.send(message).await.map(|_| ()).map_err(|e| e.to_string())
+    }
+}
+
+/// What the TLS rule makes of an SMTP URL.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SmtpTls<'a> {
+    /// `smtps://`, `?tls=required`, or a loopback host: lettre's reading of the URL stands.
+    AsConfigured,
+    /// A non-loopback host over `smtp://` without `tls=required`: STARTTLS is made
+    /// mandatory (without it, lettre would send credentials and leads in clear).
+    RequireStartTls(&'a str),
+    /// As above, but the operator opted out (`notify.smtp_allow_plaintext`).
+    PlaintextAllowed(&'a str),
+}
+
+pub fn tls_rule(url: &str, allow_plaintext: bool) -> SmtpTls<'_> {
+    let Some(host) = url_host(url) else { return SmtpTls::AsConfigured };
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let tls_required = query.split('&').any(|p| p == "tls=required");
+    if url.starts_with("smtps://") || tls_required || is_loopback_host(host) {
+        SmtpTls::AsConfigured
+    } else if allow_plaintext {
+        SmtpTls::PlaintextAllowed(host)
+    } else {
+        SmtpTls::RequireStartTls(host)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SmtpTls, tls_rule};
+
+    #[test]
+    fn only_loopback_hosts_may_be_reached_in_clear() {
+        assert_eq!(tls_rule("smtp://127.0.0.1:2525", false), SmtpTls::AsConfigured);
+        assert_eq!(tls_rule("smtp://localhost:25", false), SmtpTls::AsConfigured);
+        assert_eq!(tls_rule("smtp://[::1]:25", false), SmtpTls::AsConfigured);
+        assert_eq!(tls_rule("smtps://user:pass@mail.example", false), SmtpTls::AsConfigured);
+        assert_eq!(tls_rule("smtp://mail.example:587?tls=required", false), SmtpTls::AsConfigured);
+        assert_eq!(
+            tls_rule("smtp://user:pass@mail.example:587", false),
+            SmtpTls::RequireStartTls("mail.example")
+        );
+        assert_eq!(
+            tls_rule("smtp://mail.example:587?tls=opportunistic", false),
+            SmtpTls::RequireStartTls("mail.example")
+        );
+        assert_eq!(tls_rule("smtp://10.0.0.5:25", true), SmtpTls::PlaintextAllowed("10.0.0.5"));
     }
 }

@@ -1,19 +1,25 @@
-//! The outbox worker: delivers each lead's notifications (e-mail, webhook), retrying with
-//! exponential back-off and jitter until delivered or, after the configured number of
-//! attempts, marked failed (logged and counted: never dropped silently).
+//! The outbox worker: delivers each lead's notifications (e-mail, webhook) and the e-mails
+//! about other submissions (account requests, campaign applications), retrying with
+//! exponential back-off and jitter, the wait capped (10 minutes by default), until
+//! delivered. Only a notification still undelivered `notify.give_up_after_hours` (72 or
+//! more) after its delivery effort began is marked failed: logged, counted, shown in
+//! /metrics, and sent again by `site outbox retry` (docs/decisions/009-notification-retries.md).
 
 pub mod email;
 pub mod webhook;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{Notify, watch};
 
 use crate::catalogue::Catalogue;
 use crate::config::NotifyConfig;
 use crate::metrics::Metrics;
-use crate::store::{Channel, OutboxItem, Store, now_ms};
+use crate::store::{Channel, MailItem, Outbox, OutboxItem, Store, now_ms};
+
+/// How often the worker reads the undelivered part of the outboxes for /metrics.
+const SUMMARY_EVERY: Duration = Duration::from_secs(2);
 use email::EmailSender;
 use webhook::WebhookSender;
 
@@ -70,11 +76,37 @@ impl Notifier {
         channels
     }
 
+    /// Reads each outbox's pending and failed counts and its oldest undelivered notification
+    /// into the metrics (a scrape never reads the database).
+    pub async fn refresh_summary(&self) {
+        for outbox in Outbox::ALL {
+            match self.store.outbox_summary(outbox).await {
+                Ok(summary) => self.metrics.set_outbox(outbox.name(), summary),
+                Err(e) => tracing::error!(error = %e, outbox = outbox.name(), "cannot summarise the outbox"),
+            }
+        }
+    }
+
+    /// Whether a new submission gets an e-mail row: e-mail is set up and someone receives it.
+    pub fn mail_enabled(&self) -> bool {
+        self.email.is_some() && !self.config.intake_recipients().is_empty()
+    }
+
+    /// How long a failing notification is retried before it is marked failed.
+    fn give_up_ms(&self) -> i64 {
+        i64::from(self.config.give_up_after_hours) * 3_600_000
+    }
+
     /// Runs until `stop` turns true; the batch in progress is finished first.
     pub async fn run(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
+        let mut summarised: Option<Instant> = None;
         loop {
             if *stop.borrow() {
                 break;
+            }
+            if summarised.is_none_or(|at| at.elapsed() >= SUMMARY_EVERY) {
+                self.refresh_summary().await;
+                summarised = Some(Instant::now());
             }
             let items = match self.store.claim_due(now_ms(), LEASE_MS, BATCH).await {
                 Ok(items) => items,
@@ -83,7 +115,14 @@ impl Notifier {
                     Vec::new()
                 }
             };
-            if items.is_empty() {
+            let mails = match self.store.claim_due_mail(now_ms(), LEASE_MS, BATCH).await {
+                Ok(mails) => mails,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the submission e-mail outbox");
+                    Vec::new()
+                }
+            };
+            if items.is_empty() && mails.is_empty() {
                 let wait = match self.store.next_due_ms().await {
                     Ok(Some(due)) => Duration::from_millis((due - now_ms()).clamp(0, IDLE_POLL.as_millis() as i64) as u64),
                     _ => IDLE_POLL,
@@ -95,11 +134,18 @@ impl Notifier {
                 }
                 continue;
             }
-            let deliveries = items.into_iter().map(|item| {
+            let mut deliveries: Vec<_> = items
+                .into_iter()
+                .map(|item| {
+                    let me = Arc::clone(&self);
+                    tokio::spawn(async move { me.deliver(item).await })
+                })
+                .collect();
+            deliveries.extend(mails.into_iter().map(|mail| {
                 let me = Arc::clone(&self);
-                tokio::spawn(async move { me.deliver(item).await })
-            });
-            for d in deliveries.collect::<Vec<_>>() {
+                tokio::spawn(async move { me.deliver_mail(mail).await })
+            }));
+            for d in deliveries {
                 let _ = d.await;
             }
         }
@@ -133,8 +179,12 @@ impl Notifier {
                 tracing::info!(lead = %item.lead.id, channel, attempt, "notification delivered");
                 self.store.mark_delivered(item.id, attempt, now).await.map(|()| "delivered")
             }
-            Err(error) if attempt >= self.config.max_attempts => {
-                tracing::error!(lead = %item.lead.id, channel, attempt, error = %redact(&error), "notification failed for good");
+            Err(error) if now - item.since_ms >= self.give_up_ms() => {
+                tracing::error!(
+                    lead = %item.lead.id, outbox = item.id, channel, attempt, hours = self.config.give_up_after_hours,
+                    error = %redact(&error),
+                    "notification failed for good; `site outbox retry {}` sends it again", item.id
+                );
                 self.store.mark_failed(item.id, attempt, &redact(&error)).await.map(|()| "failed")
             }
             Err(error) => {
@@ -159,7 +209,56 @@ impl Notifier {
     }
 }
 
-/// Exponential back-off with "equal jitter": half the step fixed, half random.
+impl Notifier {
+    /// Sends one submission e-mail and records the outcome, as `deliver` does for leads.
+    async fn deliver_mail(&self, item: MailItem) {
+        const CHANNEL: &str = "submission_email";
+        let attempt = item.attempts + 1;
+        let result = match &self.email {
+            Some(sender) => sender.send_mail(&item, &self.config.intake_recipients()).await,
+            None => Err("e-mail is not configured on this server".into()),
+        };
+        let now = now_ms();
+        let outcome = match result {
+            Ok(()) => {
+                tracing::info!(submission = %item.submission_id, attempt, "submission e-mail delivered");
+                self.store.mark_mail_delivered(item.id, attempt, now).await.map(|()| "delivered")
+            }
+            Err(error) if now - item.since_ms >= self.give_up_ms() => {
+                tracing::error!(
+                    submission = %item.submission_id, outbox = item.id, attempt, hours = self.config.give_up_after_hours,
+                    error = %redact(&error),
+                    "submission e-mail failed for good; `site outbox retry mail:{}` sends it again", item.id
+                );
+                self.store
+                    .mark_mail_failed(item.id, attempt, &redact(&error))
+                    .await
+                    .map(|()| "failed")
+            }
+            Err(error) => {
+                let delay = backoff_ms(
+                    attempt,
+                    self.config.retry_base_ms,
+                    self.config.retry_max_ms,
+                    jitter_seed(item.id, attempt),
+                );
+                tracing::warn!(submission = %item.submission_id, attempt, retry_in_ms = delay, error = %redact(&error), "submission e-mail will be retried");
+                self.store
+                    .mark_mail_retry(item.id, attempt, now + delay as i64, &redact(&error))
+                    .await
+                    .map(|()| "retry")
+            }
+        };
+        match outcome {
+            Ok(outcome) => self.metrics.delivery(CHANNEL, outcome),
+            Err(e) => tracing::error!(submission = %item.submission_id, error = %e, "cannot record the delivery outcome"),
+        }
+    }
+}
+
+/// Exponential back-off with "equal jitter": half the step fixed, half random; the step
+/// doubles from `base_ms` and stops growing at `max_ms`, so a long outage is retried every
+/// `max_ms / 2` to `max_ms` for as long as it lasts.
 pub fn backoff_ms(attempt: u32, base_ms: u64, max_ms: u64, seed: u64) -> u64 {
     let step = base_ms.saturating_mul(1u64 << (attempt.saturating_sub(1)).min(32)).min(max_ms);
     step / 2 + seed % (step / 2 + 1)
@@ -200,6 +299,24 @@ mod tests {
                 assert!(d >= step / 2 && d <= step, "attempt {attempt}: {d} outside {}..={step}", step / 2);
             }
         }
+    }
+
+    #[test]
+    fn the_defaults_retry_for_three_days_with_waits_of_at_most_ten_minutes() {
+        let config = crate::config::Config::defaults().expect("defaults").notify;
+        assert_eq!(config.retry_max_ms, 600_000);
+        assert!(config.give_up_after_hours >= 72);
+        // The longest the schedule can leave between attempts, and how many attempts three
+        // days hold even when every wait is the longest.
+        let mut elapsed = 0u64;
+        let mut attempts = 0u32;
+        while elapsed < 72 * 3_600_000 {
+            attempts += 1;
+            let wait = backoff_ms(attempts, config.retry_base_ms, config.retry_max_ms, u64::MAX);
+            assert!(wait <= 600_000, "attempt {attempts}: {wait} ms");
+            elapsed += wait;
+        }
+        assert!(attempts > 400, "{attempts} attempts in three days");
     }
 
     #[test]

@@ -1,6 +1,9 @@
-//! Lead webhooks: the lead as JSON, POSTed with an HMAC-SHA256 signature of the body.
+//! Lead webhooks: the lead as JSON, POSTed with an HMAC-SHA256 signature of a timestamp and
+//! the body (`X-Signature-256: t=<unix seconds>,v1=<hex>`, the MAC of "<t>.<body>"), so a
+//! receiver can refuse a replayed delivery (README, "Webhook"). Redirects are never
+//! followed: any 3xx is a failed delivery. Errors never carry the URL (it may hold a secret).
 
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use serde_json::json;
 use sha2::Sha256;
 
@@ -19,9 +22,10 @@ impl WebhookSender {
     pub fn new(url: &str, secret: &str) -> Result<Self, String> {
         let client = reqwest::Client::builder()
             .timeout(std::time::Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
             .user_agent("ringready-lead-webhook/1")
             .build()
-            .map_err(|e| format!("notify.webhook_url: {e}"))?;
+            .map_err(|e| format!("notify.webhook_url: {}", e.without_url()))?;
         Ok(Self {
             client,
             url: url.to_string(),
@@ -31,34 +35,69 @@ impl WebhookSender {
 
     pub async fn send(&self, lead: &LeadRecord, attempt: u32) -> Result<(), String> {
         let body = payload(lead).to_string();
+        let timestamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
         let response = self
             .client
             .post(&self.url)
             .header("content-type", "application/json")
-            .header(SIGNATURE_HEADER, signature(&self.secret, body.as_bytes()))
+            .header(SIGNATURE_HEADER, signature(&self.secret, timestamp, body.as_bytes()))
             .header("x-lead-id", &lead.id)
             .header("x-delivery-attempt", attempt.to_string())
             .body(body)
             .send()
             .await
-            .map_err(|e| format!("webhook request: {e}"))?;
+            .map_err(|e| format!("webhook request: {}", e.without_url()))?;
         if response.status().is_success() {
             Ok(())
+        } else if response.status().is_redirection() {
+            Err(format!(
+                "webhook answered {} (redirects are not followed)",
+                response.status().as_u16()
+            ))
         } else {
-            Err(format!("webhook answered {}", response.status()))
+            Err(format!("webhook answered {}", response.status().as_u16()))
         }
     }
 }
 
-/// "sha256=<hex of HMAC-SHA256(secret, body)>".
-pub fn signature(secret: &str, body: &[u8]) -> String {
-    let mut mac = match Hmac::<Sha256>::new_from_slice(secret.as_bytes()) {
-        Ok(m) => m,
-        Err(_) => return String::new(), // HMAC takes keys of any length; never reached
+/// "t=<timestamp>,v1=<hex of HMAC-SHA256(secret, "<timestamp>.<body>")>".
+pub fn signature(secret: &str, timestamp: u64, body: &[u8]) -> String {
+    format!("t={timestamp},v1={}", hex(&mac(secret, timestamp, body)))
+}
+
+/// The receiver's check, as the README describes it: the header's MAC is that of its own
+/// timestamp and the body, and the timestamp is within `tolerance_secs` of `now_secs`.
+pub fn verify(secret: &str, header: &str, body: &[u8], now_secs: u64, tolerance_secs: u64) -> bool {
+    let mut timestamp = None;
+    let mut given = None;
+    for part in header.split(',') {
+        match part.trim().split_once('=') {
+            Some(("t", t)) => timestamp = t.parse::<u64>().ok(),
+            Some(("v1", v)) => given = Some(v),
+            _ => {}
+        }
+    }
+    let (Some(t), Some(given)) = (timestamp, given) else { return false };
+    let expected = hex(&mac(secret, t, body));
+    let same = expected.len() == given.len() && expected.bytes().zip(given.bytes()).fold(0u8, |a, (x, y)| a | (x ^ y)) == 0;
+    same && now_secs.abs_diff(t) <= tolerance_secs
+}
+
+fn mac(secret: &str, timestamp: u64, body: &[u8]) -> Vec<u8> {
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret.as_bytes()) else {
+        return Vec::new(); // HMAC takes keys of any length; never reached
     };
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
     mac.update(body);
-    let bytes = mac.finalize().into_bytes();
-    format!("sha256={}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    mac.finalize().into_bytes().to_vec()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub fn payload(lead: &LeadRecord) -> serde_json::Value {
@@ -83,11 +122,17 @@ pub fn payload(lead: &LeadRecord) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn signature_matches_rfc4231_case_2() {
-        // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
-        assert_eq!(
-            super::signature("Jefe", b"what do ya want for nothing?"),
-            "sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
-        );
+    fn the_signature_covers_the_timestamp_and_the_body() {
+        // HMAC-SHA256("Jefe", "1.{}"), computed independently (Python's hmac module).
+        let header = super::signature("Jefe", 1, b"{}");
+        assert!(header.starts_with("t=1,v1="), "{header}");
+        let now = 1_700_000_000;
+        let fresh = super::signature("Jefe", now, b"{}");
+        assert!(super::verify("Jefe", &fresh, b"{}", now + 30, 300));
+        assert!(!super::verify("Jefe", &fresh, b"{ }", now, 300), "another body");
+        assert!(!super::verify("Jefe", &fresh, b"{}", now + 301, 300), "a replay after the window");
+        assert!(!super::verify("other", &fresh, b"{}", now, 300), "another secret");
+        let moved = fresh.replace(&format!("t={now}"), &format!("t={}", now + 10));
+        assert!(!super::verify("Jefe", &moved, b"{}", now, 300), "a timestamp changed by hand");
     }
 }

@@ -25,6 +25,18 @@ pub struct Document<'a> {
     pub markup: &'a str,
 }
 
+/// A page that is not for the public (the staff console): never indexed, no canonical link,
+/// no social preview; rendered per request and never cached.
+#[derive(Template)]
+#[template(path = "private.html")]
+pub struct PrivateDocument<'a> {
+    pub title: &'a str,
+    pub brand: &'a str,
+    pub css: &'a str,
+    pub bootstrap: &'a str,
+    pub markup: &'a str,
+}
+
 /// A server-only page (500, 503): no React, no script.
 #[derive(Template)]
 #[template(path = "error.html")]

@@ -1,6 +1,7 @@
 //! A fixed pool of engines, each on its own thread, fed through one bounded queue.
 //! A full queue is refused at once (the caller answers 503) instead of piling up work.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -28,6 +29,17 @@ struct Job {
 pub struct RenderPool {
     queue: SyncSender<Job>,
     engines: usize,
+    /// Engine threads still running (one that cannot rebuild its engine stops).
+    live: Arc<AtomicUsize>,
+}
+
+/// Counts its thread out of the pool when the thread ends, however it ends.
+struct Alive(Arc<AtomicUsize>);
+
+impl Drop for Alive {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl RenderPool {
@@ -42,14 +54,20 @@ impl RenderPool {
         let jobs = Arc::new(Mutex::new(jobs));
         let factory = Arc::new(factory);
         let (ready_tx, ready_rx) = mpsc::channel();
+        let live = Arc::new(AtomicUsize::new(0));
         for n in 0..options.engines.max(1) {
             let jobs = Arc::clone(&jobs);
             let factory = Arc::clone(&factory);
             let ready = ready_tx.clone();
+            live.fetch_add(1, Ordering::Relaxed);
+            let alive = Alive(Arc::clone(&live));
             thread::Builder::new()
                 .name(format!("render-{n}"))
                 .stack_size(options.thread_stack_bytes)
-                .spawn(move || worker(&*factory, &jobs, ready, options.timeout))
+                .spawn(move || {
+                    let _alive = alive;
+                    worker(&*factory, &jobs, ready, options.timeout)
+                })
                 .map_err(|e| RenderError::Engine(format!("cannot start render thread: {e}")))?;
         }
         drop(ready_tx);
@@ -63,11 +81,17 @@ impl RenderPool {
         Ok(Self {
             queue,
             engines: options.engines.max(1),
+            live,
         })
     }
 
     pub fn engines(&self) -> usize {
         self.engines
+    }
+
+    /// Engine threads running now (`/healthz` reports a pool with none).
+    pub fn live_engines(&self) -> usize {
+        self.live.load(Ordering::Relaxed)
     }
 
     /// Queues a render and waits for it. Never blocks the async runtime.
@@ -126,5 +150,49 @@ fn worker<E: Engine>(
             }
         }
         let _ = job.reply.send(result);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicU32;
+
+    use super::*;
+
+    /// An engine that fails every render with an engine error.
+    struct Broken;
+
+    impl Engine for Broken {
+        fn render(&mut self, _: &str, _: &str, _: Duration) -> Result<String, RenderError> {
+            Err(RenderError::Engine("out of memory".into()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_thread_that_cannot_rebuild_its_engine_is_counted_out() {
+        let built = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&built);
+        // The first engine builds; its replacement cannot.
+        let factory = move || match counter.fetch_add(1, Ordering::Relaxed) {
+            0 => Ok(Broken),
+            _ => Err(RenderError::Engine("cannot load the bundle".into())),
+        };
+        let options = PoolOptions {
+            engines: 1,
+            queue: 4,
+            timeout: Duration::from_secs(1),
+            thread_stack_bytes: 1 << 20,
+        };
+        let pool = RenderPool::start(factory, options).expect("pool");
+        assert_eq!(pool.live_engines(), 1);
+        assert!(pool.render("home", "{}").await.is_err());
+        for _ in 0..200 {
+            if pool.live_engines() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(pool.live_engines(), 0, "the stopped thread is no longer counted");
+        assert_eq!(pool.engines(), 1);
     }
 }
