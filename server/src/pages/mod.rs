@@ -2,9 +2,11 @@
 //! render needs (a pure function of catalogue, config and icons, built once at start), the
 //! renderer that turns them into documents through the render cache, and the error pages.
 
+pub mod admin_props;
 pub mod errors;
 pub mod legal;
 pub mod props;
+pub mod register;
 pub mod renderer;
 pub mod sprite;
 
@@ -28,6 +30,7 @@ use props::{
     CampaignsProps, HomeProps, IconSet, LegalDocument, LegalPageProps, NotFoundProps, PageProps, ServiceLink, ServiceProps, SiteInfo,
     SocialLink, Tracking,
 };
+use register::RegisterPages;
 
 /// Icons the home page carries inline: those its first screen and header controls show
 /// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/islands/SiteNav.tsx).
@@ -87,6 +90,11 @@ pub struct PageTable {
     /// The home page's icon sprite file (the services' icons and those of its sections below
     /// the first screen) and the content-hashed URL it is served at.
     pub icon_sprite: (String, Arc<Encoded>),
+    /// The registration request form's pages, kept to render its error answers.
+    pub register: RegisterPages,
+    /// The campaign catalogue as JSON, for the affiliate dashboard's campaigns modal, and the
+    /// content-hashed URL it is served at.
+    pub campaigns_json: (String, Arc<Encoded>),
 }
 
 impl PageTable {
@@ -117,6 +125,16 @@ impl PageTable {
             sprite::sprite_path(&icon_sprite_svg),
             Arc::new(Encoded::new(icon_sprite_svg.into_bytes())),
         );
+        let campaigns_text = serde_json::to_string(&catalogue.campaigns)?;
+        let campaigns_hash: String = Sha256::digest(campaigns_text.as_bytes())
+            .iter()
+            .take(6)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let campaigns_json = (
+            format!("/assets/campaigns-{campaigns_hash}.json"),
+            Arc::new(Encoded::new(campaigns_text.into_bytes())),
+        );
         let services: Vec<ServiceLink> = catalogue
             .services
             .iter()
@@ -137,6 +155,7 @@ impl PageTable {
                     service_phones: config.site.service_phones.iter().map(|(slug, phone)| (slug.clone(), phone.national().to_string())).collect(),
                     consent_text: consent.current().to_string(),
                     certification: config.tracking.trustedform,
+                    campaigns_url: campaigns_json.0.clone(),
                 }),
                 Head {
                     title: format!("{brand} | Live Call Answering and Lead Delivery for Contractors"),
@@ -234,6 +253,10 @@ impl PageTable {
                 )?,
             );
         }
+        let register = RegisterPages::new(site.clone(), base, brand, shell_version);
+        for (path, page) in register.canonical()? {
+            add(path, page);
+        }
         let not_found = Arc::new(prepare(
             &PageProps::NotFound(NotFoundProps {
                 site,
@@ -263,6 +286,8 @@ impl PageTable {
             canonical_paths,
             legal_fragments,
             icon_sprite,
+            register,
+            campaigns_json,
         })
     }
 }

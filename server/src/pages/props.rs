@@ -9,6 +9,8 @@ use serde::Serialize;
 #[cfg(test)]
 use ts_rs::TS;
 
+pub use super::admin_props::*;
+use crate::accounts::AccountType;
 pub use crate::assets::IconSet;
 use crate::catalogue::{Campaign, Service};
 
@@ -94,6 +96,9 @@ pub struct HomeProps {
     pub consent_text: String,
     /// The TrustedForm consent certificate script runs for that form (once it is shown).
     pub certification: bool,
+    /// The campaign catalogue as JSON (an immutable asset), for the affiliate dashboard's
+    /// Available Campaigns modal.
+    pub campaigns_url: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -141,6 +146,34 @@ pub struct NotFoundProps {
     pub icons: IconSet,
 }
 
+/// The registration request form's pages: /register (the type choice) and
+/// /register/{homeowner,contractor,affiliate} (that type's form).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RegisterProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    /// The type whose form the page shows; none on /register, which shows the choice.
+    pub account_type: Option<AccountType>,
+    /// What the visitor typed, when a form post without JavaScript is answered with an error
+    /// (empty on the pages themselves).
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    pub values: BTreeMap<String, String>,
+    /// That answer's error.
+    pub error: Option<FormError>,
+}
+
+/// The first rule a form post broke: the field (empty when it is not one field's) and the
+/// visitor's message.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(TS))]
+pub struct FormError {
+    pub field: String,
+    pub message: String,
+}
+
 /// One page's props, tagged with the page component that renders them (`page`).
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(TS))]
@@ -150,7 +183,17 @@ pub enum PageProps {
     Campaigns(CampaignsProps),
     Service(Box<ServiceProps>),
     Legal(LegalPageProps),
+    Register(RegisterProps),
     NotFound(NotFoundProps),
+    AdminLogin(AdminLoginProps),
+    AdminMessage(AdminMessageProps),
+    AdminAudit(AdminAuditProps),
+    AdminLeads(AdminLeadsProps),
+    AdminLead(Box<AdminLeadProps>),
+    AdminSuppressions(AdminSuppressionsProps),
+    AdminSubmissions(AdminSubmissionsProps),
+    AdminSubmission(Box<AdminSubmissionProps>),
+    AdminDataRequests(AdminDataRequestsProps),
 }
 
 impl PageProps {
@@ -161,7 +204,17 @@ impl PageProps {
             PageProps::Campaigns(_) => "campaigns",
             PageProps::Service(_) => "service",
             PageProps::Legal(_) => "legal",
+            PageProps::Register(_) => "register",
             PageProps::NotFound(_) => "not-found",
+            PageProps::AdminLogin(_) => "admin-login",
+            PageProps::AdminMessage(_) => "admin-message",
+            PageProps::AdminAudit(_) => "admin-audit",
+            PageProps::AdminLeads(_) => "admin-leads",
+            PageProps::AdminLead(_) => "admin-lead",
+            PageProps::AdminSuppressions(_) => "admin-suppressions",
+            PageProps::AdminSubmissions(_) => "admin-submissions",
+            PageProps::AdminSubmission(_) => "admin-submission",
+            PageProps::AdminDataRequests(_) => "admin-data-requests",
         }
     }
 }
@@ -190,7 +243,32 @@ mod tests {
             CampaignsProps::decl(&cfg),
             ServiceProps::decl(&cfg),
             LegalPageProps::decl(&cfg),
+            AccountType::decl(&cfg),
+            FormError::decl(&cfg),
+            RegisterProps::decl(&cfg),
             NotFoundProps::decl(&cfg),
+            AdminSection::decl(&cfg),
+            AdminFrame::decl(&cfg),
+            AdminLoginProps::decl(&cfg),
+            AdminMessageProps::decl(&cfg),
+            AuditRow::decl(&cfg),
+            AdminAuditProps::decl(&cfg),
+            ServiceOption::decl(&cfg),
+            LeadFilterForm::decl(&cfg),
+            LeadListRow::decl(&cfg),
+            AdminLeadsProps::decl(&cfg),
+            Labeled::decl(&cfg),
+            ConsentView::decl(&cfg),
+            DeliveryView::decl(&cfg),
+            AttemptView::decl(&cfg),
+            AdminLeadProps::decl(&cfg),
+            SuppressionRow::decl(&cfg),
+            AdminSuppressionsProps::decl(&cfg),
+            SubmissionListRow::decl(&cfg),
+            AdminSubmissionsProps::decl(&cfg),
+            AdminSubmissionProps::decl(&cfg),
+            PersonRecordRow::decl(&cfg),
+            AdminDataRequestsProps::decl(&cfg),
             PageProps::decl(&cfg),
         ];
         let mut out = String::from(

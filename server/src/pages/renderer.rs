@@ -11,7 +11,8 @@ use super::errors::AppError;
 use crate::encoding::Encoded;
 use crate::render::RenderPool;
 use crate::render::cache::RenderCache;
-use crate::render::document::{Document, script_json};
+use super::props::PageProps;
+use crate::render::document::{Document, PrivateDocument, script_json};
 
 /// Turns a prepared page into compressed document bytes, through the cache.
 pub struct PageRenderer {
@@ -36,8 +37,20 @@ impl PageRenderer {
         if let Some(hit) = self.cache.get(&page.key) {
             return Ok(hit);
         }
+        let html = self.html(page).await?;
+        let encoded = tokio::task::spawn_blocking(move || Encoded::new(html.into_bytes()))
+            .await
+            .map_err(|e| AppError::Join(e.to_string()))?;
+        let encoded = Arc::new(encoded);
+        self.cache.insert(page.key, Arc::clone(&encoded));
+        Ok(encoded)
+    }
+
+    /// The page's document as text, rendered now and never cached: for answers made for one
+    /// visitor (a form post answered with its values and error).
+    pub async fn html(&self, page: &PreparedPage) -> Result<String, AppError> {
         let markup = self.pool.render(page.page, &page.props_json).await?;
-        let html = Document {
+        Ok(Document {
             head: &page.head,
             brand: &self.brand,
             css: self.css,
@@ -45,13 +58,22 @@ impl PageRenderer {
             json_ld: page.json_ld.as_deref().map(script_json),
             markup: &markup,
         }
-        .render()?;
-        let encoded = tokio::task::spawn_blocking(move || Encoded::new(html.into_bytes()))
-            .await
-            .map_err(|e| AppError::Join(e.to_string()))?;
-        let encoded = Arc::new(encoded);
-        self.cache.insert(page.key, Arc::clone(&encoded));
-        Ok(encoded)
+        .render()?)
+    }
+
+    /// A page that is not for the public (the staff console), rendered now and never
+    /// cached: its props hold one person's view of private records.
+    pub async fn private_document(&self, props: &PageProps, title: &str) -> Result<String, AppError> {
+        let props_json = serde_json::to_string(props).map_err(|e| AppError::Join(format!("props: {e}")))?;
+        let markup = self.pool.render(props.component(), &props_json).await?;
+        Ok(PrivateDocument {
+            title,
+            brand: &self.brand,
+            css: self.css,
+            bootstrap: self.bootstrap,
+            markup: &markup,
+        }
+        .render()?)
     }
 
     /// Renders every page, one task per engine so the queue never overflows. A page that

@@ -1,0 +1,180 @@
+//! Campaign applications (spec sections 3, 5 and 7): what an affiliate's application is,
+//! the rules it must pass before we accept it (whatever the browser checked), and the
+//! e-mail staff get about it.
+
+pub mod validate;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::phone::UsPhone;
+use crate::time::human_utc;
+
+/// The experience select: value and label (spec section 5).
+pub const EXPERIENCE: [(&str, &str); 4] = [
+    ("beginner", "Beginner (0-6 months)"),
+    ("intermediate", "Intermediate (6 months - 2 years)"),
+    ("experienced", "Experienced (2+ years)"),
+    ("expert", "Expert (5+ years)"),
+];
+
+/// The monthly volume select: value and label (spec section 5).
+pub const MONTHLY_VOLUME: [(&str, &str); 5] = [
+    ("1-50", "1-50 leads"),
+    ("50-100", "50-100 leads"),
+    ("100-500", "100-500 leads"),
+    ("500-1000", "500-1000 leads"),
+    ("1000+", "1000+ leads"),
+];
+
+/// Where the application came from, as the spec's mail draft says.
+pub const SOURCE: &str = "Campaign Portal Application";
+
+/// A valid application: trimmed, its website with a scheme, its campaigns once each in
+/// catalogue order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Application {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    /// As typed (the form asks only that it be there).
+    pub phone: String,
+    pub company: String,
+    pub website: Option<String>,
+    pub experience: &'static str,
+    pub monthly_volume: &'static str,
+    pub selected_campaigns: Vec<String>,
+    pub additional_info: Option<String>,
+}
+
+fn label(options: &[(&'static str, &'static str)], value: &str) -> &'static str {
+    options.iter().find(|(v, _)| *v == value).map_or("", |(_, l)| *l)
+}
+
+impl Application {
+    /// The fields as stored (the submission's `data`), with the names the form uses.
+    pub fn data(&self) -> Value {
+        json!({
+            "firstName": self.first_name,
+            "lastName": self.last_name,
+            "email": self.email,
+            "phone": self.phone,
+            "company": self.company,
+            "website": self.website,
+            "experience": self.experience,
+            "monthlyVolume": self.monthly_volume,
+            "selectedCampaigns": self.selected_campaigns,
+            "additionalInfo": self.additional_info,
+            "source": SOURCE,
+        })
+    }
+
+    /// E.164 when the number is a US one, else as typed.
+    pub fn phone_for_records(&self) -> String {
+        UsPhone::parse(&self.phone).map_or_else(|_| self.phone.clone(), |p| p.e164())
+    }
+
+    /// What makes a repeat: the same e-mail (any case) applying to the same set of campaigns.
+    pub fn dedupe_key(&self) -> String {
+        let mut hash = Sha256::new();
+        for name in &self.selected_campaigns {
+            hash.update((name.len() as u64).to_le_bytes());
+            hash.update(name.as_bytes());
+        }
+        let digest: String = hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+        format!("campaign-application|{}|{digest}", self.email.to_lowercase())
+    }
+
+    /// Spec section 7: 'New Campaign Application - {firstName} {lastName}'.
+    pub fn mail_subject(&self) -> String {
+        format!("New Campaign Application - {} {}", self.first_name, self.last_name)
+    }
+
+    /// The staff e-mail's body: what the visitor's mail draft holds, with the time we
+    /// received it.
+    pub fn mail_body(&self, received_ms: i64) -> String {
+        let mut lines = vec![
+            "New campaign application".to_string(),
+            String::new(),
+            "PERSONAL INFORMATION".into(),
+            format!("Name: {} {}", self.first_name, self.last_name),
+            format!("Email: {}", self.email),
+            format!("Phone: {}", self.phone),
+            format!("Company: {}", self.company),
+            format!("Website: {}", self.website.as_deref().unwrap_or("Not provided")),
+            String::new(),
+            "EXPERIENCE AND VOLUME".into(),
+            format!("Experience: {}", label(&EXPERIENCE, self.experience)),
+            format!("Expected monthly volume: {}", label(&MONTHLY_VOLUME, self.monthly_volume)),
+            String::new(),
+            format!("SELECTED CAMPAIGNS ({})", self.selected_campaigns.len()),
+        ];
+        lines.extend(self.selected_campaigns.iter().map(|c| format!("- {c}")));
+        lines.extend([
+            String::new(),
+            "ADDITIONAL INFORMATION".into(),
+            self.additional_info.clone().unwrap_or_else(|| "None provided".into()),
+            String::new(),
+            format!("Application date: {}", human_utc(received_ms)),
+            format!("Source: {SOURCE}"),
+        ]);
+        let mut body = lines.join("\n");
+        body.push('\n');
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn application() -> Application {
+        Application {
+            first_name: "Jane".into(),
+            last_name: "Okafor".into(),
+            email: "Jane@LeadFlow.example".into(),
+            phone: "(412) 555-0188".into(),
+            company: "LeadFlow Media".into(),
+            website: None,
+            experience: "expert",
+            monthly_volume: "1000+",
+            selected_campaigns: vec!["Roofing Inbound Calls".into(), "HVAC Repair Transfers".into()],
+            additional_info: None,
+        }
+    }
+
+    #[test]
+    fn the_mail_has_the_spec_subject_and_everything_staff_need() {
+        let a = application();
+        assert_eq!(a.mail_subject(), "New Campaign Application - Jane Okafor");
+        let body = a.mail_body(1_763_820_000_000);
+        for line in [
+            "Name: Jane Okafor",
+            "Website: Not provided",
+            "Experience: Expert (5+ years)",
+            "Expected monthly volume: 1000+ leads",
+            "SELECTED CAMPAIGNS (2)",
+            "- HVAC Repair Transfers",
+            "None provided",
+            "Application date: 2025-11-22 14:00 UTC",
+            "Source: Campaign Portal Application",
+        ] {
+            assert!(body.lines().any(|l| l == line), "{line:?} in\n{body}");
+        }
+    }
+
+    #[test]
+    fn a_repeat_is_the_same_e_mail_and_campaign_set() {
+        let a = application();
+        let mut b = application();
+        b.email = "jane@leadflow.example".into();
+        b.first_name = "Janet".into();
+        assert_eq!(a.dedupe_key(), b.dedupe_key());
+        b.selected_campaigns.pop();
+        assert_ne!(a.dedupe_key(), b.dedupe_key());
+        assert_eq!(a.phone_for_records(), "+14125550188");
+        let mut c = application();
+        c.phone = "+44 20 7946 0958".into();
+        assert_eq!(c.phone_for_records(), "+44 20 7946 0958");
+    }
+}
