@@ -17,8 +17,9 @@ sections 5-6, browser.py sections 4 and 7. Run it from anywhere: python3 server/
      wrk (leads.lua: a distinct valid phone per request, 201s counted), on SQLite (WAL,
      synchronous=FULL) and on PostgreSQL in a database created for the run and dropped
      after (skipped when PostgreSQL does not answer); rows counted in the database after.
-  6. Accept-to-delivered: a steady 50 leads/s for 20 s into a local SMTP server (aiosmtpd,
-     `make tools`), then outbox.delivered_ms - leads.received_at_ms of every e-mail.
+  6. Accept-to-delivered: a steady 50 leads/s for 20 s into a local SMTP server
+     (scripts/smtp-server.mjs, from the npm packages), then outbox.delivered_ms -
+     leads.received_at_ms of every e-mail.
   7. Lighthouse (mobile): Lighthouse 13's default config in Debian's Chromium
      against the release server started with NOSCRIPT_VARIANTS=true, 3 runs per URL, on
      /, /hvac, /campaigns, /privacy and on each of them with its scripts stripped
@@ -81,7 +82,7 @@ class Knobs:
         self.lh_timeout = float(env.get("BENCH_LH_TIMEOUT", "60"))
         self.lh_max_wait_ms = env.get("BENCH_LH_MAX_WAIT_MS", "20000")
         self.lh_chrome = env.get("CHROME_PATH") or env.get("CHROMIUM_PATH") or "/usr/bin/chromium"
-        self.smtp_python = env.get("SMTP_TEST_PYTHON") or os.path.join(ROOT, ".tools/venv/bin/python")
+        self.smtp_script = os.path.join(ROOT, "scripts", "smtp-server.mjs")
         only = env.get("BENCH_ONLY", "").replace(",", " ").split()
         unknown = [s for s in only if s not in SECTIONS]
         if unknown:
@@ -289,10 +290,8 @@ def check_tools(bench):
         bench.die(f"{bench.bundle} is missing: run 'make bench' (it builds the web bundles first)")
     if not os.access(bench.site_bin, os.X_OK):
         bench.die(f"{bench.site_bin} is missing: run 'make bench' (it builds the release binary first)")
-    if "delivery" in k.only and not (
-        os.access(k.smtp_python, os.X_OK) and run([k.smtp_python, "-c", "import aiosmtpd"]).returncode == 0
-    ):
-        bench.die(f"aiosmtpd is missing ({k.smtp_python}): run 'make tools' (make bench does)")
+    if "delivery" in k.only and not os.path.isdir(os.path.join(ROOT, "node_modules", "smtp-server")):
+        bench.die("the SMTP test server's npm package is missing: run 'make deps' (make bench does)")
 
 
 def versions(bench):

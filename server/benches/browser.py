@@ -1,7 +1,8 @@
 """What a visitor's browser gets, for server/benches/bench.py (standard library only).
 
 Section 4, page weight: the gzipped HTML document (CSS inline) and the gzipped JS it loads
-before any interaction, for /, /campaigns and /hvac, against the 14 KB and 90 KB budgets.
+before any interaction, for /, /campaigns and /hvac, against the 14 KB and 90 KB budgets, and
+the JS it has once its islands are live, against the 75 KB aim.
 
 Section 7, Lighthouse (mobile): Lighthouse's default config (mobile emulation, simulated
 throttling) in Debian's Chromium, headless, against the release server started with
@@ -41,6 +42,8 @@ METRICS = (("fcp_ms", "first-contentful-paint"), ("lcp_ms", "largest-contentful-
 NOSCRIPT_PREFIX = "/_noscript"
 HTML_BUDGET = 14 * 1024
 JS_BUDGET = 90 * 1024
+# design.md's aim for all of a page's JavaScript once its islands are live.
+JS_AIM = 75 * 1024
 
 
 def kb(n):
@@ -67,8 +70,15 @@ def start_js(bench, base, html):
             inline += len(body.encode())
             todo += re.findall(r"""\bimport\(\s*["']([^"']+\.js)["']\s*\)""", body)
     files = {}
+    with_imports(bench, [urllib.parse.urljoin(base + "/", u) for u in todo], files)
+    return files, inline
+
+
+def with_imports(bench, todo, files):
+    """Adds to `files` ({url: gzip bytes}) each URL of `todo` and what it imports statically."""
+    todo = list(todo)
     while todo:
-        url = urllib.parse.urljoin(base + "/", todo.pop())
+        url = todo.pop()
         if url in files:
             continue
         files[url] = gzipped(bench, url)
@@ -76,13 +86,27 @@ def start_js(bench, base, html):
         # Static imports of an ES module (import{a}from"./x.js" / import"./x.js"), not import().
         todo += [urllib.parse.urljoin(url, m.decode()) for m in re.findall(
             rb"""\bimport\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+\.js)["']""", text)]
-    return files, inline
+
+
+def island_js(bench, html, files):
+    """The JS a page has downloaded once its islands are live: what it fetches ahead (`files`)
+    plus the chunk of each island on the page (from the runtime's registry) and its imports."""
+    runtime = next((u for u in files if "/runtime-" in u), None)
+    if runtime is None:
+        return dict(files)
+    registry = dict(re.findall(r"""["']?(\w+)["']?:\(\)=>import\(["']([^"']+\.js)["']\)""",
+                               gzip.decompress(files[runtime]).decode("utf-8", "replace")))
+    names = set(re.findall(r'data-island="(\w+)"', html))
+    total = dict(files)
+    with_imports(bench, [urllib.parse.urljoin(runtime, registry[n]) for n in sorted(names) if n in registry], total)
+    return total
 
 
 def measure_sizes(bench, site):
     bench.say("4. sizes against design.md §6 (gzip as the server sends it; 1 KB = 1024 B)")
-    print("%-11s %11s %14s %9s %7s %14s %9s %7s" % ("page", "HTML bytes", "HTML+CSS gz", "budget", "verdict", "JS gz",
-                                                  "budget", "verdict"))
+    print("%-11s %11s %14s %9s %7s %14s %9s %7s %14s %9s %7s" % (
+        "page", "HTML bytes", "HTML+CSS gz", "budget", "verdict", "JS gz ahead", "budget", "verdict",
+        "JS gz live", "aim", "verdict"))
     inline = []
     for path in ("/", "/campaigns", "/hvac"):
         html_gz = gzipped(bench, site.url + path)
@@ -90,15 +114,22 @@ def measure_sizes(bench, site):
         files, inline_bytes = start_js(bench, site.url, html)
         inline.append(f"{path} {inline_bytes} B")
         js_gz = sum(len(b) for b in files.values())
+        live = island_js(bench, html, files)
+        live_gz = sum(len(b) for b in live.values())
         hv = "OK" if len(html_gz) <= HTML_BUDGET else "OVER"
         jv = "OK" if js_gz <= JS_BUDGET else "OVER"
-        print("%-11s %11s %11s KB %6s KB %7s %11s KB %6s KB %7s" % (
-            path, len(html.encode()), kb(len(html_gz)), kb(HTML_BUDGET), hv, kb(js_gz), kb(JS_BUDGET), jv))
+        lv = "OK" if live_gz <= JS_AIM else "OVER"
+        print("%-11s %11s %11s KB %6s KB %7s %11s KB %6s KB %7s %11s KB %6s KB %7s" % (
+            path, len(html.encode()), kb(len(html_gz)), kb(HTML_BUDGET), hv, kb(js_gz), kb(JS_BUDGET), jv,
+            kb(live_gz), kb(JS_AIM), lv))
         bench.row(f"{path} HTML+CSS gz", f"{kb(len(html_gz))} KB", f"budget {kb(HTML_BUDGET)} KB", hv)
         bench.row(f"{path} JS gz ({len(files)} file(s))", f"{kb(js_gz)} KB", f"budget {kb(JS_BUDGET)} KB", jv)
-    print("(JS gz: the script files a page loads before any interaction: <script src>, modulepreload, import() in its")
+        bench.row(f"{path} JS gz with islands live ({len(live)} file(s), {live_gz} B)", f"{kb(live_gz)} KB",
+                  f"aim {kb(JS_AIM)} KB", lv)
+    print("(JS gz ahead: the script files a page fetches before any interaction: <script src>, modulepreload, import() in its")
     print(" inline scripts, and their static imports; not the chunks imported on demand. Inline scripts weigh in the")
-    print(f" HTML figures: {', '.join(inline)} uncompressed)")
+    print(f" HTML figures: {', '.join(inline)} uncompressed. JS gz live: that plus the chunks of the page's islands,")
+    print(" what it has downloaded once the visitor's first interaction has hydrated them)")
 
 
 # ------------------------------------------------------------------ 7. Lighthouse: one report

@@ -1,7 +1,7 @@
 """Lead measurements of server/benches/bench.py (standard library only).
 
 measure_intake: section 5, accepted leads/s under wrk (leads.lua) on SQLite and PostgreSQL.
-measure_delivery: section 6, a steady rate of leads e-mailed to a local aiosmtpd, and the
+measure_delivery: section 6, a steady rate of leads e-mailed to a local SMTP server, and the
 accept-to-delivered latency from the outbox. Both take bench.py's Bench (temp dir, knobs,
 start_site, stop, row, say, die). Percentiles are nearest-rank.
 """
@@ -283,20 +283,19 @@ def measure_postgres(bench, body_file):
 def measure_delivery(bench):
     k = bench.knobs
     bench.say(f"6. accept-to-delivered: a steady {k.steady_rate} leads/s for {k.steady_seconds} s, e-mailed to a "
-              "local SMTP server (aiosmtpd Maildir), SQLite")
+              "local SMTP server (scripts/smtp-server.mjs, Maildir), SQLite")
     port = bench.free_port(k.first_port)
     maildir = bench.path("maildir")
-    # aiosmtpd creates the Maildir only when its folder does not exist yet.
-    smtp = bench.spawn([k.smtp_python, "-m", "aiosmtpd", "-n", "-l", f"127.0.0.1:{port}", "-c",
-                        "aiosmtpd.handlers.Mailbox", maildir], log=bench.path("smtp.log"))
+    smtp = bench.spawn(["node", k.smtp_script, "--listen", f"127.0.0.1:{port}", "--maildir", maildir],
+                       log=bench.path("smtp.log"))
     for _ in range(100):
         if bench.port_busy(port):
             break
         if smtp.poll() is not None:
-            bench.die(f"aiosmtpd exited before listening on {port}")
+            bench.die(f"the SMTP test server exited before listening on {port}")
         time.sleep(0.1)
     else:
-        bench.die(f"aiosmtpd did not listen on {port} within 10 s")
+        bench.die(f"the SMTP test server did not listen on {port} within 10 s")
     site = bench.start_site("delivery", {
         "DATABASE_URL": f"sqlite:{bench.path('delivery', 'site.db')}", "SMTP_URL": f"smtp://127.0.0.1:{port}",
         "NOTIFY_RECIPIENTS": "dispatch@ringready.example"})

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 const SUBMIT: &str = "/.netlify/functions/submit-lead";
 const TOKEN: &str = "/.netlify/functions/record-token";
+const ACCOUNTS: &str = "/api/account-requests";
 
 fn open_limit() -> site_server::config::Config {
     common::config(&[("RATE_LIMIT_PER_MINUTE", "100000")])
@@ -51,33 +52,36 @@ async fn the_shared_validation_vectors() {
             }
             None => {
                 let status = r.status();
-                assert!(status == StatusCode::CREATED || status == StatusCode::OK, "{name}: {status}");
+                assert_eq!(status, StatusCode::CREATED, "{name}");
                 let answer: Value = r.json().await.expect("json");
                 let id = answer["id"].as_str().expect("id");
-                let stored = s.state.store.lead(id).await.expect("read").expect("stored");
-                assert_eq!(Some(stored.phone.as_str()), case["phone"].as_str(), "{name}");
+                // A vector that repeats an earlier one's phone and service is stored once.
+                if let Some(stored) = s.state.store.lead(id).await.expect("read") {
+                    assert_eq!(Some(stored.phone.as_str()), case["phone"].as_str(), "{name}");
+                }
             }
         }
     }
 }
 
 #[tokio::test]
-async fn a_new_lead_is_201_a_repeat_is_200_with_the_same_id() {
+async fn a_repeat_is_stored_once_and_answered_exactly_like_a_new_lead() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
     let body = common::lead_body("plumbing", &common::phone(1));
     let first = post_json(&s, SUBMIT, &body).await;
     assert_eq!(first.status(), StatusCode::CREATED);
     assert_eq!(first.headers()["cache-control"], "no-store");
     let first: Value = first.json().await.expect("json");
-    assert_eq!(first["duplicate"], false);
     let again = post_json(&s, SUBMIT, &body).await;
-    assert_eq!(again.status(), StatusCode::OK);
+    assert_eq!(again.status(), StatusCode::CREATED, "a repeat is not told apart");
+    assert_eq!(again.headers()["cache-control"], "no-store");
     let again: Value = again.json().await.expect("json");
-    assert_eq!(
-        (again["id"].clone(), again["duplicate"].clone()),
-        (first["id"].clone(), json!(true))
-    );
-    let metrics = s.get("/metrics").await.text().await.expect("metrics");
+    let keys = |v: &Value| v.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(keys(&first), keys(&again), "the same fields");
+    assert_eq!(keys(&again), Some(vec!["id".to_string()]));
+    assert_ne!(again["id"], first["id"], "the earlier lead's id (and its time) is not given away");
+    assert_eq!(s.state.store.count_leads().await.expect("count"), 1, "stored once");
+    let metrics = s.metrics().await;
     assert!(
         metrics.contains("leads_accepted_total 1\n") && metrics.contains("leads_duplicate_total 1\n"),
         "{metrics}"
@@ -174,7 +178,7 @@ async fn bodies_types_and_rates_the_api_refuses() {
 async fn a_filled_honeypot_is_accepted_and_discarded() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
     let mut body = common::lead_body("hvac", &common::phone(4));
-    body["website"] = json!("http://spam.example");
+    body["hp_website"] = json!("http://spam.example");
     let r = post_json(&s, SUBMIT, &body).await;
     assert_eq!(r.status(), StatusCode::CREATED);
     let id = r.json::<Value>().await.expect("json")["id"].as_str().expect("id").to_string();
@@ -194,7 +198,7 @@ async fn the_no_javascript_form_post_path() {
         ("zipCode", ""),
         ("consent", "on"),
         ("tcpa_text", consent.as_str()),
-        ("website", ""),
+        ("hp_website", ""),
     ];
     let r = s.client.post(s.url(SUBMIT)).form(&form).send().await.expect("post");
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
@@ -393,7 +397,7 @@ async fn a_thousand_hostile_bodies_get_a_4xx_with_a_json_error() {
 
 #[tokio::test]
 async fn openapi_yaml_documents_what_the_server_answers() {
-    let doc: Value = serde_yaml::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value = serde_saphyr::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
     assert_eq!(doc["openapi"], "3.1.0");
     let documented = |path: &str| -> Vec<u16> {
         let responses = doc["paths"][path]["post"]["responses"]
@@ -403,8 +407,37 @@ async fn openapi_yaml_documents_what_the_server_answers() {
         codes.sort_unstable();
         codes
     };
-    assert_eq!(documented(SUBMIT), vec![200, 201, 303, 400, 413, 415, 429, 503]);
-    assert_eq!(documented(TOKEN), vec![204, 400, 413, 415, 429, 503]);
+    assert_eq!(documented(SUBMIT), vec![201, 303, 400, 403, 408, 413, 415, 429, 503]);
+    assert_eq!(documented(TOKEN), vec![204, 400, 403, 408, 413, 415, 429, 503]);
+    assert_eq!(documented(ACCOUNTS), vec![200, 201, 303, 400, 403, 408, 413, 415, 429, 503]);
+    let account = &doc["components"]["schemas"]["AccountRequest"]["properties"];
+    for field in [
+        "source",
+        "accountType",
+        "firstName",
+        "lastName",
+        "email",
+        "username",
+        "phone",
+        "companyName",
+        "website",
+        "address",
+        "serviceAreas",
+        "serviceNeeds",
+        "trafficSources",
+        "propertyType",
+        "businessType",
+        "monthlyBudget",
+        "monthlyVolume",
+        "hp_website",
+    ] {
+        assert!(account.get(field).is_some(), "AccountRequest documents {field}");
+    }
+    assert!(account.get("password").is_none(), "a password is never sent");
+    assert_eq!(
+        documented(site_server::api::APPLICATIONS_PATH),
+        vec![200, 201, 303, 400, 403, 408, 413, 415, 429, 503]
+    );
     let lead = &doc["components"]["schemas"]["LeadRequest"]["properties"];
     for field in [
         "serviceSlug",
@@ -426,7 +459,8 @@ async fn openapi_yaml_documents_what_the_server_answers() {
     // The paths the router serves are the ones documented.
     let mut paths: Vec<&String> = doc["paths"].as_object().expect("paths").keys().collect();
     paths.sort();
-    assert_eq!(paths, vec![TOKEN, SUBMIT]);
+    assert_eq!(paths, vec![TOKEN, SUBMIT, ACCOUNTS, site_server::api::APPLICATIONS_PATH]);
+    assert_eq!(site_server::api::ACCOUNT_REQUESTS_PATH, ACCOUNTS);
     assert_eq!(site_server::api::SUBMIT_LEAD_PATH, SUBMIT);
     assert_eq!(site_server::api::RECORD_TOKEN_PATH, TOKEN);
     // Every documented 4xx/2xx code is produced by a request in this file; 503 by the
@@ -435,7 +469,7 @@ async fn openapi_yaml_documents_what_the_server_answers() {
 
 #[test]
 fn openapi_yaml_documents_the_one_error_answer_once() {
-    let doc: Value = serde_yaml::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value = serde_saphyr::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
     let shared = &doc["components"]["responses"];
     // Every error status of every endpoint refers to a shared response.
     for (path, item) in doc["paths"].as_object().expect("paths") {
@@ -472,6 +506,8 @@ fn openapi_yaml_documents_the_one_error_answer_once() {
     assert_eq!(examples("MediaType"), vec![site_server::api::MSG_MEDIA_TYPE]);
     assert_eq!(examples("RateLimited"), vec![site_server::api::MSG_RATE_LIMITED]);
     assert_eq!(examples("Unavailable"), vec![site_server::api::MSG_UNAVAILABLE]);
+    assert_eq!(examples("CrossSite"), vec![site_server::api::MSG_CROSS_SITE]);
+    assert_eq!(examples("Timeout"), vec![site_server::api::MSG_TIMEOUT]);
     assert!(shared["RateLimited"]["headers"].get("Retry-After").is_some());
     assert_eq!(doc["components"]["schemas"]["Error"]["required"], json!(["error"]));
 }

@@ -125,6 +125,8 @@ fn broken_campaigns_are_named_with_their_field() {
         ("seconds", 90.into(), "seconds"),
         ("paymentTerms", "Net 60".into(), "paymentTerms"),
         ("inbound", "yes".into(), "inbound"),
+        ("campaign", "R".repeat(151).into(), "campaign"),
+        ("campaign", " Roofing Calls".into(), "campaign"),
     ];
     for (field, value, expected) in cases {
         let mut c = campaigns();

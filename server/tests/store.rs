@@ -5,10 +5,11 @@ mod common;
 
 use std::sync::Arc;
 
+use common::stores::stores;
 use site_server::leads::consent::{ConsentWordings, sha256_hex};
 use site_server::leads::{Certificate, NewLead, RequestContext, TokenRecord, Utm};
 use site_server::store::postgres::PgStore;
-use site_server::store::{Channel, DUPLICATE_WINDOW_MS, Store, now_ms};
+use site_server::store::{Channel, DUPLICATE_WINDOW_MS, Outbox, RetryScope, Store, now_ms};
 
 fn lead(phone: &str, slug: &str) -> NewLead {
     let text = ConsentWordings::load("RingReady").expect("consent").current().to_string();
@@ -29,55 +30,12 @@ fn lead(phone: &str, slug: &str) -> NewLead {
             user_agent: Some("Mozilla/5.0 (test)".into()),
             page_url: Some("https://www.ringready.example/hvac?utm_source=google".into()),
             referrer: Some("https://www.google.com/".into()),
+            seen_referer: Some("https://www.ringready.example/hvac".into()),
             utm: Utm {
                 source: Some("google".into()),
                 ..Default::default()
             },
         },
-    }
-}
-
-async fn stores() -> Vec<(&'static str, Arc<Store>)> {
-    let dir = common::temp_dir("store");
-    let mut stores = vec![(
-        "sqlite",
-        Arc::new(
-            Store::open(&format!("sqlite:{}", dir.join("leads.db").display()))
-                .await
-                .expect("sqlite"),
-        ),
-    )];
-    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
-        drop_stale_schemas(&url).await;
-        // Tests run in parallel: the counter keeps two started in the same millisecond apart.
-        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let schema = format!("store_test_{}_{}_{n}", now_ms(), std::process::id());
-        let pg = PgStore::connect(&url, Some(&schema)).await.expect("postgres (TEST_DATABASE_URL)");
-        stores.push(("postgres", Arc::new(Store::Postgres(pg))));
-    }
-    stores
-}
-
-/// Each test works in its own schema; schemas left by runs over an hour old are dropped.
-async fn drop_stale_schemas(url: &str) {
-    let Ok((client, connection)) = tokio_postgres::connect(url, tokio_postgres::NoTls).await else {
-        return;
-    };
-    tokio::spawn(connection);
-    let Ok(rows) = client
-        .query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'store_test_%'", &[])
-        .await
-    else {
-        return;
-    };
-    let hour_ago = now_ms() - 3_600_000;
-    for row in rows {
-        let name: String = row.get(0);
-        let made: i64 = name.split('_').nth(2).and_then(|t| t.parse().ok()).unwrap_or(0);
-        if made < hour_ago {
-            let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{name}\" CASCADE")).await;
-        }
     }
 }
 
@@ -104,6 +62,7 @@ async fn a_lead_is_stored_with_its_consent_record_and_outbox_rows() {
         assert_eq!(stored.cert_url.as_deref(), Some("https://cert.trustedform.com/0123abcd"));
         assert_eq!(stored.utm_source.as_deref(), Some("google"));
         assert_eq!(stored.ip.as_deref(), Some("203.0.113.7"));
+        assert_eq!(stored.seen_referer.as_deref(), Some("https://www.ringready.example/hvac"), "{name}");
         let counts = store.outbox_counts().await.expect("counts");
         assert_eq!(counts.pending, 2, "{name}");
         // Ids are time-ordered.
@@ -177,8 +136,97 @@ async fn concurrent_submissions_are_all_committed() {
     }
 }
 
+/// Requests that arrive together are committed as one group (set-based statements on
+/// PostgreSQL): a phone repeated inside the group is stored once, every repeat gets that id,
+/// and each new lead gets one outbox row per channel.
 #[tokio::test]
-async fn tokens_are_upserted_by_token() {
+async fn repeats_arriving_together_are_stored_once() {
+    for (name, store) in stores().await {
+        let leads_before = store.count_leads().await.expect("count");
+        let pending_before = store.outbox_counts().await.expect("counts").pending;
+        let mut tasks = Vec::new();
+        for i in 0..200u32 {
+            let store = Arc::clone(&store);
+            // Every fourth request is the same phone asking about roofing; the rest are distinct.
+            let phone = if i % 4 == 0 {
+                "+14125559999".to_string()
+            } else {
+                format!("+1412556{i:04}")
+            };
+            tasks.push(tokio::spawn(async move {
+                store
+                    .submit_lead(lead(&phone, "roofing"), vec![Channel::Email, Channel::Webhook], now_ms())
+                    .await
+            }));
+        }
+        let mut results = Vec::new();
+        for t in tasks {
+            results.push(t.await.expect("task").expect("submit"));
+        }
+        let repeated: Vec<_> = results.iter().step_by(4).collect();
+        assert_eq!(repeated.iter().filter(|s| !s.duplicate).count(), 1, "{name}: one first request");
+        assert!(
+            repeated.iter().all(|s| s.id == repeated[0].id),
+            "{name}: every repeat gets the first id"
+        );
+        let others: Vec<_> = results.iter().enumerate().filter(|(i, _)| i % 4 != 0).map(|(_, s)| s).collect();
+        assert!(others.iter().all(|s| !s.duplicate), "{name}");
+        let ids: std::collections::HashSet<_> = others.iter().map(|s| &s.id).collect();
+        assert_eq!(ids.len(), 150, "{name}: distinct ids");
+        assert_eq!(store.count_leads().await.expect("count") - leads_before, 151, "{name}");
+        assert_eq!(
+            store.outbox_counts().await.expect("counts").pending - pending_before,
+            302,
+            "{name}: two channels for each new lead"
+        );
+        let first = store.lead(&repeated[0].id).await.expect("read").expect("stored");
+        assert_eq!(first.phone, "+14125559999", "{name}");
+        assert_eq!(first.utm_source.as_deref(), Some("google"), "{name}");
+        assert_eq!(first.cert_token.as_deref(), Some("0123abcd"), "{name}");
+        store.close().await;
+    }
+}
+
+/// On PostgreSQL a group is sent pipelined (INSERTs and COMMIT together): a write the
+/// database refuses (here a NUL character, which PostgreSQL text cannot hold) fails alone;
+/// the rest of its group is committed, nothing of the refused one stays, and the writer's
+/// connection goes on working.
+#[tokio::test]
+async fn a_refused_write_fails_alone_and_the_writer_goes_on() {
+    for (name, store) in stores().await {
+        if name != "postgres" {
+            continue; // SQLite stores a NUL like any other character
+        }
+        let before = store.count_leads().await.expect("count");
+        let mut tasks = Vec::new();
+        for i in 0..40u32 {
+            let store = Arc::clone(&store);
+            let mut l = lead(&format!("+1412557{i:04}"), "decks");
+            if i == 17 {
+                l.full_name = "Dana\0Whitfield".into();
+            }
+            tasks.push(tokio::spawn(async move { store.submit_lead(l, vec![Channel::Email], now_ms()).await }));
+        }
+        let mut refused = Vec::new();
+        for (i, t) in tasks.into_iter().enumerate() {
+            match t.await.expect("task") {
+                Ok(s) => assert!(!s.duplicate, "{i}"),
+                Err(_) => refused.push(i),
+            }
+        }
+        assert_eq!(refused, vec![17], "{name}: only the refused write fails");
+        assert_eq!(store.count_leads().await.expect("count") - before, 39, "{name}");
+        let after = store
+            .submit_lead(lead("+14125579999", "decks"), vec![Channel::Email], now_ms())
+            .await
+            .expect("the writer still works");
+        assert!(store.lead(&after.id).await.expect("read").is_some(), "{name}");
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_token_record_is_inserted_once_and_then_only_filled_in() {
     for (name, store) in stores().await {
         let token = format!("tok{}", now_ms());
         let t = now_ms();
@@ -197,13 +245,83 @@ async fn tokens_are_upserted_by_token() {
         };
         store.record_token(second, t + 10).await.expect("again");
         let stored = store.token(&token).await.expect("read").expect("present");
-        assert_eq!(stored.service_slug, "roofing", "{name}");
-        assert_eq!(stored.ping_url.as_deref(), Some("https://ping.trustedform.com/x"), "{name}");
+        assert_eq!(stored.service_slug, "hvac", "{name}: never overwritten");
+        assert_eq!(
+            stored.ping_url.as_deref(),
+            Some("https://ping.trustedform.com/x"),
+            "{name}: an empty field filled"
+        );
         assert_eq!(
             stored.cert_url,
             Some(format!("https://cert.trustedform.com/{token}")),
             "{name}: kept from the first record"
         );
+        // Anyone who learns the token cannot replace what was recorded.
+        let overwrite = TokenRecord {
+            token: token.clone(),
+            ping_url: Some("https://ping.trustedform.com/attacker".into()),
+            service_slug: "solar".into(),
+            cert_url: Some("https://cert.trustedform.com/attacker".into()),
+        };
+        store.record_token(overwrite, t + 20).await.expect("again");
+        let stored = store.token(&token).await.expect("read").expect("present");
+        assert_eq!(
+            (stored.service_slug.as_str(), stored.ping_url.as_deref()),
+            ("hvac", Some("https://ping.trustedform.com/x")),
+            "{name}"
+        );
+        assert_eq!(stored.cert_url, Some(format!("https://cert.trustedform.com/{token}")), "{name}");
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_period() {
+    for (name, store) in stores().await {
+        let t = now_ms() - 80 * 3_600_000;
+        store
+            .submit_lead(lead("+14125550161", "decks"), vec![Channel::Email], t)
+            .await
+            .expect("submit");
+        let empty = store.outbox_summary(Outbox::Leads).await.expect("summary");
+        assert_eq!(
+            (empty.pending, empty.failed, empty.oldest_undelivered_ms),
+            (1, 0, Some(t)),
+            "{name}"
+        );
+        let now = now_ms();
+        let items = store.claim_due(now, 60_000, 10).await.expect("claim");
+        assert_eq!(items.len(), 1, "{name}");
+        assert_eq!(items[0].since_ms, t, "{name}: the effort began when the lead came in");
+        store.mark_failed(items[0].id, 1, "421 try later").await.expect("fail");
+        let summary = store.outbox_summary(Outbox::Leads).await.expect("summary");
+        assert_eq!(
+            (summary.pending, summary.failed, summary.oldest_undelivered_ms),
+            (0, 1, Some(t)),
+            "{name}"
+        );
+        let failed = store.outbox_rows(Outbox::Leads, "failed", 10).await.expect("rows");
+        assert_eq!(failed.len(), 1, "{name}");
+        assert_eq!(failed[0].last_error.as_deref(), Some("421 try later"));
+        assert_eq!(
+            store
+                .retry_failed(Outbox::Leads, RetryScope::One(failed[0].id + 1000), now)
+                .await
+                .expect("none"),
+            0,
+            "{name}"
+        );
+        assert_eq!(
+            store.retry_failed(Outbox::Leads, RetryScope::All, now).await.expect("retry"),
+            1,
+            "{name}"
+        );
+        let items = store.claim_due(now, 60_000, 10).await.expect("claim");
+        assert_eq!(items.len(), 1, "{name}: due again at once");
+        assert_eq!(items[0].since_ms, now, "{name}: a fresh retry period from the operator's re-send");
+        store.mark_delivered(items[0].id, 2, now + 1).await.expect("delivered");
+        let done = store.outbox_summary(Outbox::Leads).await.expect("summary");
+        assert_eq!((done.pending, done.failed, done.oldest_undelivered_ms), (0, 0, None), "{name}");
         store.close().await;
     }
 }
@@ -364,4 +482,54 @@ async fn postgres_survives_a_dropped_connection() {
     assert!(ok >= 2, "writes succeed again after the connection was lost ({ok} of 3)");
     assert!(store.count_leads().await.expect("reads reconnect too") >= 3);
     store.close().await;
+}
+
+#[tokio::test]
+async fn the_submission_e_mails_follow_the_same_retry_policy() {
+    use site_server::store::{Mail, NewSubmission, SubmissionKind};
+    for (name, store) in stores().await {
+        let t = now_ms() - 80 * 3_600_000;
+        let request = NewSubmission {
+            kind: SubmissionKind::CampaignApplication,
+            dedupe_key: format!("campaign|{name}|a@example.com"),
+            email: "a@example.com".into(),
+            phone: None,
+            data: serde_json::json!({ "campaign": "solar" }),
+            context: RequestContext::default(),
+        };
+        let mail = Mail {
+            subject: "New campaign application".into(),
+            body: "Campaign: solar\n".into(),
+        };
+        store.submit_form(request, Some(mail), t).await.expect("submit");
+        let now = now_ms();
+        let claimed = store.claim_due_mail(now, 60_000, 10).await.expect("claim");
+        assert_eq!(claimed.len(), 1, "{name}");
+        assert_eq!(claimed[0].since_ms, t, "{name}");
+        store.mark_mail_failed(claimed[0].id, 1, "554 refused").await.expect("fail");
+        let summary = store.outbox_summary(Outbox::Mail).await.expect("summary");
+        assert_eq!(
+            (summary.pending, summary.failed, summary.oldest_undelivered_ms),
+            (0, 1, Some(t)),
+            "{name}"
+        );
+        let failed = store.outbox_rows(Outbox::Mail, "failed", 10).await.expect("rows");
+        assert_eq!((failed.len(), failed[0].channel.as_str()), (1, "email"), "{name}");
+        assert_eq!(
+            store.retry_failed(Outbox::Leads, RetryScope::All, now).await.expect("leads"),
+            0,
+            "{name}"
+        );
+        assert_eq!(
+            store
+                .retry_failed(Outbox::Mail, RetryScope::One(failed[0].id), now)
+                .await
+                .expect("mail"),
+            1,
+            "{name}"
+        );
+        let claimed = store.claim_due_mail(now, 60_000, 10).await.expect("claim");
+        assert_eq!((claimed.len(), claimed[0].since_ms), (1, now), "{name}: a fresh retry period");
+        store.close().await;
+    }
 }

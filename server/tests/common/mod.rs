@@ -1,6 +1,9 @@
 //! Starts the real application on a loopback port for a test and talks to it over HTTP.
 #![allow(dead_code)]
 
+pub mod admin;
+pub mod stores;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
@@ -8,11 +11,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use site_server::config::Config;
+use site_server::serve::{ServeOptions, serve};
 use site_server::store::Store;
-use site_server::{AppState, Background, CatalogueSource, app, assets};
+use site_server::{AppState, Background, CatalogueSource, app, assets, metrics_app};
 
 pub struct TestServer {
     pub base: String,
+    /// The metrics listener (`server.metrics_listen`), on a port of its own.
+    pub metrics_base: String,
     pub state: Arc<AppState>,
     pub client: reqwest::Client,
 }
@@ -24,6 +30,23 @@ impl TestServer {
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(self.url(path)).send().await.expect("request")
+    }
+
+    /// The Prometheus exposition from the metrics listener.
+    pub async fn metrics(&self) -> String {
+        let r = self
+            .client
+            .get(format!("{}/metrics", self.metrics_base))
+            .send()
+            .await
+            .expect("metrics");
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        r.text().await.expect("metrics text")
+    }
+
+    /// The address of the site's listener, for tests that speak HTTP over a raw socket.
+    pub fn addr(&self) -> String {
+        self.base.trim_start_matches("http://").to_string()
     }
 }
 
@@ -37,8 +60,8 @@ pub fn config(env: &[(&str, &str)]) -> Config {
 /// at start, shared by the tests of a binary. It runs on its own runtime thread, so each
 /// test (each with its own runtime) gets a fresh client for it.
 pub async fn start() -> TestServer {
-    static SHARED: OnceLock<(String, Arc<AppState>)> = OnceLock::new();
-    let (base, state) = SHARED.get_or_init(|| {
+    static SHARED: OnceLock<(String, String, Arc<AppState>)> = OnceLock::new();
+    let (base, metrics_base, state) = SHARED.get_or_init(|| {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
@@ -49,7 +72,8 @@ pub async fn start() -> TestServer {
             rt.block_on(async move {
                 let server = start_with(config(&[]), assets::SSR_BUNDLE).await;
                 server.state.warm().await;
-                tx.send((server.base.clone(), Arc::clone(&server.state))).expect("send");
+                tx.send((server.base.clone(), server.metrics_base.clone(), Arc::clone(&server.state)))
+                    .expect("send");
                 std::future::pending::<()>().await;
             });
         });
@@ -57,6 +81,7 @@ pub async fn start() -> TestServer {
     });
     TestServer {
         base: base.clone(),
+        metrics_base: metrics_base.clone(),
         state: Arc::clone(state),
         client: client(),
     }
@@ -105,14 +130,22 @@ pub async fn start_with_store(config: Config, bundle: &str, store: Arc<Store>) -
     let state = AppState::new(config, CatalogueSource::Embedded, bundle, store).expect("state");
     // The worker lives as long as the test's runtime.
     std::mem::forget(Background::start(&state));
+    // The binary's own connection loop (deadlines and all), as `site` runs it.
+    let options = ServeOptions::from_config(&state.config.server);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr: SocketAddr = listener.local_addr().expect("addr");
-    let router = app(Arc::clone(&state)).into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
+    tokio::spawn(serve(listener, app(Arc::clone(&state)), options, std::future::pending()));
+    let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let metrics_addr: SocketAddr = metrics_listener.local_addr().expect("addr");
+    tokio::spawn(serve(
+        metrics_listener,
+        metrics_app(Arc::clone(&state)),
+        options,
+        std::future::pending(),
+    ));
     TestServer {
         base: format!("http://{addr}"),
+        metrics_base: format!("http://{metrics_addr}"),
         state,
         client: client(),
     }
@@ -168,23 +201,24 @@ pub fn phone(n: u32) -> String {
     format!("(412) {:03}-{:04}", 200 + (n / 10_000) % 800, n % 10_000)
 }
 
-/// A real SMTP server (aiosmtpd) on a loopback port, storing what it receives in a Maildir.
+/// A real SMTP server (scripts/smtp-server.mjs: nodemailer's smtp-server under Node) on a
+/// loopback port, storing what it receives in a Maildir.
 pub struct SmtpServer {
     pub port: u16,
     pub maildir: PathBuf,
+    /// The address it listens on (127.0.0.1 unless started with `start_on`).
+    pub host: String,
     child: Option<std::process::Child>,
 }
 
-fn smtp_python() -> PathBuf {
-    if let Some(p) = std::env::var_os("SMTP_TEST_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/venv/bin/python");
+/// The SMTP test server's script; it needs the npm packages (`make deps`).
+fn smtp_script() -> PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     assert!(
-        local.exists(),
-        "the SMTP tests need aiosmtpd: run `make tools` (or set SMTP_TEST_PYTHON)"
+        root.join("node_modules/smtp-server").exists(),
+        "the SMTP tests need the npm packages: run `make deps` (npm ci)"
     );
-    local
+    root.join("scripts/smtp-server.mjs")
 }
 
 pub fn free_port() -> u16 {
@@ -197,11 +231,16 @@ pub fn free_port() -> u16 {
 
 impl SmtpServer {
     pub async fn start() -> Self {
-        // aiosmtpd creates the Maildir only when its folder does not exist yet.
+        Self::start_on("127.0.0.1").await
+    }
+
+    /// The same server listening on `host` (an address of this machine).
+    pub async fn start_on(host: &str) -> Self {
         let maildir = temp_dir("maildir").join("box");
         let mut s = Self {
             port: free_port(),
             maildir,
+            host: host.to_string(),
             child: None,
         };
         s.resume().await;
@@ -210,29 +249,22 @@ impl SmtpServer {
 
     /// (Re)starts the server on the same port and Maildir.
     pub async fn resume(&mut self) {
-        let child = std::process::Command::new(smtp_python())
-            .args([
-                "-m",
-                "aiosmtpd",
-                "-n",
-                "-l",
-                &format!("127.0.0.1:{}", self.port),
-                "-c",
-                "aiosmtpd.handlers.Mailbox",
-            ])
+        let child = std::process::Command::new("node")
+            .arg(smtp_script())
+            .args(["--listen", &format!("{}:{}", self.host, self.port), "--maildir"])
             .arg(&self.maildir)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
-            .expect("start aiosmtpd");
+            .expect("start the SMTP test server (node scripts/smtp-server.mjs)");
         self.child = Some(child);
         for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.is_ok() {
+            if tokio::net::TcpStream::connect((self.host.as_str(), self.port)).await.is_ok() {
                 return;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        panic!("aiosmtpd did not start on port {}", self.port);
+        panic!("the SMTP test server did not start on port {}", self.port);
     }
 
     /// Kills the server: connections are refused until `resume`.
@@ -244,7 +276,7 @@ impl SmtpServer {
     }
 
     pub fn url(&self) -> String {
-        format!("smtp://127.0.0.1:{}", self.port)
+        format!("smtp://{}:{}", self.host, self.port)
     }
 
     /// Every message received so far, as raw text.
@@ -309,9 +341,10 @@ pub fn unfold_qp(text: &str) -> String {
     out
 }
 
-/// Waits until the server on `port` answers /healthz (the real binary warms its cache first).
+/// Waits until the server on `port` answers /healthz (the real binary warms its cache
+/// first, which takes minutes on a machine as busy as ours can be).
 pub async fn wait_healthy(client: &reqwest::Client, port: u16) {
-    for _ in 0..600 {
+    for _ in 0..3000 {
         if client
             .get(format!("http://127.0.0.1:{port}/healthz"))
             .send()
@@ -333,4 +366,41 @@ pub async fn post_lead(client: &reqwest::Client, port: u16, body: &serde_json::V
         .send()
         .await
         .expect("post")
+}
+
+/// An address of this machine that is not a loopback one (the interface a packet to the
+/// outside would leave by; nothing is sent). Tests of the "non-loopback host" rules use it.
+pub fn non_loopback_ip() -> String {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").expect("udp");
+    socket
+        .connect("192.0.2.1:9")
+        .expect("a route off this machine (tests of non-loopback rules need one)");
+    let ip = socket.local_addr().expect("addr").ip();
+    assert!(!ip.is_loopback() && !ip.is_unspecified(), "no non-loopback address: {ip}");
+    ip.to_string()
+}
+
+/// A valid lead for the store, as validation would build it.
+pub fn new_lead(phone_e164: &str, slug: &str) -> site_server::leads::NewLead {
+    use site_server::leads::consent::sha256_hex;
+    let text = consent_text();
+    site_server::leads::NewLead {
+        service_slug: slug.into(),
+        full_name: "Dana Whitfield".into(),
+        phone: phone_e164.into(),
+        zip_code: Some("15213".into()),
+        consent_sha256: sha256_hex(&text),
+        consent_text: text,
+        certificate: Default::default(),
+        context: Default::default(),
+    }
+}
+
+/// Polls `probe` every 50 ms until it holds, or panics naming `what` after `secs`.
+pub async fn eventually<F: AsyncFnMut() -> bool>(secs: u64, what: &str, mut probe: F) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !probe().await {
+        assert!(std::time::Instant::now() < deadline, "not within {secs} s: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }

@@ -1,0 +1,68 @@
+//! GET /admin/audit: the audit log, newest first, 50 lines a page.
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Deserialize;
+
+use super::access::StaffSession;
+use super::page;
+use crate::pages::props::{AdminAuditProps, AdminSection, AuditRow, PageProps};
+use crate::state::AppState;
+use crate::store::AuditEntry;
+
+const PAGE: usize = 50;
+
+#[derive(Deserialize)]
+pub struct AuditQuery {
+    before: Option<i64>,
+}
+
+pub async fn page(
+    State(state): State<Arc<AppState>>,
+    Extension(staff): Extension<StaffSession>,
+    Query(query): Query<AuditQuery>,
+) -> Response {
+    let before = query.before;
+    let mut entries = match state.store.audit_log(before, PAGE + 1).await {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!(error = %e, "console: cannot read the audit log");
+            return page::unavailable();
+        }
+    };
+    let older_href = (entries.len() > PAGE).then(|| {
+        entries.truncate(PAGE);
+        format!("/admin/audit?before={}", entries.last().map(|e| e.id).unwrap_or(0))
+    });
+    let props = PageProps::AdminAudit(AdminAuditProps {
+        frame: staff.frame(&state, AdminSection::Audit),
+        entries: entries.into_iter().map(row).collect(),
+        older_href,
+    });
+    page::render(&state, StatusCode::OK, props, "Audit log").await
+}
+
+fn row(e: AuditEntry) -> AuditRow {
+    let target_href = e.target.as_deref().and_then(|t| {
+        let (kind, id) = t.split_once(':')?;
+        match kind {
+            "lead" => Some(format!("/admin/leads/{id}")),
+            "submission" => Some(format!("/admin/submissions/{id}")),
+            _ => None,
+        }
+    });
+    AuditRow {
+        id: e.id.to_string(),
+        at: crate::time::human_utc(e.at_ms),
+        staff: e.staff_email,
+        action: e.action,
+        target: e.target,
+        target_href,
+        ip: e.ip,
+        detail: e.detail,
+    }
+}

@@ -1,0 +1,193 @@
+//! GET and POST /admin/login (a plain form: works without JavaScript), POST /admin/logout.
+//!
+//! A wrong password, an unknown address and a disabled account get the same answer, after
+//! the same work (a password check against a decoy for an unknown address). Failures are
+//! counted per address typed and per IP; past the limit the login is refused, unchecked,
+//! until the window has passed. A successful login always starts a new session id.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::body::{Body, to_bytes};
+use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::access::{FormFields, StaffSession, current, new_token, request_ip, safe_next};
+use super::{HOME_PATH, LOGIN_PATH, cookies, page};
+use crate::pages::props::{AdminLoginProps, PageProps};
+use crate::staff::password::{verify_nothing, verify_password};
+use crate::staff::session::{csrf_matches, id_hash};
+use crate::state::AppState;
+use crate::store::{NewAudit, NewSession};
+
+pub const MSG_WRONG: &str = "That e-mail address and password do not match an active staff account.";
+pub const MSG_EXPIRED: &str = "The sign-in form had expired. Please sign in again.";
+pub const MSG_LOCKED: &str = "Too many failed sign-ins. Please wait 15 minutes and try again.";
+const MSG_UNREADABLE: &str = "We could not read the form. Please sign in again.";
+
+#[derive(Deserialize)]
+pub struct LoginQuery {
+    next: Option<String>,
+}
+
+/// GET /admin/login: the form, or straight on when already signed in.
+pub async fn form(State(state): State<Arc<AppState>>, headers: HeaderMap, Query(query): Query<LoginQuery>) -> Response {
+    let next = safe_next(query.next.as_deref().unwrap_or(HOME_PATH));
+    match current(&state, &headers).await {
+        Ok(Some(_)) => return see_other(&next),
+        Ok(None) => {}
+        Err(e) => {
+            tracing::error!(error = %e, "console: cannot read the session");
+            return page::unavailable();
+        }
+    }
+    login_page(&state, &headers, StatusCode::OK, "", &next, None).await
+}
+
+/// POST /admin/login.
+pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
+    let ip = request_ip(&state, &headers, parts.extensions.get::<ConnectInfo<SocketAddr>>());
+    let Some(fields) = read_form(body).await else {
+        return login_page(&state, &headers, StatusCode::BAD_REQUEST, "", HOME_PATH, Some(MSG_UNREADABLE)).await;
+    };
+    let email = fields.get("email").to_lowercase().chars().take(254).collect::<String>();
+    let next = safe_next(fields.get("next"));
+    let expected = cookies::get(&headers, cookies::LOGIN_CSRF).unwrap_or("");
+    if expected.is_empty() || !csrf_matches(expected, fields.get("csrf")) {
+        return login_page(&state, &headers, StatusCode::FORBIDDEN, &email, &next, Some(MSG_EXPIRED)).await;
+    }
+    let now = state.staff.clock.now_ms();
+    if let Err(locked) = state.staff.throttle.check(&email, ip, now) {
+        tracing::warn!("console: sign-in refused while locked out");
+        let mut r = login_page(&state, &headers, StatusCode::TOO_MANY_REQUESTS, &email, &next, Some(MSG_LOCKED)).await;
+        if let Ok(v) = HeaderValue::from_str(&(locked.retry_after_ms / 1000 + 1).to_string()) {
+            r.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        return r;
+    }
+    let account = match state.store.staff_login(&email).await {
+        Ok(a) => a,
+        Err(e) => {
+            tracing::error!(error = %e, "console: cannot read staff accounts");
+            return page::unavailable();
+        }
+    };
+    let password = fields.get("password").to_string();
+    let known = account.as_ref().map(|a| (a.id, a.active, a.password_hash.clone()));
+    let checked = tokio::task::spawn_blocking(move || match known {
+        Some((_, active, hash)) => verify_password(&password, &hash) && active,
+        None => {
+            verify_nothing(&password);
+            false
+        }
+    })
+    .await
+    .unwrap_or(false);
+    let ip_text = ip.map(|ip| ip.to_string());
+    let Some(account) = account.filter(|_| checked) else {
+        state.staff.throttle.failed(&email, ip, now);
+        let audit = NewAudit {
+            staff_id: None,
+            action: "login_failed",
+            target: None,
+            ip: ip_text,
+            detail: None,
+        };
+        if let Err(e) = state.store.audit(audit, now).await {
+            tracing::error!(error = %e, "console: cannot write the audit log");
+        }
+        return login_page(&state, &headers, StatusCode::UNAUTHORIZED, &email, &next, Some(MSG_WRONG)).await;
+    };
+    state.staff.throttle.succeeded(&email);
+    // A session id the browser brought along is never reused: end it, start a new one.
+    if let Some(old) = cookies::get(&headers, cookies::SESSION)
+        && let Err(e) = state.store.end_session(&id_hash(old), None, now).await
+    {
+        tracing::error!(error = %e, "console: cannot end the old session");
+    }
+    let Some(token) = new_token() else { return page::unavailable() };
+    let session = NewSession {
+        id_hash: id_hash(&token),
+        staff_id: account.id,
+        ip: ip_text.clone(),
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.chars().take(512).collect()),
+    };
+    let audit = NewAudit {
+        staff_id: Some(account.id),
+        action: "login",
+        target: None,
+        ip: ip_text,
+        detail: None,
+    };
+    if let Err(e) = state.store.create_session(session, audit, now).await {
+        tracing::error!(error = %e, "console: cannot start a session");
+        return page::unavailable();
+    }
+    tracing::info!(staff = account.id, "console: signed in");
+    let secure = cookies::secure(&headers);
+    let mut r = see_other(&next);
+    r.headers_mut()
+        .append(header::SET_COOKIE, cookies::set(cookies::SESSION, &token, secure, None));
+    r.headers_mut()
+        .append(header::SET_COOKIE, cookies::set(cookies::LOGIN_CSRF, "", secure, Some(0)));
+    r
+}
+
+/// POST /admin/logout (behind the session and CSRF checks): ends the session.
+pub async fn logout(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, headers: HeaderMap) -> Response {
+    let now = state.staff.clock.now_ms();
+    if let Err(e) = state
+        .store
+        .end_session(&staff.id_hash, Some(staff.audit("logout", None, None)), now)
+        .await
+    {
+        tracing::error!(error = %e, "console: cannot end a session");
+        return page::unavailable();
+    }
+    tracing::info!(staff = staff.staff_id, "console: signed out");
+    let mut r = see_other(LOGIN_PATH);
+    r.headers_mut().append(
+        header::SET_COOKIE,
+        cookies::set(cookies::SESSION, "", cookies::secure(&headers), Some(0)),
+    );
+    r
+}
+
+/// The login page with a fresh form token (set as the cookie it must match).
+async fn login_page(state: &AppState, headers: &HeaderMap, status: StatusCode, email: &str, next: &str, error: Option<&str>) -> Response {
+    let Some(token) = new_token() else { return page::unavailable() };
+    let props = PageProps::AdminLogin(AdminLoginProps {
+        brand: state.config.site.brand.clone(),
+        csrf: token.clone(),
+        email: email.to_string(),
+        next: next.to_string(),
+        error: error.map(str::to_string),
+    });
+    let mut r = page::render(state, status, props, "Staff sign-in").await;
+    r.headers_mut().append(
+        header::SET_COOKIE,
+        cookies::set(cookies::LOGIN_CSRF, &token, cookies::secure(headers), Some(3600)),
+    );
+    r
+}
+
+async fn read_form(body: Body) -> Option<FormFields> {
+    let bytes = to_bytes(body, 16 * 1024).await.ok()?;
+    FormFields::parse(&bytes)
+}
+
+fn see_other(location: &str) -> Response {
+    let mut r = StatusCode::SEE_OTHER.into_response();
+    if let Ok(v) = HeaderValue::from_str(location) {
+        r.headers_mut().insert(header::LOCATION, v);
+    }
+    r
+}

@@ -1,0 +1,110 @@
+//! The staff console at `/admin`: for the people who call leads back and for the compliance
+//! team. Every route is listed once in [`routes`], which builds the router, so a test can
+//! walk the list and prove that none answers without a session: pages answer 303 to the
+//! login page, data (CSV, JSON) 401. Every answer is `no-store` and `noindex`; pages are
+//! React rendered per request (never the public render cache). Forms that change anything
+//! carry the session's CSRF token, checked before any handler runs (`access`).
+
+pub mod access;
+mod audit;
+pub mod cookies;
+mod data_requests;
+mod leads;
+mod login;
+mod page;
+mod submissions;
+mod suppressions;
+pub mod zone;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::Method;
+use axum::middleware::{from_fn_with_state, map_response};
+use axum::response::Redirect;
+use axum::routing::{MethodRouter, any, get, post};
+
+use crate::state::AppState;
+
+pub const LOGIN_PATH: &str = "/admin/login";
+pub const LOGOUT_PATH: &str = "/admin/logout";
+/// Where a signed-in staff member lands.
+pub const HOME_PATH: &str = "/admin/leads";
+
+/// What a route answers with: a page (303 to the login page without a session) or data
+/// (401 without a session).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Page,
+    Data,
+}
+
+/// One console route behind the session check.
+#[derive(Debug, Clone)]
+pub struct AdminRoute {
+    pub method: Method,
+    /// The axum path; `{id}` stands for a record id.
+    pub path: &'static str,
+    pub kind: Kind,
+}
+
+impl AdminRoute {
+    /// Data routes are the ones whose path names a format.
+    pub fn kind_of(path: &str) -> Kind {
+        if path.ends_with(".csv") || path.ends_with(".json") {
+            Kind::Data
+        } else {
+            Kind::Page
+        }
+    }
+}
+
+/// Every route behind the session check, with its handler.
+fn table() -> Vec<(Method, &'static str, MethodRouter<Arc<AppState>>)> {
+    vec![
+        (Method::GET, "/admin", get(|| async { Redirect::to(HOME_PATH) })),
+        (Method::GET, "/admin/", get(|| async { Redirect::to(HOME_PATH) })),
+        (Method::POST, LOGOUT_PATH, post(login::logout)),
+        (Method::GET, "/admin/audit", get(audit::page)),
+        (Method::GET, "/admin/leads", get(leads::list)),
+        (Method::GET, "/admin/leads/{id}", get(leads::detail)),
+        (Method::POST, "/admin/leads/{id}/retry", post(leads::retry)),
+        (Method::GET, "/admin/account-requests", get(submissions::account_requests)),
+        (Method::GET, "/admin/applications", get(submissions::applications)),
+        (Method::GET, "/admin/submissions/{id}", get(submissions::detail)),
+        (Method::POST, "/admin/submissions/{id}", post(submissions::review)),
+        (Method::GET, "/admin/data-requests", get(data_requests::page)),
+        (Method::POST, "/admin/data-requests/erase", post(data_requests::erase)),
+        (Method::GET, "/admin/suppressions", get(suppressions::list)),
+        (Method::POST, "/admin/suppressions", post(suppressions::add)),
+        (Method::POST, "/admin/suppressions/remove", post(suppressions::remove)),
+    ]
+}
+
+/// The console's routes behind the session check (for tests that walk them).
+pub fn routes() -> Vec<AdminRoute> {
+    table()
+        .into_iter()
+        .map(|(method, path, _)| AdminRoute {
+            method,
+            path,
+            kind: AdminRoute::kind_of(path),
+        })
+        .collect()
+}
+
+/// The console: the login page in front, everything else behind the session check.
+pub fn router(state: Arc<AppState>) -> Router<Arc<AppState>> {
+    let protected = table()
+        .into_iter()
+        .fold(Router::new(), |r, (_, path, handler)| r.route(path, handler))
+        .route("/admin/{*rest}", any(page::not_found))
+        .layer(from_fn_with_state(Arc::clone(&state), access::require_session));
+    // The site's guard (deadlines, cross-site refusal, size, rate limit) inside the private
+    // headers, so that its refusals are never cached or indexed either.
+    Router::new()
+        .route(LOGIN_PATH, get(login::form).post(login::submit))
+        .merge(protected)
+        .layer(from_fn_with_state(state, crate::api::guard::guard))
+        .layer(map_response(access::private_headers))
+}

@@ -1,0 +1,336 @@
+//! GET /admin/account-requests and /admin/applications (newest first, keyset pages, by
+//! status), GET /admin/submissions/{id} (every field stored, where it came from, its status
+//! and note), POST /admin/submissions/{id} (status and note, audited).
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use super::access::{FormFields, StaffSession, encode_component};
+use super::page;
+use super::zone::Zone;
+use crate::pages::props::{AdminSection, AdminSubmissionProps, AdminSubmissionsProps, Labeled, PageProps, SubmissionListRow};
+use crate::phone::UsPhone;
+use crate::state::AppState;
+use crate::store::{SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord};
+
+/// Rows on one page of a list.
+pub const PAGE: usize = 50;
+const MAX_NOTE: usize = 2000;
+
+/// Where a kind is listed, its section and its names.
+pub fn list_path(kind: SubmissionKind) -> &'static str {
+    match kind {
+        SubmissionKind::AccountRequest => "/admin/account-requests",
+        SubmissionKind::CampaignApplication => "/admin/applications",
+    }
+}
+
+fn section(kind: SubmissionKind) -> AdminSection {
+    match kind {
+        SubmissionKind::AccountRequest => AdminSection::AccountRequests,
+        SubmissionKind::CampaignApplication => AdminSection::Applications,
+    }
+}
+
+fn titles(kind: SubmissionKind) -> (&'static str, &'static str) {
+    match kind {
+        SubmissionKind::AccountRequest => ("Account requests", "Account request"),
+        SubmissionKind::CampaignApplication => ("Applications", "Campaign application"),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ListQuery {
+    pub status: Option<String>,
+    pub before: Option<String>,
+}
+
+/// The typed filter as the store's, or why it cannot match anything.
+pub fn filter_from(kind: SubmissionKind, q: &ListQuery) -> (String, Result<SubmissionFilter, String>) {
+    let status = q.status.as_deref().unwrap_or("").trim().chars().take(20).collect::<String>();
+    let mut filter = SubmissionFilter {
+        kind,
+        status: None,
+        before: q.before.as_deref().and_then(|b| {
+            let (ms, id) = b.split_once('.')?;
+            Some((ms.parse().ok()?, id.chars().take(64).collect()))
+        }),
+    };
+    if !status.is_empty() {
+        match SUBMISSION_STATUSES.iter().find(|s| **s == status) {
+            Some(s) => filter.status = Some(s.to_string()),
+            None => return (status, Err("There is no such status.".into())),
+        }
+    }
+    (status, Ok(filter))
+}
+
+/// A list's query string for a status (and a cursor), starting with `?` when not empty.
+pub fn query_string(status: &str, before: Option<&str>) -> String {
+    let q: Vec<String> = [("status", status), ("before", before.unwrap_or(""))]
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", encode_component(v)))
+        .collect();
+    if q.is_empty() { String::new() } else { format!("?{}", q.join("&")) }
+}
+
+pub async fn account_requests(state: State<Arc<AppState>>, staff: Extension<StaffSession>, q: Query<ListQuery>) -> Response {
+    list(state, staff, q, SubmissionKind::AccountRequest).await
+}
+
+pub async fn applications(state: State<Arc<AppState>>, staff: Extension<StaffSession>, q: Query<ListQuery>) -> Response {
+    list(state, staff, q, SubmissionKind::CampaignApplication).await
+}
+
+async fn list(
+    State(state): State<Arc<AppState>>,
+    Extension(staff): Extension<StaffSession>,
+    Query(q): Query<ListQuery>,
+    kind: SubmissionKind,
+) -> Response {
+    let zone = Zone::new(&state.config.site.time_zone);
+    let (status, filter) = filter_from(kind, &q);
+    let (rows, notice) = match filter {
+        Ok(filter) => match state.store.list_submissions(&filter, PAGE + 1).await {
+            Ok(rows) => (rows, None),
+            Err(e) => {
+                tracing::error!(error = %e, "console: cannot list submissions");
+                return page::unavailable();
+            }
+        },
+        Err(notice) => (Vec::new(), Some(notice)),
+    };
+    let path = list_path(kind);
+    let more = rows.len() > PAGE;
+    let rows: Vec<SubmissionRecord> = rows.into_iter().take(PAGE).collect();
+    let next_href = more
+        .then(|| {
+            rows.last()
+                .map(|r| format!("{path}{}", query_string(&status, Some(&format!("{}.{}", r.received_at_ms, r.id)))))
+        })
+        .flatten();
+    let first_href = q.before.is_some().then(|| format!("{path}{}", query_string(&status, None)));
+    let (title, _) = titles(kind);
+    let props = PageProps::AdminSubmissions(AdminSubmissionsProps {
+        frame: staff.frame(&state, section(kind)),
+        title: title.to_string(),
+        path: path.to_string(),
+        statuses: SUBMISSION_STATUSES.iter().map(|s| s.to_string()).collect(),
+        rows: rows
+            .into_iter()
+            .map(|r| SubmissionListRow {
+                href: format!("/admin/submissions/{}", r.id),
+                received: zone.local(r.received_at_ms),
+                name: display_name(&r),
+                phone: phone_text(r.phone.as_deref()),
+                email: r.email,
+                status: r.status,
+                id: r.id,
+            })
+            .collect(),
+        status,
+        notice,
+        next_href,
+        first_href,
+        export_href: None,
+    });
+    page::render(&state, StatusCode::OK, props, title).await
+}
+
+/// The person or business a submission names, from the first of the usual fields it has.
+fn display_name(r: &SubmissionRecord) -> String {
+    ["fullName", "name", "contactName", "businessName", "company", "companyName"]
+        .iter()
+        .find_map(|k| r.data.get(k).and_then(|v| v.as_str()).filter(|s| !s.trim().is_empty()))
+        .map(str::to_string)
+        .unwrap_or_default()
+}
+
+fn phone_text(phone: Option<&str>) -> String {
+    match phone {
+        Some(p) => UsPhone::parse(p).map(|u| u.display()).unwrap_or_else(|_| p.to_string()),
+        None => String::new(),
+    }
+}
+
+/// "businessName" → "Business name".
+fn label(key: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in key.chars().enumerate() {
+        if c == '_' || c == '-' {
+            out.push(' ');
+        } else if c.is_uppercase() && i > 0 {
+            out.push(' ');
+            out.extend(c.to_lowercase());
+        } else if i == 0 {
+            out.extend(c.to_uppercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The stored fields as labelled text (never a honeypot).
+pub fn fields(data: &serde_json::Value) -> Vec<Labeled> {
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    match data {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .filter(|(k, _)| !k.starts_with("hp_"))
+            .map(|(k, v)| Labeled {
+                label: label(k),
+                value: text(v),
+            })
+            .collect(),
+        other => vec![Labeled {
+            label: "Data".into(),
+            value: text(other),
+        }],
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct DetailQuery {
+    done: Option<String>,
+}
+
+pub async fn detail(
+    State(state): State<Arc<AppState>>,
+    Extension(staff): Extension<StaffSession>,
+    Path(id): Path<String>,
+    Query(q): Query<DetailQuery>,
+) -> Response {
+    let notice = (q.done.as_deref() == Some("saved")).then(|| "Saved.".to_string());
+    show(&state, &staff, &id, notice, false, None).await
+}
+
+/// The detail page; `typed` is the form shown back after a refusal (status, note).
+async fn show(
+    state: &AppState,
+    staff: &StaffSession,
+    id: &str,
+    notice: Option<String>,
+    is_error: bool,
+    typed: Option<(String, String)>,
+) -> Response {
+    let found = match state.store.submission(id).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::error!(error = %e, "console: cannot read a submission");
+            return page::unavailable();
+        }
+    };
+    let Some(r) = found else {
+        return page::message(
+            state,
+            Some(staff),
+            StatusCode::NOT_FOUND,
+            "Not found",
+            "There is no account request or application with that id. It may have been deleted.",
+        )
+        .await;
+    };
+    let zone = Zone::new(&state.config.site.time_zone);
+    let (_, kind_label) = titles(r.kind);
+    let context = [("IP address", &r.ip), ("Browser", &r.user_agent), ("Page", &r.page_url)]
+        .into_iter()
+        .filter_map(|(l, v)| {
+            v.as_ref().map(|v| Labeled {
+                label: l.to_string(),
+                value: v.clone(),
+            })
+        })
+        .collect();
+    let (status, note) = typed.unwrap_or((r.status.clone(), r.note.clone().unwrap_or_default()));
+    let props = PageProps::AdminSubmission(Box::new(AdminSubmissionProps {
+        frame: staff.frame(state, section(r.kind)),
+        kind_label: kind_label.to_string(),
+        list_href: list_path(r.kind).to_string(),
+        received: zone.local_precise(r.received_at_ms),
+        phone: phone_text(r.phone.as_deref()),
+        fields: fields(&r.data),
+        context,
+        statuses: SUBMISSION_STATUSES.iter().map(|s| s.to_string()).collect(),
+        status,
+        note,
+        notice,
+        notice_is_error: is_error,
+        email: r.email,
+        id: r.id,
+    }));
+    let code = if is_error { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    page::render(state, code, props, kind_label).await
+}
+
+/// POST /admin/submissions/{id}: status and note.
+pub async fn review(
+    State(state): State<Arc<AppState>>,
+    Extension(staff): Extension<StaffSession>,
+    Extension(form): Extension<FormFields>,
+    Path(id): Path<String>,
+) -> Response {
+    let typed_status = form.get("status").trim().chars().take(20).collect::<String>();
+    let note = form
+        .get("note")
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\n')
+        .take(MAX_NOTE)
+        .collect::<String>();
+    let Some(status) = SUBMISSION_STATUSES.iter().find(|s| **s == typed_status) else {
+        let message = format!("Choose one of the statuses: {}.", SUBMISSION_STATUSES.join(", "));
+        return show(&state, &staff, &id, Some(message), true, Some((typed_status, note))).await;
+    };
+    let note = note.trim();
+    let note = (!note.is_empty()).then_some(note);
+    let now = state.staff.clock.now_ms();
+    let audit = staff.audit("review", Some(format!("submission:{id}")), Some(format!("status {status}")));
+    match state.store.review_submission(&id, status, note, audit, now).await {
+        Ok(true) => Redirect::to(&format!("/admin/submissions/{}?done=saved", encode_component(&id))).into_response(),
+        Ok(false) => {
+            page::message(
+                &state,
+                Some(&staff),
+                StatusCode::NOT_FOUND,
+                "Not found",
+                "There is no account request or application with that id. It may have been deleted.",
+            )
+            .await
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "console: cannot review a submission");
+            page::unavailable()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_labelled_and_honeypots_left_out() {
+        let data = serde_json::json!({ "businessName": "Acme", "hp_website": "x", "services": ["hvac", "roofing"], "seats": 3 });
+        let f = fields(&data);
+        let pairs: Vec<(&str, &str)> = f.iter().map(|l| (l.label.as_str(), l.value.as_str())).collect();
+        assert!(pairs.contains(&("Business name", "Acme")));
+        assert!(pairs.contains(&("Services", "hvac, roofing")));
+        assert!(pairs.contains(&("Seats", "3")));
+        assert!(!pairs.iter().any(|(l, _)| l.starts_with("Hp")));
+    }
+}

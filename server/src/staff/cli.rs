@@ -1,0 +1,89 @@
+//! `site staff add EMAIL | disable EMAIL | list`: staff accounts are made on the command line
+//! only. The password is read from standard input (one line), never from an argument, so it
+//! stays out of the shell history and the process list.
+
+use std::io::{BufRead, Write};
+
+use super::password::{MIN_PASSWORD_CHARS, hash_password};
+use crate::store::{NewAudit, Store};
+
+pub const USAGE: &str = "usage: site [--config FILE] staff add EMAIL   (password on standard input)\n       \
+                         site [--config FILE] staff disable EMAIL\n       site [--config FILE] staff list";
+
+/// Runs one staff command against `store`. `input` gives the password for `add`; what the
+/// command reports goes to `out`. The error is the message to print.
+pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &mut dyn Write, now_ms: i64) -> Result<(), String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["add", email] => {
+            let email = checked_email(email)?;
+            let mut line = String::new();
+            input
+                .read_line(&mut line)
+                .map_err(|e| format!("cannot read the password from standard input: {e}"))?;
+            let password = line.trim_end_matches(['\n', '\r']);
+            if password.is_empty() {
+                return Err(format!(
+                    "give the password (at least {MIN_PASSWORD_CHARS} characters) on standard input, e.g. `site staff add {email} < password.txt`"
+                ));
+            }
+            let hash = hash_password(password).map_err(|e| e.to_string())?;
+            let id = store
+                .add_staff(&email, &hash, now_ms)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("{email} already has a staff account"))?;
+            let audit = NewAudit {
+                staff_id: Some(id),
+                action: "staff_add",
+                target: Some(format!("staff:{id}")),
+                ip: None,
+                detail: Some("command line".into()),
+            };
+            store.audit(audit, now_ms).await.map_err(|e| e.to_string())?;
+            writeln!(out, "added staff account {email} (id {id})").map_err(|e| e.to_string())
+        }
+        ["disable", email] => {
+            let email = checked_email(email)?;
+            if !store.disable_staff(&email, now_ms).await.map_err(|e| e.to_string())? {
+                return Err(format!("{email} has no staff account"));
+            }
+            let audit = NewAudit {
+                staff_id: None,
+                action: "staff_disable",
+                target: None,
+                ip: None,
+                detail: Some("command line".into()),
+            };
+            store.audit(audit, now_ms).await.map_err(|e| e.to_string())?;
+            writeln!(out, "disabled {email}; its sessions have ended").map_err(|e| e.to_string())
+        }
+        ["list"] => {
+            let accounts = store.list_staff().await.map_err(|e| e.to_string())?;
+            if accounts.is_empty() {
+                writeln!(out, "no staff accounts yet: add one with `site staff add EMAIL`").map_err(|e| e.to_string())?;
+            }
+            for a in accounts {
+                let state = if a.active { "active" } else { "disabled" };
+                writeln!(out, "{}\t{state}\tsince {}", a.email, crate::time::human_utc(a.created_ms)).map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        }
+        _ => Err(USAGE.to_string()),
+    }
+}
+
+/// The address in lower case, when it looks like one.
+fn checked_email(email: &str) -> Result<String, String> {
+    let email = email.trim().to_lowercase();
+    let ok = email.len() <= 254
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && email
+            .split_once('@')
+            .is_some_and(|(local, domain)| !local.is_empty() && !domain.contains('@') && domain.contains('.') && !domain.ends_with('.'));
+    if ok {
+        Ok(email)
+    } else {
+        Err(format!("{email:?} is not an e-mail address"))
+    }
+}
