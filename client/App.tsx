@@ -1,7 +1,17 @@
+import { AdminAuditPage } from "./pages/admin/AdminAuditPage";
+import { AdminDataRequestsPage } from "./pages/admin/AdminDataRequestsPage";
+import { AdminLeadPage } from "./pages/admin/AdminLeadPage";
+import { AdminLeadsPage } from "./pages/admin/AdminLeadsPage";
+import { AdminLoginPage } from "./pages/admin/AdminLoginPage";
+import { AdminMessagePage } from "./pages/admin/AdminMessagePage";
+import { AdminSubmissionPage } from "./pages/admin/AdminSubmissionPage";
+import { AdminSubmissionsPage } from "./pages/admin/AdminSubmissionsPage";
+import { AdminSuppressionsPage } from "./pages/admin/AdminSuppressionsPage";
 import { CampaignsPage } from "./pages/CampaignsPage";
 import { HomePage } from "./pages/HomePage";
 import { LegalPage } from "./pages/LegalPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { RegisterPage } from "./pages/RegisterPage";
 import { ServicePage } from "./pages/ServicePage";
 import type { PageProps } from "./lib/types";
 
@@ -16,7 +26,27 @@ export function App(props: PageProps) {
       return <ServicePage {...props} />;
     case "legal":
       return <LegalPage {...props} />;
+    case "register":
+      return <RegisterPage {...props} />;
     case "not-found":
       return <NotFoundPage {...props} />;
+    case "admin-login":
+      return <AdminLoginPage {...props} />;
+    case "admin-message":
+      return <AdminMessagePage {...props} />;
+    case "admin-audit":
+      return <AdminAuditPage {...props} />;
+    case "admin-leads":
+      return <AdminLeadsPage {...props} />;
+    case "admin-lead":
+      return <AdminLeadPage {...props} />;
+    case "admin-suppressions":
+      return <AdminSuppressionsPage {...props} />;
+    case "admin-submissions":
+      return <AdminSubmissionsPage {...props} />;
+    case "admin-submission":
+      return <AdminSubmissionPage {...props} />;
+    case "admin-data-requests":
+      return <AdminDataRequestsPage {...props} />;
   }
 }

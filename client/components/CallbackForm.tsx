@@ -13,7 +13,7 @@ import {
   type Certificate,
 } from "../forms/callback";
 import { callbackWindow, type CallbackWindow } from "../lib/callbackWindow";
-import { pixelEvent } from "../lib/tracking";
+import { pixelEvent } from "../lib/pixel";
 import { HONEYPOT_FIELD } from "./honeypot";
 
 type Status = { kind: "idle" } | { kind: "sending" } | { kind: "ok" } | { kind: "error"; message: string };

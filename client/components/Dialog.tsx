@@ -18,9 +18,18 @@ interface DialogProps {
   role?: "dialog" | "alertdialog";
   /** The id of the element holding the dialog's message (aria-describedby). */
   describedBy?: string;
+  /** At most 95% of the viewport's height instead of 90% (the registration modal). */
+  tall?: boolean;
+  /** A line under the title. */
+  subtitle?: string;
+  /** Up to 64rem wide instead of 42rem (lists shown as a grid). */
+  wide?: boolean;
+  /** Kept below the scrolling content, always in view. */
+  footer?: ReactNode;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href]:not([tabindex="-1"]), button:not([disabled]):not([tabindex="-1"]), input:not([disabled]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog on the native <dialog> element: labelled by its title, the rest of the
  * page inert, focus moved in on open, kept inside with Tab, returned to where it was on
@@ -38,6 +47,10 @@ export function Dialog({
   returnFocusTo,
   role,
   describedBy,
+  tall,
+  subtitle,
+  wide,
+  footer,
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -62,6 +75,8 @@ export function Dialog({
 
   const keepFocusInside = (event: React.KeyboardEvent<HTMLDialogElement>) => {
     if (event.key !== "Tab") return;
+    // A dialog opened from inside this one keeps its own focus.
+    if (event.target instanceof Element && event.target.closest("dialog") !== event.currentTarget) return;
     const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE));
     if (items.length === 0) return;
     const first = items[0];
@@ -78,7 +93,7 @@ export function Dialog({
   const placement =
     variant === "sheet"
       ? "mb-0 mt-auto w-full max-w-none rounded-t-2xl md:mb-auto md:max-w-lg md:rounded-2xl"
-      : "my-auto w-[calc(100%-2rem)] max-w-2xl rounded-2xl";
+      : `my-auto w-[calc(100%-2rem)] ${wide ? "max-w-6xl" : "max-w-2xl"} rounded-2xl`;
 
   return (
     <dialog
@@ -87,8 +102,11 @@ export function Dialog({
       role={role === "alertdialog" ? role : undefined}
       aria-describedby={describedBy}
       data-testid={testId}
-      className={`${placement} max-h-[90vh] bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/60`}
+      // Reset what a dialog would inherit from where its island sits (a button row's nowrap).
+      className={`${placement} ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} whitespace-normal bg-white p-0 text-left text-base font-normal text-slate-900 shadow-2xl backdrop:bg-slate-900/60`}
       onCancel={(event) => {
+        // Escape closes the top dialog only: React passes a nested dialog's cancel up to its parents.
+        if (event.target !== event.currentTarget) return;
         event.preventDefault();
         closeRef.current();
       }}
@@ -100,13 +118,14 @@ export function Dialog({
     >
       {/* Pointer handlers sit on the content, not the dialog: the backdrop belongs to the
           dialog element, so there the pointer would always count as "over it". */}
-      <div className="flex max-h-[90vh] flex-col" onPointerEnter={onPointerEnter} onPointerLeave={onPointerLeave}>
+      <div className={`flex ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} flex-col`} onPointerEnter={onPointerEnter} onPointerLeave={onPointerLeave}>
         <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4">
           <div>
             {eyebrow ? <p className="text-sm font-semibold uppercase tracking-wide text-green-800">{eyebrow}</p> : null}
             <h2 id={titleId} className="text-xl font-bold">
               {title}
             </h2>
+            {subtitle ? <p className="mt-0.5 text-sm text-slate-700">{subtitle}</p> : null}
           </div>
           <button
             type="button"
@@ -120,6 +139,7 @@ export function Dialog({
           </button>
         </div>
         <div className="overflow-y-auto px-5 py-4">{children}</div>
+        {footer ? <div className="border-t border-slate-200 px-5 py-3">{footer}</div> : null}
       </div>
     </dialog>
   );

@@ -1,14 +1,28 @@
-import { useEffect, useRef, useState } from "react";
-import { filterCampaigns, isPayoutFilter, PAYOUT_FILTERS, type PayoutFilter } from "../lib/campaigns";
-import type { Campaign } from "../lib/types";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { applyHref } from "../forms/campaignApplication";
+import { filterCampaigns, isLive, isPayoutFilter, PAYOUT_FILTERS, type PayoutFilter, type PortalCampaign } from "../lib/campaigns";
 import { defineIsland } from "./island";
 
-/** The portal's search box, payout filter and the campaign cards they narrow down. */
-function CampaignBrowser({ campaigns }: { campaigns: Campaign[] }) {
+// The application modal loads when a visitor first applies.
+const ApplicationDialog = lazy(() => import("../components/campaigns/ApplicationDialog").then((m) => ({ default: m.ApplicationDialog })));
+
+interface Props {
+  /** What the cards show of each campaign (not its notes, caps or hours). */
+  campaigns: PortalCampaign[];
+  /** The info address the application's mail draft goes to. */
+  email: string;
+}
+
+/** The portal's search box, payout filter and the campaign cards they narrow down, each
+ * with 'Apply Now': a link to the apply page until the island is live, then the
+ * application modal with that campaign chosen. */
+function CampaignBrowser({ campaigns, email }: Props) {
   const [search, setSearch] = useState("");
   const [filter, setFilter] = useState<PayoutFilter>("all");
+  const [applyFor, setApplyFor] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const filterRef = useRef<HTMLSelectElement>(null);
+  const applyLink = useRef<HTMLElement | null>(null);
   const shown = filterCampaigns(campaigns, search, filter);
 
   // What the visitor typed or chose before this island was live stays in the fields: take it.
@@ -66,7 +80,7 @@ function CampaignBrowser({ campaigns }: { campaigns: Campaign[] }) {
       ) : (
         <ul className="mt-6 grid gap-4 md:grid-cols-2">
           {shown.map((c) => (
-            <li key={c.campaign} className="rounded-xl border border-slate-200 p-5 shadow-sm">
+            <li key={c.campaign} className="flex flex-col rounded-xl border border-slate-200 p-5 shadow-sm">
               <div className="flex items-start justify-between gap-3">
                 <h3 className="font-bold text-slate-900">{c.campaign}</h3>
                 <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-bold text-green-900">{c.status}</span>
@@ -80,10 +94,35 @@ function CampaignBrowser({ campaigns }: { campaigns: Campaign[] }) {
                 <dd className="text-slate-900">{c.geos}</dd>
               </dl>
               {c.promoAllowed ? <p className="mt-3 text-sm text-slate-700">Promo: {c.promoAllowed}</p> : null}
+              <div className="mt-auto">
+              <a
+                href={applyHref(c.campaign)}
+                aria-label={`Apply Now: ${c.campaign}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  applyLink.current = e.currentTarget;
+                  setApplyFor(c.campaign);
+                }}
+                className="mt-4 block rounded-xl bg-blue-700 px-4 py-2.5 text-center font-bold text-white hover:bg-blue-800"
+              >
+                Apply Now
+              </a>
+              </div>
             </li>
           ))}
         </ul>
       )}
+      {applyFor !== null ? (
+        <Suspense fallback={null}>
+          <ApplicationDialog
+            campaigns={campaigns.filter(isLive).map((c) => c.campaign)}
+            preselected={applyFor}
+            email={email}
+            onClose={() => setApplyFor(null)}
+            returnFocusTo={applyLink.current}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { HeaderOverlayState } from "../components/header/overlays";
-import { defineIsland } from "./island";
+import { defineIsland, wakesOn } from "./island";
 
 // Loaded when first opened, so the button's own chunk stays small.
 const HeaderOverlay = lazy(() => import("../components/header/overlays").then((m) => ({ default: m.HeaderOverlay })));
@@ -10,29 +10,65 @@ interface Props {
   place: "nav" | "bar";
   /** The support number: ten digits. */
   phone: string;
+  /** The info address. */
+  email: string;
+  /** The campaign catalogue as JSON, for the affiliate dashboard's campaigns modal. */
+  campaignsUrl: string;
+}
+
+/** The addresses of the affiliate dashboard and of its campaigns modal: a reload (or the
+ * back button) brings the demo affiliate back to where they were. */
+const DASHBOARD_HASH = "#affiliate-dashboard";
+const CAMPAIGNS_HASH = "#available-campaigns";
+
+function replaceHash(hash: string): void {
+  const { pathname, search } = window.location;
+  window.history.replaceState(window.history.state, "", pathname + search + hash);
 }
 
 const OUTLINE = "whitespace-nowrap rounded-xl border border-slate-300 px-4 font-bold text-blue-800 hover:bg-blue-50";
 
 /** A button that opens the contractor login type chooser, and what it leads to: the two
  * 'coming soon' alerts and the affiliate dashboard. */
-function LoginChooser({ place, phone }: Props) {
+function LoginChooser({ place, phone, email, campaignsUrl }: Props) {
   const [overlay, setOverlay] = useState<HeaderOverlayState | null>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const showsDashboard = useRef(false);
+
+  // After hydration: the page's address names the dashboard. Of the two buttons, the phone
+  // header's opens it when this layout shows it, else the navigation's.
+  useEffect(() => {
+    const hash = window.location.hash;
+    if (hash !== DASHBOARD_HASH && hash !== CAMPAIGNS_HASH) return;
+    const shown = (el: Element | null) => (el?.getClientRects().length ?? 0) > 0;
+    const mine = place === "bar" ? shown(button.current) : !shown(document.querySelector('[data-login-chooser="bar"]'));
+    if (mine) setOverlay({ kind: "dashboard", campaigns: hash === CAMPAIGNS_HASH });
+  }, []);
+
+  useEffect(() => {
+    if (overlay?.kind === "dashboard") {
+      showsDashboard.current = true;
+      replaceHash(overlay.campaigns ? CAMPAIGNS_HASH : DASHBOARD_HASH);
+    } else if (showsDashboard.current) {
+      showsDashboard.current = false;
+      replaceHash("");
+    }
+  }, [overlay]);
+
   return (
     <>
-      <button ref={button} type="button" aria-haspopup="dialog" onClick={() => setOverlay({ kind: "chooser" })}
+      <button ref={button} type="button" aria-haspopup="dialog" data-login-chooser={place} onClick={() => setOverlay({ kind: "chooser" })}
         className={`${OUTLINE} ${place === "bar" ? "py-2 text-sm" : "py-2.5"}`}
       >
         {place === "bar" ? "Login" : "For Contractors"}
       </button>
       {overlay ? (
         <Suspense fallback={null}>
-          <HeaderOverlay overlay={overlay} onChange={setOverlay} phone={phone} returnFocusTo={button.current} />
+          <HeaderOverlay overlay={overlay} onChange={setOverlay} phone={phone} email={email} campaignsUrl={campaignsUrl} returnFocusTo={button.current} />
         </Suspense>
       ) : null}
     </>
   );
 }
 
-export default defineIsland("LoginChooser", LoginChooser);
+export default wakesOn(defineIsland("LoginChooser", LoginChooser), [DASHBOARD_HASH, CAMPAIGNS_HASH]);

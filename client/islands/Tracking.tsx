@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { installCallTracking, loadPixel, loadTrustedForm } from "../lib/tracking";
-import { defineIsland } from "./island";
+import { defineIsland, eager } from "./island";
 
 interface Props {
   /** The TrustedForm consent certificate script runs on the page. */
@@ -21,4 +21,4 @@ function Tracking({ trustedform, pixelId }: Props) {
   return null;
 }
 
-export default defineIsland("Tracking", Tracking);
+export default eager(defineIsland("Tracking", Tracking));

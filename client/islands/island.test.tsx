@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { defineIsland } from "./island";
+import { defineIsland, eager, wakesOn } from "./island";
 
 const dir = dirname(fileURLToPath(import.meta.url));
 /** The files the build turns into islands (client/build.mjs uses the same rule). */
@@ -26,6 +26,18 @@ describe("defineIsland", () => {
       '<div data-island="Greeting" data-props="{&quot;name&quot;:&quot;Ann \\&quot;&lt;b&gt;\\&quot; &amp; Co&quot;}" class="contents">' +
         "<p>Hello, <!-- -->Ann &quot;&lt;b&gt;&quot; &amp; Co</p></div>",
     );
+  });
+
+  it("marks an eager island, and only that one, for hydration right after paint", () => {
+    const Now = eager(defineIsland("Now", ({ n }: { n: number }) => <i>{n}</i>));
+    expect(renderToString(<Now n={1} />)).toContain('data-island="Now" data-props="{&quot;n&quot;:1}" data-eager=""');
+    expect(renderToString(<GreetingIsland name="Al" />)).not.toContain("data-eager");
+  });
+
+  it("names the address fragments that wake an island right after paint", () => {
+    const Panel = wakesOn(defineIsland("Panel", ({ n }: { n: number }) => <i>{n}</i>), ["#panel", "#panel-more"]);
+    expect(renderToString(<Panel n={1} />)).toContain('data-wake="#panel #panel-more"');
+    expect(renderToString(<GreetingIsland name="Al" />)).not.toContain("data-wake");
   });
 
   it("renders an island inside another as a plain part of it", () => {

@@ -3,8 +3,8 @@
 // A page is one React tree, rendered once on the server (in QuickJS). Wrapping a component
 // with `defineIsland` marks where the browser takes over: the server writes the component's
 // markup inside `<div data-island="Name" data-props="{…}">`, and in the browser the island
-// runtime (client/runtime.tsx) hydrates that element alone, with those props, after the page
-// has painted, or at once when the visitor touches it. Everything outside an island stays
+// runtime (client/runtime.tsx) hydrates that element alone, with those props, on the
+// visitor's first interaction (or after paint for an `eager` island). Everything outside an island stays
 // plain server HTML, and its components never reach the browser bundle.
 //
 // One island is one file in client/islands/ whose default export is
@@ -21,6 +21,14 @@ export type Plain<T> = T extends string | number | boolean | null | undefined
     : T extends (...args: never[]) => unknown
       ? never
       : { [K in keyof T]: Plain<T[K]> };
+
+/** Islands that start as soon as the page has painted instead of on the visitor's first
+ * interaction (see `eager`). */
+const EAGER = new Set<string>();
+
+/** Islands that also start right after paint when the page's address names one of their
+ * dialogs (see `wakesOn`): island name → the fragments, space-separated. */
+const WAKE = new Map<string, string>();
 
 /** True inside an island: a nested island renders as a plain part of its parent. */
 const InsideIsland = createContext(false);
@@ -45,12 +53,29 @@ export function defineIsland<P extends object>(
     if (nested) return <Component {...(props as P & JSX.IntrinsicAttributes)} />;
     return (
       // display: contents, so the wrapper never changes the layout around the island.
-      <div data-island={name} data-props={JSON.stringify(props)} className="contents">
+      <div data-island={name} data-props={JSON.stringify(props)} data-eager={EAGER.has(name) ? "" : undefined} data-wake={WAKE.get(name)} className="contents">
         <IslandTree Component={Component} props={props} />
       </div>
     );
   }
   return Object.assign(IslandRoot, { islandName: name, Component });
+}
+
+/** Marks an island that must run as soon as the page has painted, not on the visitor's
+ * first interaction: one that starts something by itself (a script the operator switched
+ * on). Its presence on a page makes the whole page hydrate after paint, so use it rarely. */
+export function eager<P>(island: Island<P>): Island<P> {
+  EAGER.add(island.islandName);
+  return island;
+}
+
+/** Marks an island whose dialogs have their own address (`#fragment`): when the page is
+ * opened at one of `fragments` (a reload, the back button), it starts right after paint, like
+ * an eager island, so the dialog comes back without waiting for the visitor; otherwise it
+ * waits for the first interaction like any other. */
+export function wakesOn<P>(island: Island<P>, fragments: readonly string[]): Island<P> {
+  WAKE.set(island.islandName, fragments.join(" "));
+  return island;
 }
 
 /** What is rendered inside the island element: the same on the server and in the browser. */

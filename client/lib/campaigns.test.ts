@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterCampaigns, isPayoutFilter } from "./campaigns";
+import { filterByStatus, filterCampaigns, isLive, isPayoutFilter, portalCampaign } from "./campaigns";
 import type { Campaign } from "./types";
 
 function campaign(name: string, payouts: string, status = "LIVE"): Campaign {
@@ -47,5 +47,27 @@ describe("filterCampaigns", () => {
 describe("isPayoutFilter", () => {
   it("accepts the three filters only", () => {
     expect(["all", "fixed", "rtb", "other"].map(isPayoutFilter)).toEqual([true, true, true, false]);
+  });
+});
+
+describe("filterByStatus", () => {
+  it("'All Status' keeps every campaign and 'Live Only' the LIVE ones", () => {
+    expect(filterByStatus(list, "all")).toHaveLength(4);
+    expect(filterByStatus(list, "live").map((c) => c.campaign)).toEqual(["Roofing Inbound", "HVAC Transfers", "Solar Leads"]);
+    expect(list.filter(isLive)).toHaveLength(3);
+  });
+});
+
+describe("portalCampaign", () => {
+  it("keeps only what the portal's cards show", () => {
+    expect(portalCampaign({ ...campaign("Roofing Inbound", "$45"), notes: "long qualification notes", promoAllowed: "Inbound only" })).toEqual({
+      campaign: "Roofing Inbound",
+      payouts: "$45",
+      status: "LIVE",
+      geos: "Nationwide",
+      paymentTerms: "Weekly Net 7",
+      promoAllowed: "Inbound only",
+    });
+    expect(portalCampaign(campaign("HVAC", "RTB"))).not.toHaveProperty("promoAllowed");
   });
 });

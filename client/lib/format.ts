@@ -21,3 +21,13 @@ export function formatPrice(dollars: number): string {
   const text = "$" + formatNumber(whole) + (rest ? "." + String(rest).padStart(2, "0") : "");
   return negative ? "-" + text : text;
 }
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** The visitor's local date and time: "March 5, 2025 at 2:07 PM". */
+export function formatDateTime(date: Date): string {
+  const hours = date.getHours();
+  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
+  const minutes = String(date.getMinutes()).padStart(2, "0");
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()} at ${hour12}:${minutes} ${hours < 12 ? "AM" : "PM"}`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import vectorFile from "../../catalogue/cases/phones.json";
-import { formatPhone, parseUsPhone, telHref } from "./phone";
+import { formatPhone, isRegistrationPhone, parseUsPhone, telHref } from "./phone";
 
 /** catalogue/cases/phones.json, which server/src/phone.rs reads too. */
 interface PhoneVectors {
@@ -65,4 +65,16 @@ describe("telHref", () => {
   it("keeps digits and plus for others", () => {
     expect(telHref("+44 20 7946 0000")).toBe("tel:+442079460000");
   });
+});
+
+describe("isRegistrationPhone against the shared vectors (registration forms)", () => {
+  const cases: { input: string; valid: boolean; why: string }[] = vectorFile.registration;
+  it("has them all", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(20);
+  });
+  for (const c of cases) {
+    it(`${shown(c.input)}: ${c.why}`, () => {
+      expect(isRegistrationPhone(c.input)).toBe(c.valid);
+    });
+  }
 });

@@ -26,7 +26,7 @@ const SEPARATORS = /[ .\-()\t]/g;
  * dial. White space around it is ignored, and so are spaces, tabs, dots, dashes and brackets
  * inside it; what is left must be ten digits, optionally after 1 or +1. The area code and the
  * exchange must be valid NANP codes: first digit 2-9 and not N11, and an area code never has
- * 9 in the middle. */
+ * 9 in the middle. Premium-rate numbers (area code 900, exchange 976) are refused. */
 export function parseUsPhone(input: string): string | null {
   const cleaned = trimWhiteSpace(input).replace(SEPARATORS, "");
   let digits: string;
@@ -42,7 +42,8 @@ export function parseUsPhone(input: string): string | null {
   if (!/^[0-9]{10}$/.test(digits)) return null;
   const areaOk = digits[0] >= "2" && digits[1] !== "9" && !(digits[1] === "1" && digits[2] === "1");
   const exchangeOk = digits[3] >= "2" && !(digits[4] === "1" && digits[5] === "1");
-  return areaOk && exchangeOk ? `+1${digits}` : null;
+  const premium = digits.startsWith("900") || digits.slice(3, 6) === "976";
+  return areaOk && exchangeOk && !premium ? `+1${digits}` : null;
 }
 
 /** Digits of a North American number without the leading country code 1. */
@@ -63,4 +64,15 @@ export function formatPhone(phone: string): string {
 export function telHref(phone: string): string {
   const d = nationalDigits(phone);
   return d.length === 10 ? `tel:+1${d}` : `tel:${phone.replace(/[^\d+]/g, "")}`;
+}
+
+/** What the registration request form strips before its phone rule: JavaScript's white
+ * space (`\s`), dashes and brackets. */
+const REGISTRATION_SEPARATORS = /[\s\-()]/g;
+
+/** The registration request form's phone rule (spec section 5, design.md §5): after
+ * stripping spaces, dashes and brackets, an optional plus, a first digit that is not zero,
+ * then 1 to 16 digits in all. Numbers from any country pass. */
+export function isRegistrationPhone(input: string): boolean {
+  return /^\+?[1-9]\d{0,15}$/.test(input.replace(REGISTRATION_SEPARATORS, ""));
 }

@@ -59,7 +59,12 @@ consentText: string,
 /**
  * The TrustedForm consent certificate script runs for that form (once it is shown).
  */
-certification: boolean, };
+certification: boolean, 
+/**
+ * The campaign catalogue as JSON (an immutable asset), for the affiliate dashboard's
+ * Available Campaigns modal.
+ */
+campaignsUrl: string, };
 
 export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
 /**
@@ -83,6 +88,229 @@ export type LegalPageProps = { site: SiteInfo, icons: Record<string, IconNode>, 
  */
 html: string, };
 
+export type AccountType = "homeowner" | "call-buyer" | "affiliate";
+
+export type FormError = { field: string, message: string, };
+
+export type RegisterProps = { site: SiteInfo, icons: Record<string, IconNode>, 
+/**
+ * The type whose form the page shows; none on /register, which shows the choice.
+ */
+accountType: AccountType | null, 
+/**
+ * What the visitor typed, when a form post without JavaScript is answered with an error
+ * (empty on the pages themselves).
+ */
+values: Record<string, string>, 
+/**
+ * That answer's error.
+ */
+error: FormError | null, };
+
 export type NotFoundProps = { site: SiteInfo, icons: Record<string, IconNode>, };
 
-export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "not-found" } & NotFoundProps;
+export type AdminSection = "leads" | "account-requests" | "applications" | "suppressions" | "data-requests" | "health" | "audit";
+
+export type AdminFrame = { brand: string, staffEmail: string, 
+/**
+ * The session's CSRF token: a hidden `csrf` field in every form that changes something.
+ */
+csrf: string, section: AdminSection, };
+
+export type AdminLoginProps = { brand: string, 
+/**
+ * The login form's own CSRF token (a cookie holds its twin).
+ */
+csrf: string, 
+/**
+ * The address typed before (never the password).
+ */
+email: string, 
+/**
+ * Where to go after signing in (a console path).
+ */
+next: string, error: string | null, };
+
+export type AdminMessageProps = { frame: AdminFrame | null, title: string, message: string, };
+
+export type AuditRow = { id: string, 
+/**
+ * "2026-11-22 13:45 UTC".
+ */
+at: string, staff: string | null, action: string, target: string | null, 
+/**
+ * Where the target can be seen, when it is a page of the console.
+ */
+targetHref: string | null, ip: string | null, detail: string | null, };
+
+export type AdminAuditProps = { frame: AdminFrame, entries: Array<AuditRow>, 
+/**
+ * The next (older) page, when there is one.
+ */
+olderHref: string | null, };
+
+export type ServiceOption = { slug: string, name: string, };
+
+export type LeadFilterForm = { service: string, status: string, phone: string, name: string, 
+/**
+ * YYYY-MM-DD, in the business's time zone.
+ */
+from: string, to: string, };
+
+export type LeadListRow = { id: string, href: string, 
+/**
+ * In the business's time zone: "2026-11-22 08:45 EST".
+ */
+received: string, service: string, name: string, 
+/**
+ * "(412) 555-0134".
+ */
+phone: string, telHref: string, zip: string, status: string, };
+
+export type AdminLeadsProps = { frame: AdminFrame, filter: LeadFilterForm, services: Array<ServiceOption>, statuses: Array<string>, rows: Array<LeadListRow>, 
+/**
+ * Why the filter matched nothing it could search (a phone that is not a US number, …).
+ */
+notice: string | null, nextHref: string | null, 
+/**
+ * The first page with the same filters, when this is a later one.
+ */
+firstHref: string | null, 
+/**
+ * The CSV export of the same filters.
+ */
+exportHref: string, 
+/**
+ * The business's time zone, as the times are shown.
+ */
+timeZone: string, };
+
+export type Labeled = { label: string, value: string, };
+
+export type ConsentView = { 
+/**
+ * The exact wording the visitor was shown, as stored.
+ */
+text: string, sha256: string, certUrl: string | null, certToken: string | null, pingUrl: string | null, 
+/**
+ * "2026-11-22T13:45:07.123Z".
+ */
+receivedUtc: string, 
+/**
+ * In the business's time zone, with its name.
+ */
+receivedLocal: string, ip: string | null, userAgent: string | null, pageUrl: string | null, referrer: string | null, utm: Array<Labeled>, };
+
+export type DeliveryView = { id: string, channel: string, status: string, attempts: string, lastError: string | null, 
+/**
+ * When it is next tried (pending) or was delivered.
+ */
+when: string, canRetry: boolean, };
+
+export type AttemptView = { channel: string, at: string, outcome: string, error: string | null, };
+
+export type AdminLeadProps = { frame: AdminFrame, id: string, service: string, name: string, phone: string, phoneE164: string, telHref: string, zip: string, status: string, 
+/**
+ * When a data request erased it down to its consent record.
+ */
+erased: string | null, 
+/**
+ * Its number is on the do-not-call list now.
+ */
+suppressedNow: boolean, consent: ConsentView, deliveries: Array<DeliveryView>, attempts: Array<AttemptView>, 
+/**
+ * What the last action did ("The e-mail will be sent again now.").
+ */
+notice: string | null, };
+
+export type SuppressionRow = { 
+/**
+ * "(412) 555-0134".
+ */
+phone: string, phoneE164: string, reason: string, added: string, addedBy: string | null, };
+
+export type AdminSuppressionsProps = { frame: AdminFrame, rows: Array<SuppressionRow>, 
+/**
+ * The number searched for, as typed.
+ */
+search: string, 
+/**
+ * What the last action did, or why it could not.
+ */
+notice: string | null, 
+/**
+ * The notice reports a refusal (shown as an error).
+ */
+noticeIsError: boolean, 
+/**
+ * The add form's values, when it is shown again after a refusal.
+ */
+phone: string, reason: string, };
+
+export type SubmissionListRow = { id: string, href: string, received: string, 
+/**
+ * The person or business, as the form gave it.
+ */
+name: string, email: string, phone: string, status: string, };
+
+export type AdminSubmissionsProps = { frame: AdminFrame, 
+/**
+ * "Account requests" or "Applications".
+ */
+title: string, 
+/**
+ * This list's path ("/admin/account-requests").
+ */
+path: string, 
+/**
+ * The status filtered by, or "".
+ */
+status: string, statuses: Array<string>, rows: Array<SubmissionListRow>, notice: string | null, nextHref: string | null, firstHref: string | null, 
+/**
+ * The CSV export of the same filter, once there is one.
+ */
+exportHref: string | null, };
+
+export type AdminSubmissionProps = { frame: AdminFrame, id: string, 
+/**
+ * "Account request" or "Campaign application".
+ */
+kindLabel: string, 
+/**
+ * The list it belongs to.
+ */
+listHref: string, received: string, email: string, phone: string, 
+/**
+ * The form's fields, in the order stored.
+ */
+fields: Array<Labeled>, 
+/**
+ * Where it came from: IP, browser, page.
+ */
+context: Array<Labeled>, status: string, statuses: Array<string>, note: string, notice: string | null, noticeIsError: boolean, };
+
+export type PersonRecordRow = { href: string, received: string, 
+/**
+ * "Lead: Heating & cooling", "Account request", "Campaign application".
+ */
+kind: string, name: string, 
+/**
+ * "Erased 2026-11-22 08:45 EST (consent record kept)", or a submission's status.
+ */
+state: string, };
+
+export type AdminDataRequestsProps = { frame: AdminFrame, 
+/**
+ * The phone number or e-mail address as typed.
+ */
+query: string, notice: string | null, noticeIsError: boolean, 
+/**
+ * A search was made (so an empty result means nothing is stored).
+ */
+searched: boolean, records: Array<PersonRecordRow>, 
+/**
+ * There is something left to erase or delete.
+ */
+canErase: boolean, };
+
+export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps;

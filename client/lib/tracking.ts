@@ -2,15 +2,7 @@
 // allowed by the CSP): the TrustedForm consent certificate and the ad pixel.
 
 import { CERT_URL_FIELD, PING_URL_FIELD } from "../forms/callback";
-
-type Fbq = ((...args: unknown[]) => void) & { queue?: unknown[][]; loaded?: boolean; version?: string; push?: unknown };
-
-declare global {
-  interface Window {
-    fbq?: Fbq;
-    _fbq?: Fbq;
-  }
-}
+import { pixelEvent, type Fbq } from "./pixel";
 
 function addScript(src: string) {
   const script = document.createElement("script");
@@ -46,11 +38,6 @@ export function loadPixel(pixelId: string) {
   addScript("https://connect.facebook.net/en_US/fbevents.js");
   fbq("init", pixelId);
   fbq("track", "PageView");
-}
-
-/** Sends a pixel event when the pixel is loaded; a no-op otherwise. */
-export function pixelEvent(kind: "track" | "trackCustom", name: string, data?: Record<string, string>) {
-  window.fbq?.(kind, name, data);
 }
 
 /** Records every click on a tracked call link (data-track-event="call_click"). */

@@ -1,6 +1,9 @@
+import { CallLink } from "../components/CallLink";
 import { SiteFooter } from "../components/SiteFooter";
 import { SiteHeader } from "../components/SiteHeader";
 import CampaignBrowser from "../islands/CampaignBrowser";
+import { portalCampaign } from "../lib/campaigns";
+import { formatPhone } from "../lib/phone";
 import type { CampaignsProps } from "../lib/types";
 
 const BENEFITS = [
@@ -9,14 +12,19 @@ const BENEFITS = [
   { title: "Dedicated support", text: "A personal account manager and 24/7 support." },
 ];
 
+const LINK = "font-semibold text-blue-800 underline underline-offset-2";
+
 /** Affiliate campaign application portal (/campaigns). */
 export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
   return (
     <>
       <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
       <main id="main" className="mx-auto max-w-6xl px-4 py-10">
-        <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">Campaign Application Portal</h1>
-        <p className="mt-2 text-lg font-semibold text-blue-800">No account required</p>
+        <p className="text-sm font-semibold uppercase tracking-wide text-blue-800">Campaign Application Portal</p>
+        <h1 className="mt-1 text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">No account required</h1>
+        <p className="mt-2 max-w-3xl text-lg text-slate-700">
+          Browse our live pay-per-call campaigns and apply to the ones that fit your traffic. Pick as many as you like in one application.
+        </p>
         <ul className="mt-6 grid gap-4 md:grid-cols-3">
           {BENEFITS.map((b) => (
             <li key={b.title} className="rounded-xl border border-slate-200 p-5">
@@ -26,7 +34,22 @@ export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
           ))}
         </ul>
 
-        <CampaignBrowser campaigns={campaigns} />
+        <CampaignBrowser campaigns={campaigns.map(portalCampaign)} email={site.infoEmail} />
+
+        <section aria-labelledby="campaign-contact" className="mt-10 rounded-2xl bg-slate-50 p-6 text-center">
+          <h2 id="campaign-contact" className="text-lg font-bold text-slate-900">
+            Questions about a campaign?
+          </h2>
+          <p className="mt-1 text-slate-700">Our affiliate team answers about payouts, caps, hours and traffic rules, 24/7.</p>
+          <p className="mt-3 flex flex-col items-center justify-center gap-2 sm:flex-row sm:gap-6">
+            <a href={`mailto:${site.infoEmail}`} className={LINK}>
+              {site.infoEmail}
+            </a>
+            <CallLink phone={site.supportPhone} service="site" location="campaigns-contact" className={LINK}>
+              {formatPhone(site.supportPhone)}
+            </CallLink>
+          </p>
+        </section>
       </main>
       <SiteFooter variant="site" site={site} services={services} />
     </>

@@ -14,7 +14,7 @@ import { CLOSING, FEATURES, GETTING_STARTED, HERO, MARKETING_WASTE, PROBLEM, SAM
  * (hero, problem, features, marketing waste, closing call to action, getting started,
  * footer). The first screen's icons come from the page's inline sprite; the services'
  * icons and those of the sections below from the sprite file. */
-export function HomePage({ site, services, icons, spriteUrl, servicePhones, consentText, certification }: HomeProps) {
+export function HomePage({ site, services, icons, spriteUrl, servicePhones, consentText, certification, campaignsUrl }: HomeProps) {
   const phone = site.supportPhone;
   return (
     <>
@@ -23,14 +23,17 @@ export function HomePage({ site, services, icons, spriteUrl, servicePhones, cons
         variant="home"
         brand={site.brand}
         phone={phone}
+        infoEmail={site.infoEmail}
         services={services}
         spriteUrl={spriteUrl}
         servicePhones={servicePhones}
         consentText={consentText}
         certification={certification}
+        email={site.infoEmail}
+        campaignsUrl={campaignsUrl}
       />
       <main id="main">
-        <HomeHero {...HERO} phone={phone} lead={SAMPLE_LEAD} />
+        <HomeHero {...HERO} phone={phone} email={site.infoEmail} lead={SAMPLE_LEAD} />
         <ProblemLeakFix {...PROBLEM} sprite={spriteUrl} />
         <FeatureLayers {...FEATURES} sprite={spriteUrl} />
         <MarketingWaste {...MARKETING_WASTE} sprite={spriteUrl} />

@@ -7,7 +7,8 @@ export const HERO = {
   eyebrow: "Live call answering for home-service contractors",
   title: "Stop Missing Calls. Start Converting Leads.",
   text: "Live agents answer 100% of your calls in 3 rings or less, qualify every caller and send you the recording, transcript, SMS and e-mail within seconds. You stay on the job; the job stays yours.",
-  cta: { label: "Get Started Today", href: "#contact" },
+  /** Opens the registration modal (the registration request form without JavaScript). */
+  cta: "Get Started Today",
   points: ["No setup fees", "No contracts", "Cancel anytime"],
 };
 
@@ -107,6 +108,8 @@ export const MARKETING_WASTE = {
 export const CLOSING = {
   title: "Be live in 24 hours",
   text: "Call today and agents can be answering your lines tomorrow. Join 500+ contractors who stopped sending jobs to voicemail.",
+  /** Opens the registration modal, like the hero's 'Get Started Today'. */
+  cta: "Request Your Account",
   pricingTitle: "Simple terms",
   pricing: ["No setup fees", "No contracts", "Cancel anytime", "24-hour setup"],
   pricingNote: "Call or e-mail us for a quote for your business.",

@@ -2,21 +2,29 @@
 // dashboard panel. Loaded when the visitor first opens one of them, so none of this weighs
 // on the page's first load.
 import { formatPhone } from "../../lib/phone";
-import { DEMO_AFFILIATE } from "../../lib/demoAffiliate";
 import { loginAlertText } from "../../lib/headerAlerts";
 import type { LoginAlert } from "../../lib/headerAlerts";
 import { clearAffiliateViewMode } from "../../lib/preferences";
 import { CallLink } from "../CallLink";
 import { Dialog } from "../Dialog";
+import { AffiliateDashboard } from "./AffiliateDashboard";
 
 /** Which of them is open (spec section 4, Header: each is open or closed). */
-export type HeaderOverlayState = { kind: "chooser" } | { kind: "alert"; who: LoginAlert } | { kind: "dashboard" };
+export type HeaderOverlayState =
+  | { kind: "chooser" }
+  | { kind: "alert"; who: LoginAlert }
+  /** The affiliate dashboard, and over it, when `campaigns`, the Available Campaigns modal. */
+  | { kind: "dashboard"; campaigns: boolean };
 
 interface Props {
   overlay: HeaderOverlayState;
   onChange: (next: HeaderOverlayState | null) => void;
   /** The support number: ten digits. */
   phone: string;
+  /** The info address (the affiliate manager's, and where applications are drafted to). */
+  email: string;
+  /** The campaign catalogue as JSON. */
+  campaignsUrl: string;
   returnFocusTo: HTMLElement | null;
 }
 
@@ -28,7 +36,7 @@ const CHOICES = [
 
 const BUTTON = "inline-flex items-center justify-center rounded-xl px-5 py-3 font-bold";
 
-export default function HeaderOverlay({ overlay, onChange, phone, returnFocusTo }: Props) {
+export default function HeaderOverlay({ overlay, onChange, phone, email, campaignsUrl, returnFocusTo }: Props) {
   const close = () => onChange(null);
   // Each overlay is its own Dialog (a key per kind): moving from one to the next closes the
   // first and opens the second, with focus moved into it.
@@ -45,7 +53,7 @@ export default function HeaderOverlay({ overlay, onChange, phone, returnFocusTo 
                   onClick={() => {
                     if (choice.who === "affiliate") {
                       clearAffiliateViewMode();
-                      onChange({ kind: "dashboard" });
+                      onChange({ kind: "dashboard", campaigns: false });
                     } else {
                       onChange({ kind: "alert", who: choice.who });
                     }
@@ -86,27 +94,16 @@ export default function HeaderOverlay({ overlay, onChange, phone, returnFocusTo 
       );
     case "dashboard":
       return (
-        <Dialog key="dashboard" title="Affiliate Dashboard" eyebrow="Demo account" onClose={close} testId="affiliate-dashboard" returnFocusTo={returnFocusTo}>
-          <p className="text-slate-800">
-            Signed in as <strong>{DEMO_AFFILIATE.contactName}</strong> of <strong>{DEMO_AFFILIATE.companyName}</strong>, our sample
-            affiliate partner.
-          </p>
-          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className="font-semibold text-slate-600">Contact</dt>
-            <dd>{DEMO_AFFILIATE.contactName}</dd>
-            <dt className="font-semibold text-slate-600">E-mail</dt>
-            <dd>{DEMO_AFFILIATE.email}</dd>
-            <dt className="font-semibold text-slate-600">Phone</dt>
-            <dd>{formatPhone(DEMO_AFFILIATE.phone)}</dd>
-          </dl>
-          <p className="mt-4 text-slate-700">
-            This demo account does not track campaigns or payouts. Partners earn $28-$175+ per qualified lead, paid weekly, and need no
-            account to apply.
-          </p>
-          <a href="/campaigns" className={`${BUTTON} mt-5 w-full bg-blue-700 text-white hover:bg-blue-800`}>
-            Browse live campaigns
-          </a>
-        </Dialog>
+        <AffiliateDashboard
+          key="dashboard"
+          phone={phone}
+          email={email}
+          campaignsUrl={campaignsUrl}
+          campaignsOpen={overlay.campaigns}
+          onCampaigns={(campaigns) => onChange({ kind: "dashboard", campaigns })}
+          onClose={close}
+          returnFocusTo={returnFocusTo}
+        />
       );
   }
 }

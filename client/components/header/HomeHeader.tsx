@@ -1,3 +1,4 @@
+import AccountLogin from "../../islands/AccountLogin";
 import Disclosure from "../../islands/Disclosure";
 import LoginChooser from "../../islands/LoginChooser";
 import ServiceRequest from "../../islands/ServiceRequest";
@@ -11,6 +12,8 @@ export interface HomeHeaderProps {
   brand: string;
   /** The support number: ten digits. */
   phone: string;
+  /** The info address the account dialog's sign-up drafts go to. */
+  infoEmail: string;
   services: ServiceLink[];
   /** The sprite file holding the services' icons. */
   spriteUrl: string;
@@ -20,30 +23,38 @@ export interface HomeHeaderProps {
   consentText: string;
   /** The TrustedForm script certifies the service request's callback form. */
   certification: boolean;
+  /** The info address, and the campaign catalogue as JSON: the affiliate dashboard's. */
+  email: string;
+  campaignsUrl: string;
 }
 
 const LINK = "rounded-lg px-2 py-2 font-medium text-slate-800 hover:underline lg:px-0";
 
 /** The landing page's header (spec section 2 and 4): the claims banner, then the logo and
  * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
- * 'For Contractors', the phone link and 'Get Service Now'. Phone: 'Login' and a menu with
- * the same items. The navigation is server HTML; only its buttons are islands. */
-export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, consentText, certification }: HomeHeaderProps) {
+ * 'For Contractors', the phone link and 'Get Service Now', with 'Log in' (the account dialog)
+ * in the claims banner. Phone: 'Login' (the account dialog) and a menu with the same items. The navigation is server HTML; only its buttons are islands. */
+export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servicePhones, consentText, certification, email, campaignsUrl }: HomeHeaderProps) {
   return (
     <>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
         Skip to content
       </a>
       <header className="relative border-b border-slate-200 bg-white">
-        <p className="flex justify-center gap-x-4 bg-blue-800 px-4 py-2 text-sm font-medium text-white">
-          <span>Trusted by 500+ contractors</span>
-          <span aria-hidden="true">·</span>
-          <span>Live in 24 hours</span>
-        </p>
+        <div className="relative bg-blue-800">
+          <p className="flex justify-center gap-x-4 px-4 py-2 text-sm font-medium text-white">
+            <span>Trusted by 500+ contractors</span>
+            <span aria-hidden="true">·</span>
+            <span>Live in 24 hours</span>
+          </p>
+          <div className="absolute inset-y-0 right-4 hidden items-center lg:flex">
+            <AccountLogin place="banner" brand={brand} infoEmail={infoEmail} />
+          </div>
+        </div>
         <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
           <Logo brand={brand} />
           <div className="flex items-center gap-2 lg:hidden">
-            <LoginChooser place="bar" phone={phone} />
+            <AccountLogin place="bar" brand={brand} infoEmail={infoEmail} />
             <Disclosure controls="site-nav" kind="menu" label="Menu" />
           </div>
           <nav
@@ -80,7 +91,7 @@ export function HomeHeader({ brand, phone, services, spriteUrl, servicePhones, c
               </span>{" "}
               <strong className="text-slate-900">4.7</strong> from 230+ reviews
             </p>
-            <LoginChooser place="nav" phone={phone} />
+            <LoginChooser place="nav" phone={phone} email={email} campaignsUrl={campaignsUrl} />
             <CallLink phone={phone} service="site" location="header" className="flex items-center gap-2 whitespace-nowrap rounded-lg px-2 py-2 font-bold text-blue-800 hover:underline lg:px-0">
               <SpriteIcon name="phone" className="h-4 w-4" />
               {formatPhone(phone)}

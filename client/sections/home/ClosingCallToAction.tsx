@@ -1,5 +1,6 @@
 import { CallLink } from "../../components/CallLink";
 import { SpriteIcon } from "../../components/SpriteIcon";
+import RegisterButton from "../../islands/RegisterButton";
 import { formatPhone } from "../../lib/phone";
 
 interface Props {
@@ -7,6 +8,8 @@ interface Props {
   sprite: string;
   title: string;
   text: string;
+  /** The registration button's label. */
+  cta: string;
   phone: string;
   email: string;
   pricingTitle: string;
@@ -15,9 +18,9 @@ interface Props {
   proof: string;
 }
 
-/** Section 5 (#contact, the Contact links' target): call or write to get started, with the
- * terms (#pricing, the footer's Pricing link). */
-export function ClosingCallToAction({ sprite, title, text, phone, email, pricingTitle, pricing, pricingNote, proof }: Props) {
+/** Section 5 (#contact, the Contact links' target): register, call or write to get started,
+ * with the terms (#pricing, the footer's Pricing link). */
+export function ClosingCallToAction({ sprite, title, text, cta, phone, email, pricingTitle, pricing, pricingNote, proof }: Props) {
   return (
     <section id="contact" className="bg-blue-800 text-white" aria-labelledby="contact-title">
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-14 md:px-6 lg:grid-cols-2">
@@ -26,7 +29,12 @@ export function ClosingCallToAction({ sprite, title, text, phone, email, pricing
             {title}
           </h2>
           <p className="mt-4 text-lg">{text}</p>
-          <div className="mt-8 flex flex-col gap-3 whitespace-nowrap sm:flex-row">
+          <RegisterButton
+            label={cta}
+            infoEmail={email}
+            className="mt-8 inline-flex w-full items-center justify-center rounded-xl bg-amber-400 px-6 py-4 text-lg font-bold text-slate-900 hover:bg-amber-300 sm:w-auto"
+          />
+          <div className="mt-3 flex flex-col gap-3 whitespace-nowrap sm:flex-row">
             <CallLink
               phone={phone}
               service="site"

@@ -1,5 +1,6 @@
 import { CallLink } from "../../components/CallLink";
 import { SpriteIcon } from "../../components/SpriteIcon";
+import RegisterButton from "../../islands/RegisterButton";
 import { formatPhone } from "../../lib/phone";
 import { LeadCallCard, type LeadCallCardProps } from "./LeadCallCard";
 
@@ -7,14 +8,17 @@ interface Props {
   eyebrow: string;
   title: string;
   text: string;
-  cta: { label: string; href: string };
+  /** The registration button's label. */
+  cta: string;
   points: string[];
   phone: string;
+  /** The info address registration drafts go to. */
+  email: string;
   lead: LeadCallCardProps;
 }
 
 /** Section 1: the promise, the call to action and a sample lead as contractors receive it. */
-export function HomeHero({ eyebrow, title, text, cta, points, phone, lead }: Props) {
+export function HomeHero({ eyebrow, title, text, cta, points, phone, email, lead }: Props) {
   return (
     <section className="bg-gradient-to-b from-blue-50 to-white">
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 md:px-6 lg:grid-cols-2 lg:py-20">
@@ -23,9 +27,11 @@ export function HomeHero({ eyebrow, title, text, cta, points, phone, lead }: Pro
           <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-slate-900 md:text-5xl">{title}</h1>
           <p className="mt-5 text-lg text-slate-700">{text}</p>
           <div className="mt-8 flex flex-col gap-3 whitespace-nowrap sm:flex-row">
-            <a href={cta.href} className="inline-flex justify-center rounded-xl bg-blue-700 px-6 py-4 text-lg font-bold text-white shadow-lg hover:bg-blue-800">
-              {cta.label}
-            </a>
+            <RegisterButton
+              label={cta}
+              infoEmail={email}
+              className="inline-flex justify-center rounded-xl bg-blue-700 px-6 py-4 text-lg font-bold text-white shadow-lg hover:bg-blue-800"
+            />
             <CallLink
               phone={phone}
               service="site"

@@ -1,10 +1,11 @@
 import { CallButton } from "../../components/CallButton";
 import RequestCallback from "../../islands/RequestCallback";
 
-/** Phone layout: the fixed bottom bar, 'Tap To Call Now' and 'Request Callback'. */
+/** Phone layout: the fixed bottom bar, 'Tap To Call Now' and 'Request Callback' (a
+ * complementary landmark of its own, so that no content sits outside a landmark). */
 export function BottomCallBar({ phone, service }: { phone: string; service: string }) {
   return (
-    <div className="fixed inset-x-0 bottom-0 z-30 grid grid-cols-2 gap-2 border-t border-slate-200 bg-white p-2 shadow-[0_-4px_12px_rgba(0,0,0,0.08)] md:hidden">
+    <aside aria-label="Call or request a callback" className="fixed inset-x-0 bottom-0 z-30 grid grid-cols-2 gap-2 border-t border-slate-200 bg-white p-2 shadow-[0_-4px_12px_rgba(0,0,0,0.08)] md:hidden">
       <CallButton
         phone={phone}
         service={service}
@@ -13,6 +14,6 @@ export function BottomCallBar({ phone, service }: { phone: string; service: stri
         label="Tap To Call Now"
       />
       <RequestCallback className="rounded-xl bg-blue-700 px-3 py-3 font-bold text-white" />
-    </div>
+    </aside>
   );
 }

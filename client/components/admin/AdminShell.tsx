@@ -1,0 +1,75 @@
+import type { ReactNode } from "react";
+import type { AdminFrame, AdminSection } from "../../lib/types";
+
+// The staff console's frame: a skip link, the console's navigation, who is signed in and the
+// sign-out form, then the page's own content. Plain links and forms: it all works without
+// JavaScript, and only the parts that need it hydrate.
+
+const SECTIONS: ReadonlyArray<readonly [AdminSection, string, string]> = [
+  ["leads", "Leads", "/admin/leads"],
+  ["account-requests", "Account requests", "/admin/account-requests"],
+  ["applications", "Applications", "/admin/applications"],
+  ["suppressions", "Do not call", "/admin/suppressions"],
+  ["data-requests", "Data requests", "/admin/data-requests"],
+  ["health", "Health", "/admin/health"],
+  ["audit", "Audit log", "/admin/audit"],
+];
+
+/** The hidden field every form that changes something carries. */
+export function CsrfField({ token }: { token: string }) {
+  return <input type="hidden" name="csrf" value={token} />;
+}
+
+export function AdminShell({ frame, title, children }: { frame: AdminFrame | null; title: string; children: ReactNode }) {
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <p className="font-extrabold text-slate-900">{frame ? `${frame.brand} staff console` : "Staff console"}</p>
+          {frame && (
+            <form method="post" action="/admin/logout" className="flex flex-wrap items-center gap-3 text-sm">
+              <span className="text-slate-700">{`Signed in as ${frame.staffEmail}`}</span>
+              <CsrfField token={frame.csrf} />
+              <button type="submit" className="rounded-lg border border-slate-300 px-3 py-1 font-semibold text-slate-900 hover:bg-slate-100">
+                Sign out
+              </button>
+            </form>
+          )}
+        </div>
+        {frame && (
+          <nav aria-label="Console" className="mx-auto max-w-6xl px-4 pb-2">
+            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm font-semibold">
+              {SECTIONS.map(([section, label, href]) => (
+                <li key={section}>
+                  <a
+                    href={href}
+                    aria-current={frame.section === section ? "page" : undefined}
+                    className={frame.section === section ? "text-slate-900 underline underline-offset-4" : "text-blue-800 hover:underline"}
+                  >
+                    {label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+        <h1 className="text-2xl font-extrabold text-slate-900">{title}</h1>
+        {children}
+      </main>
+    </>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen (and can be scrolled from the keyboard). */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className="relative mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      {children}
+    </div>
+  );
+}

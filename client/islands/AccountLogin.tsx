@@ -1,0 +1,48 @@
+import { lazy, Suspense, useRef, useState } from "react";
+import { REGISTER_PATH } from "../forms/paths";
+import { defineIsland } from "./island";
+
+// Loaded when first opened, so the link's own chunk stays small.
+const AccountDialog = lazy(() => import("../components/account/dialogs").then((m) => ({ default: m.AccountDialog })));
+
+interface Props {
+  /** "bar": 'Login' in the phone header; "banner": 'Log in' in the desktop header's top
+   * banner (where it takes no room from the navigation). */
+  place: "bar" | "banner";
+  brand: string;
+  /** The company's info address, where sign-up drafts go. */
+  infoEmail: string;
+}
+
+const OUTLINE = "whitespace-nowrap rounded-xl border border-slate-300 px-4 py-2 font-bold text-blue-800 hover:bg-blue-50";
+
+/** Opens the account dialog (design.md §5). A link to the registration request form, so
+ * without JavaScript it still leads somewhere useful; a modified click opens that page. */
+function AccountLogin({ place, brand, infoEmail }: Props) {
+  const [open, setOpen] = useState(false);
+  const link = useRef<HTMLAnchorElement>(null);
+  return (
+    <>
+      <a
+        ref={link}
+        href={REGISTER_PATH}
+        aria-haspopup="dialog"
+        onClick={(event) => {
+          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          event.preventDefault();
+          setOpen(true);
+        }}
+        className={place === "bar" ? `${OUTLINE} text-sm` : "whitespace-nowrap text-sm font-semibold text-white underline underline-offset-4 hover:no-underline"}
+      >
+        {place === "bar" ? "Login" : "Log in"}
+      </a>
+      {open ? (
+        <Suspense fallback={null}>
+          <AccountDialog brand={brand} infoEmail={infoEmail} onClose={() => setOpen(false)} returnFocusTo={link.current} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
+
+export default defineIsland("AccountLogin", AccountLogin);

@@ -1,0 +1,82 @@
+import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
+import type { AdminSubmissionsProps } from "../../lib/types";
+
+const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
+
+/** Account requests or campaign applications: newest first, by status, a page at a time. */
+export function AdminSubmissionsPage({ frame, title, path, status, statuses, rows, notice, nextHref, firstHref, exportHref }: AdminSubmissionsProps) {
+  return (
+    <AdminShell frame={frame} title={title}>
+      <form method="get" action={path} className="mt-4 flex flex-wrap items-end gap-3">
+        <label className="flex flex-col gap-1 text-sm font-semibold text-slate-800">
+          Status
+          <select name="status" defaultValue={status} className={INPUT}>
+            <option value="">Any</option>
+            {statuses.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded-lg bg-blue-700 px-4 py-2 font-bold text-white hover:bg-blue-800">
+          Show
+        </button>
+        {exportHref && (
+          <a href={exportHref} className="py-2 font-semibold text-blue-800 underline">
+            Export CSV
+          </a>
+        )}
+      </form>
+      {notice && (
+        <p role="status" className="mt-4 rounded-lg border-l-4 border-red-700 bg-red-50 p-3 text-sm font-semibold text-red-800">
+          {notice}
+        </p>
+      )}
+      {rows.length === 0 ? (
+        !notice && <p className="mt-4 text-slate-700">Nothing matches.</p>
+      ) : (
+        <TableScroll label={title}>
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 text-slate-700">
+              <tr>
+                <th scope="col" className="px-3 py-2">Received</th>
+                <th scope="col" className="px-3 py-2">Name</th>
+                <th scope="col" className="px-3 py-2">E-mail</th>
+                <th scope="col" className="px-3 py-2">Phone</th>
+                <th scope="col" className="px-3 py-2">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className="border-b border-slate-200">
+                  <td className="whitespace-nowrap px-3 py-2">
+                    <a href={r.href} className="font-semibold text-blue-800 underline">
+                      {r.received}
+                    </a>
+                  </td>
+                  <td className="px-3 py-2">{r.name}</td>
+                  <td className="break-all px-3 py-2">{r.email}</td>
+                  <td className="whitespace-nowrap px-3 py-2">{r.phone}</td>
+                  <td className="px-3 py-2">{r.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      <nav aria-label="Pages" className="mt-4 flex gap-4 font-semibold">
+        {firstHref && (
+          <a href={firstHref} className="text-blue-800 underline">
+            Newest
+          </a>
+        )}
+        {nextHref && (
+          <a href={nextHref} className="text-blue-800 underline">
+            Older
+          </a>
+        )}
+      </nav>
+    </AdminShell>
+  );
+}

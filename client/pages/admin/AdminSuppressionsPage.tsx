@@ -1,0 +1,98 @@
+import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
+import type { AdminSuppressionsProps } from "../../lib/types";
+
+const FIELD = "flex flex-col gap-1 text-sm font-semibold text-slate-800";
+const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
+
+/** The do-not-call list: numbers whose new leads are kept but never delivered. */
+export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsError, phone, reason }: AdminSuppressionsProps) {
+  return (
+    <AdminShell frame={frame} title="Do not call">
+      <p className="mt-2 text-sm text-slate-600">
+        A lead from a number on this list is still stored (it is a legal record) but never sent to the people who call leads back. The visitor sees the usual confirmation.
+      </p>
+      {notice && (
+        <p
+          role={noticeIsError ? "alert" : "status"}
+          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-semibold ${noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
+        >
+          {notice}
+        </p>
+      )}
+      <form method="post" action="/admin/suppressions" className="mt-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 md:grid-cols-3">
+        <h2 className="text-lg font-bold text-slate-900 md:col-span-3">Add a number</h2>
+        <CsrfField token={frame.csrf} />
+        <label className={FIELD}>
+          Phone
+          <input type="tel" name="phone" defaultValue={phone} required autoComplete="off" placeholder="Any format" className={INPUT} />
+        </label>
+        <label className={FIELD}>
+          Reason
+          <input type="text" name="reason" defaultValue={reason} required maxLength={200} list="suppression-reasons" className={INPUT} />
+          <datalist id="suppression-reasons">
+            <option value="Replied STOP" />
+            <option value="Asked not to be called" />
+            <option value="Wrong number" />
+          </datalist>
+        </label>
+        <div className="flex items-end">
+          <button type="submit" className="rounded-lg bg-blue-700 px-4 py-2 font-bold text-white hover:bg-blue-800">
+            Add to the list
+          </button>
+        </div>
+      </form>
+      <form method="get" action="/admin/suppressions" className="mt-4 flex flex-wrap items-end gap-3">
+        <label className={FIELD}>
+          Find a number
+          <input type="search" name="phone" defaultValue={search} autoComplete="off" className={INPUT} />
+        </label>
+        <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-semibold text-slate-900 hover:bg-slate-100">
+          Find
+        </button>
+        {search && (
+          <a href="/admin/suppressions" className="py-2 font-semibold text-blue-800 underline">
+            Show all
+          </a>
+        )}
+      </form>
+      {rows.length === 0 ? (
+        <p className="mt-4 text-slate-700">{search ? "That number is not on the list." : "The list is empty."}</p>
+      ) : (
+        <TableScroll label="Numbers not to call">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 text-slate-700">
+              <tr>
+                <th scope="col" className="px-3 py-2">Phone</th>
+                <th scope="col" className="px-3 py-2">Reason</th>
+                <th scope="col" className="px-3 py-2">Added</th>
+                <th scope="col" className="px-3 py-2">By</th>
+                <th scope="col" className="px-3 py-2">
+                  <span className="sr-only">Remove</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.phoneE164} className="border-b border-slate-200">
+                  <td className="whitespace-nowrap px-3 py-2 font-semibold">{r.phone}</td>
+                  <td className="px-3 py-2">{r.reason}</td>
+                  <td className="whitespace-nowrap px-3 py-2">{r.added}</td>
+                  <td className="px-3 py-2">{r.addedBy ?? ""}</td>
+                  <td className="px-3 py-2">
+                    <form method="post" action="/admin/suppressions/remove">
+                      <CsrfField token={frame.csrf} />
+                      <input type="hidden" name="phone" value={r.phoneE164} />
+                      <button type="submit" aria-label={`Remove ${r.phone} from the list`} className="font-semibold text-blue-800 underline">
+                        Remove
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </AdminShell>
+  );
+}
