@@ -76,7 +76,7 @@ test.describe("accessibility", () => {
     ]);
     // The honeypot is never reached.
     await page.keyboard.press("Shift+Tab");
-    await expect(f.form.locator('input[name="website"]')).not.toBeFocused();
+    await expect(f.form.locator('input[name="hp_website"]')).not.toBeFocused();
 
     // Keyboard focus shows an outline on a button, a link and a field.
     for (const target of [f.submit, page.locator('a[href^="tel:"][data-track-location="hero"]'), f.phone]) {

@@ -118,8 +118,8 @@ test.describe("callback request", () => {
       expect(timeline.fetches).toHaveLength(1);
       const [sent] = timeline.fetches;
       expect(sent.url).toBe(SUBMIT_LEAD);
-      const answer = sent.answer as { id: string; duplicate: boolean };
-      expect(answer).toEqual({ id: expect.any(String), duplicate: false });
+      const answer = sent.answer as { id: string };
+      expect(answer).toEqual({ id: expect.any(String) });
       const waited = sent.start - timeline.submittedAt;
       expect(waited, "the request waits 2500 ms for the token").toBeGreaterThanOrEqual(2_450);
       expect(waited, "and not much longer").toBeLessThan(6_000);

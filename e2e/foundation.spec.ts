@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import type { Campaign, Service } from "../client/lib/types";
 import { expect, test } from "./fixtures";
+import { hydrate } from "./support/hydrate";
 
 // The foundation, in a real browser at phone and desktop width: server-rendered pages
 // work without JavaScript, hydrate cleanly with it, and the interactive parts respond.
@@ -36,7 +37,7 @@ function expectedCampaignCount(search: string, rtbOnly = false): number {
 }
 
 async function expectHydrated(page: Page): Promise<void> {
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await hydrate(page);
 }
 
 const SERVICE_CASES = [

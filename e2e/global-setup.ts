@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { connect } from "node:net";
-import { MAILDIR, SMTP_PORT, mailDir, smtpPython } from "./support/env";
+import { MAILDIR, SMTP_PORT, SMTP_SCRIPT, mailDir } from "./support/env";
 
-// Starts a real SMTP server (Python's aiosmtpd, installed by `make tools`) that the
+// Starts a real SMTP server (scripts/smtp-server.mjs: nodemailer's smtp-server) that the
 // default site server e-mails its leads to, storing them in a Maildir the tests read.
 // The function returned here is the global teardown: it stops the server.
 
@@ -28,18 +28,11 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const python = smtpPython();
-  if (!existsSync(python)) {
-    throw new Error(`the e-mail tests need aiosmtpd: run \`make tools\` (or set SMTP_TEST_PYTHON); ${python} is missing`);
-  }
   if (await accepts(SMTP_PORT)) {
     throw new Error(`port ${SMTP_PORT} for the test SMTP server is taken; set E2E_SMTP_PORT to a free one`);
   }
-  // aiosmtpd makes the Maildir itself, and only when the folder does not exist yet.
   rmSync(mailDir, { recursive: true, force: true });
-  mkdirSync(mailDir, { recursive: true });
-
-  const child = spawn(python, ["-m", "aiosmtpd", "-n", "-l", `127.0.0.1:${SMTP_PORT}`, "-c", "aiosmtpd.handlers.Mailbox", MAILDIR], {
+  const child = spawn(process.execPath, [SMTP_SCRIPT, "--listen", `127.0.0.1:${SMTP_PORT}`, "--maildir", MAILDIR], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -50,7 +43,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   while (!(await accepts(SMTP_PORT))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop(child);
-      throw new Error(`aiosmtpd did not start on port ${SMTP_PORT}:\n${stderr}`);
+      throw new Error(`the SMTP test server did not start on port ${SMTP_PORT}:\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -21,6 +21,7 @@ import {
 } from "./support/home";
 import { fold, isPhoneProject, press, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
 import { newCertificate, serveStandIn } from "./support/trustedform";
+import { hydrate } from "./support/hydrate";
 
 // The home header's overlays (spec sections 2, 4 and 8, issue 8): the contractor login type
 // chooser, its two alerts, the affiliate dashboard and the service request modal, each
@@ -100,8 +101,8 @@ test.describe("contractor login type chooser", () => {
     await expect(chooser(page)).toHaveCount(0);
     const dashboard = page.getByRole("dialog", { name: "Affiliate Dashboard" });
     await expect(dashboard).toBeVisible();
-    await expect(dashboard).toContainText(`Signed in as ${DEMO_AFFILIATE}`);
-    await expect(dashboard.getByRole("link", { name: "Browse live campaigns" })).toHaveAttribute("href", "/campaigns");
+    await expect(dashboard).toContainText(`Welcome back, ${DEMO_AFFILIATE}`);
+    await expect(dashboard.getByRole("link", { name: "Open the campaign portal" })).toHaveAttribute("href", "/campaigns");
     expect(await page.evaluate(() => localStorage.getItem("affiliateViewMode"))).toBeNull();
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
     await page.keyboard.press("Escape");
@@ -200,7 +201,7 @@ test("with the certification script on, a service request carries its consent ce
   const cert = newCertificate();
   const standIn = await serveStandIn(page, { cert, delayMs: 300 });
   await page.goto(`${TF_URL}/`);
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await hydrate(page);
   expect(standIn.requested, "nothing to certify before the form shows").toHaveLength(0);
   const { dialog } = await openServiceRequest(page, testInfo);
   await dialog.getByRole("searchbox", { name: "What do you need help with?" }).fill("plumb");

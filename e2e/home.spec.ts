@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { columnCount, EMAIL, menuButton, nav, openHome, servicesMenu, showNavigation, SUPPORT } from "./support/home";
 import { isPhoneProject, press, services } from "./support/service";
+import { hydrate } from "./support/hydrate";
 
 // The home page (spec section 2, issue 8) at phone and desktop width: the header with its
 // Home Services dropdown and phone menu, the seven sections, and the footer shared with
@@ -16,7 +17,7 @@ test.describe("header", () => {
     await expect(banner.getByText("Trusted by 500+ contractors", { exact: true })).toBeVisible();
     await expect(banner.getByText("Live in 24 hours", { exact: true })).toBeVisible();
     if (isPhoneProject(testInfo)) {
-      await expect(page.getByRole("button", { name: "Login", exact: true })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Login", exact: true })).toBeVisible();
       await expect(menuButton(page)).toBeVisible();
       await expect(nav(page)).toBeHidden();
     } else {
@@ -149,7 +150,9 @@ test.describe("sections", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Stop Missing Calls. Start Converting Leads.");
     const start = page.getByRole("link", { name: "Get Started Today", exact: true });
     await expect(start).toBeVisible();
-    await expect(start).toHaveAttribute("href", "#contact");
+    // It opens the registration modal (e2e/registration-modal.spec.ts); without JavaScript it
+    // leads to the registration request form.
+    await expect(start).toHaveAttribute("href", "/register");
 
     // The sample roofing lead's call card: caller, issue, urgency, area, recording and transcript.
     const card = page.locator("figure").filter({ hasText: "Sample roofing lead" });
@@ -180,9 +183,7 @@ test.describe("sections", () => {
     await expect(page.locator("main > section")).toHaveCount(6);
     await expect(page.locator("main + footer")).toHaveCount(1);
 
-    // About and Contact reach their sections.
-    await start.click();
-    await expect(contact).toBeInViewport();
+    await expect(contact.getByRole("link", { name: "Request Your Account", exact: true })).toHaveAttribute("href", "/register");
   });
 });
 
@@ -190,7 +191,7 @@ test.describe("footer", () => {
   for (const path of ["/", "/campaigns"]) {
     test(`${path}: links and collapsibles of this layout`, async ({ page }, testInfo) => {
       await page.goto(path);
-      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await hydrate(page);
       const f = footer(page);
       const visibleHrefs = async () =>
         f.locator("a:visible").evaluateAll((els) => els.map((el) => el.getAttribute("href") ?? ""));

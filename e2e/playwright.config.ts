@@ -2,6 +2,9 @@ import { defineConfig } from "@playwright/test";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  BROKEN_DB,
+  BROKEN_LISTEN,
+  BROKEN_URL,
   MAIN_DB,
   MAIN_LISTEN,
   MAIN_URL,
@@ -20,9 +23,11 @@ import {
 // Browser tests against the real server binary (target/debug/site), in Debian's
 // Chromium. Nothing is downloaded: build first (see Makefile, `make test-e2e`).
 //
-// Three servers: the default one (4173, certification script off) stores leads in its own
-// SQLite file and e-mails them to a local aiosmtpd (global-setup.ts); the second (4174)
-// has TRUSTEDFORM_ENABLED=true, and its tests serve a stand-in for TrustedForm's script.
+// Four servers: the default one (4173, certification script off) stores leads in its own
+// SQLite file and e-mails them to a local SMTP test server (global-setup.ts); the second (4174)
+// has TRUSTEDFORM_ENABLED=true, and its tests serve a stand-in for TrustedForm's script; the
+// third (4175) has the ad pixel on; the fourth (4182) renders nothing in time, so every page
+// is the server-only 500 page (whose HTML the checker reads).
 // Playwright empties test-results/ before a run and each server deletes its database file
 // before it starts, so every run starts from empty databases and an empty Maildir.
 // (E2E_REUSE=1 reuses running servers, whose databases the tests then cannot see.)
@@ -124,6 +129,19 @@ export default defineConfig({
         RENDER_POOL_SIZE: "1",
       },
       url: `${PIXEL_URL}/healthz`,
+    },
+    {
+      ...serverDefaults,
+      name: "site-broken",
+      command: siteCommand(BROKEN_DB),
+      env: {
+        LISTEN: BROKEN_LISTEN,
+        DATABASE_URL: `sqlite:${BROKEN_DB}`,
+        // No page renders in 1 ms: every page answers the server-only 500 page.
+        RENDER_TIMEOUT_MS: "1",
+        RENDER_POOL_SIZE: "1",
+      },
+      url: `${BROKEN_URL}/healthz`,
     },
   ],
 });

@@ -3,18 +3,23 @@ import { expect } from "../fixtures";
 
 // Focus inside a modal dialog (the legal modals, the callback status sheet).
 
-/** What Tab should reach inside a dialog, in DOM order. */
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
+/** What Tab should reach inside a dialog, in DOM order (less what tabindex="-1" takes out:
+ * a form's honeypot, a roving tab). */
+const TABBABLE =
+  'a[href]:not([tabindex="-1"]), button:not([disabled]):not([tabindex="-1"]), input:not([disabled]):not([type="hidden"]):not([tabindex="-1"]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /** How many controls Tab should cycle through in the dialog. */
 async function tabbables(dialog: Locator): Promise<number> {
-  return dialog.evaluate((d, selector) => Array.from(d.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0).length, TABBABLE);
+  return dialog.evaluate((d, selector) => Array.from(d.querySelectorAll<HTMLElement>(selector)).filter((el) => el.getClientRects().length > 0 && el.tabIndex >= 0).length, TABBABLE);
 }
 
 /** Index of the focused element among the dialog's controls, -1 when focus is outside. */
 async function focusIndex(dialog: Locator): Promise<number> {
   return dialog.evaluate(
-    (d, selector) => Array.from(d.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0).indexOf(document.activeElement as Element),
+    (d, selector) =>
+      Array.from(d.querySelectorAll<HTMLElement>(selector))
+        .filter((el) => el.getClientRects().length > 0 && el.tabIndex >= 0)
+        .indexOf(document.activeElement as HTMLElement),
     TABBABLE,
   );
 }

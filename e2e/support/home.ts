@@ -1,6 +1,7 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { expect } from "../fixtures";
 import { isPhoneProject, press } from "./service";
+import { hydrate } from "./hydrate";
 
 // The home page's header and overlays, for home.spec.ts and home-overlays.spec.ts.
 
@@ -12,7 +13,7 @@ export const CONTRACTOR_ALERT = `Contractor login coming soon! Please call ${SUP
 
 export async function openHome(page: Page): Promise<void> {
   await page.goto("/");
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await hydrate(page);
 }
 
 export const nav = (page: Page): Locator => page.getByRole("navigation", { name: "Main" });
@@ -26,17 +27,16 @@ export async function showNavigation(page: Page, testInfo: TestInfo): Promise<vo
   await expect(nav(page)).toBeVisible();
 }
 
-/** The button that opens the contractor login type chooser: 'Login' in the phone header,
- * 'For Contractors' in the desktop navigation. */
-export function chooserOpener(page: Page, testInfo: TestInfo): Locator {
-  return isPhoneProject(testInfo)
-    ? page.getByRole("button", { name: "Login", exact: true })
-    : nav(page).getByRole("button", { name: "For Contractors", exact: true });
+/** The button that opens the contractor login type chooser: 'For Contractors' in the
+ * navigation (in the menu on phones, where the header's 'Login' opens the account dialog). */
+export function chooserOpener(page: Page, _testInfo?: TestInfo): Locator {
+  return nav(page).getByRole("button", { name: "For Contractors", exact: true });
 }
 
 export const chooser = (page: Page): Locator => page.getByRole("dialog", { name: "Choose your account type" });
 
 export async function openChooser(page: Page, testInfo: TestInfo): Promise<Locator> {
+  await showNavigation(page, testInfo);
   await press(chooserOpener(page, testInfo));
   await expect(chooser(page)).toBeVisible();
   return chooserOpener(page, testInfo);

@@ -5,7 +5,7 @@ import { readMaildir, type Mail } from "./mail";
 
 // What a callback request leaves behind on the server: its row in SQLite and its e-mail.
 
-/** Waits for aiosmtpd to have stored the e-mail for a lead (10 s at most). */
+/** Waits for the SMTP test server to have stored the e-mail for a lead (10 s at most). */
 export async function waitForLeadMail(leadId: string): Promise<Mail> {
   let found: Mail | undefined;
   await expect

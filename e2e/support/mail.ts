@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
-// Reads the messages aiosmtpd stored in its Maildir, decoded by python3's email package
+// Reads the messages the SMTP test server stored in its Maildir, decoded by python3's email package
 // (so quoted-printable or base64 bodies come out as text).
 
 const run = promisify(execFile);

@@ -5,6 +5,7 @@ import type { Locator, Page, TestInfo } from "@playwright/test";
 import type { Service } from "../../client/lib/types";
 import { expect, test } from "../fixtures";
 import { repoRoot } from "./env";
+import { hydrate } from "./hydrate";
 
 // The catalogue, the numbers the site shows, and the callback form, for the service tests.
 
@@ -50,7 +51,7 @@ export function uniquePhone(testInfo: TestInfo, n = 0): { input: string; e164: s
 }
 
 export async function expectHydrated(page: Page): Promise<void> {
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await hydrate(page);
 }
 
 /** The 'Prefer a Callback?' form and its parts. */

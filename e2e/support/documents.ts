@@ -1,0 +1,66 @@
+import { BROKEN_URL } from "./env";
+
+// Every kind of document the server renders, in every state a visitor can meet, for the
+// whole-site checks (e2e/html-validity.spec.ts: the Nu Html Checker; e2e/axe-all-rules.spec.ts:
+// axe with every rule, best practices included). A new page or a new server-rendered answer
+// adds its line here: /register and its answers, /campaigns/apply and its answers, the staff
+// console's pages.
+
+export interface ServerDocument {
+  /** A short name: the file the HTML is saved as, and how failures are reported. */
+  name: string;
+  /** The path on the default server, or a full URL. */
+  url: string;
+  /** A plain form post (the no-JavaScript path) with these fields; otherwise a GET. */
+  form?: Record<string, string>;
+  /** The status the server answers with. */
+  status: number;
+  /** Whether the page carries islands (the axe check waits for them to hydrate). */
+  hydrates: boolean;
+  /** Left out of the axe check (with the reason): e.g. an answer a browser never shows as a page. */
+  skipAxe?: string;
+}
+
+/** A callback form post as the no-JavaScript form sends it, with `fields` changed. */
+function callbackPost(fields: Record<string, string>): Record<string, string> {
+  return {
+    serviceSlug: "plumbing",
+    fullName: "Ruth Abernathy",
+    phone: "(412) 555-0199",
+    zipCode: "15213",
+    consent: "true",
+    tcpa_text: "a wording the page never showed",
+    hp_website: "",
+    ...fields,
+  };
+}
+
+export const SERVER_DOCUMENTS: ServerDocument[] = [
+  { name: "home", url: "/", status: 200, hydrates: true },
+  // hvac: emergency service with its own number; closets: neither.
+  { name: "service-hvac", url: "/hvac", status: 200, hydrates: true },
+  { name: "service-closets", url: "/closets", status: 200, hydrates: true },
+  { name: "campaigns", url: "/campaigns", status: 200, hydrates: true },
+  { name: "privacy", url: "/privacy", status: 200, hydrates: false },
+  { name: "terms", url: "/terms", status: 200, hydrates: false },
+  { name: "not-found", url: "/no-such-service", status: 404, hydrates: false },
+  // The no-JavaScript callback answers: the thank-you page, and the form again with its error.
+  { name: "callback-requested", url: "/callback-requested?service=hvac", status: 200, hydrates: false },
+  { name: "callback-requested-no-service", url: "/callback-requested", status: 200, hydrates: false },
+  {
+    name: "callback-refused-phone",
+    url: "/.netlify/functions/submit-lead",
+    form: callbackPost({ phone: "12" }),
+    status: 400,
+    hydrates: false,
+  },
+  {
+    name: "callback-refused-unknown-service",
+    url: "/.netlify/functions/submit-lead",
+    form: callbackPost({ serviceSlug: "no-such-service", fullName: "" }),
+    status: 400,
+    hydrates: false,
+  },
+  // The server-only error page: the broken server (RENDER_TIMEOUT_MS=1) cannot render any page.
+  { name: "server-error", url: `${BROKEN_URL}/hvac`, status: 500, hydrates: false },
+];
