@@ -1,9 +1,11 @@
 # RingReady website. `make run` builds everything and starts the site; `make test` runs
-# every test suite. Both install what is missing (npm packages, Debian's chromium).
+# every test suite; `make` alone lists the targets. Both install what is missing: npm
+# packages, the Python tools' virtualenv, and Debian's chromium, Java and python3-venv
+# (through apt-get, with sudo when not root).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
-.DEFAULT_GOAL := run
+.DEFAULT_GOAL := help
 
 LISTEN ?= 127.0.0.1:8080
 export LISTEN
@@ -14,76 +16,108 @@ CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM_PATH := $(CHROMIUM)
 # Quiet tailwind's browserslist nag.
 export BROWSERSLIST_IGNORE_OLD_DATA := 1
+# vitest's Vite needs this Node (package.json "engines" says the same).
+NODE_MIN := 20.19.0
 
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: run build web types test test-rust test-js test-e2e typecheck bench fmt lint clean deps chromium tools
+.PHONY: help run build web types test test-rust test-js test-e2e test-api typecheck bench fmt lint clean deps chromium java tools
 
-## Installs npm packages when package-lock.json changed (or node_modules is missing).
+## Lists the targets.
+help:
+	@echo "RingReady website. Targets (README.md says more):"
+	@awk '/^## /{doc=substr($$0,4); next} /^[a-z][a-z0-9-]*:/{if(doc!=""){split($$0,t,":"); printf "  make %-10s %s\n", t[1], doc} doc=""; next} {doc=""}' $(MAKEFILE_LIST)
+
+## Installs the npm packages when package-lock.json changed (checks the Node version first).
 deps: node_modules/.installed
 node_modules/.installed: package.json package-lock.json
+	@node -e 'const [a,b,c]=process.versions.node.split(".").map(Number),[x,y,z]="$(NODE_MIN)".split(".").map(Number); if (a*1e6+b*1e3+c < x*1e6+y*1e3+z) { console.error("Node $(NODE_MIN) or newer is needed (this is " + process.version + ")"); process.exit(1); }'
 	$(NPM) ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## The JS bundles, CSS and icon set the server embeds.
+## Builds the JS bundles, CSS and icon set the server embeds (npm run build).
 web: $(WEB_OUT)
 $(WEB_OUT) &: node_modules/.installed $(WEB_SOURCES) catalogue/services.json
 	node client/build.mjs
 	node ssr-bundle/build.mjs
 
+## Builds the bundles and the release binary (target/release/site).
 build: web
 	$(CARGO) build --release --locked --bin site
 
+## Builds everything and starts the site on http://127.0.0.1:8080 (LISTEN), SQLite in ./data.
 run: build
 	@mkdir -p data
 	./target/release/site
 
-## A real SMTP server (Python's aiosmtpd) for the e-mail tests, in a local virtualenv.
-SMTP_PYTHON := $(CURDIR)/.tools/venv/bin/python
-export SMTP_TEST_PYTHON := $(SMTP_PYTHON)
+## Installs the Python tools of the tests (schemathesis) into .tools/venv.
 tools: .tools/venv/.installed
-.tools/venv/.installed:
+.tools/venv/.installed: scripts/tools-requirements.txt
+	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
+		echo "installing python3-venv (Debian package)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
+	fi
 	python3 -m venv .tools/venv
-	.tools/venv/bin/pip install --quiet --disable-pip-version-check aiosmtpd==1.4.6
+	.tools/venv/bin/pip install --quiet --disable-pip-version-check -r scripts/tools-requirements.txt
 	@touch $@
 
-## Debian's chromium for the browser tests, installed when missing.
+## Installs Debian's chromium for the browser tests when it is missing.
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 		echo "installing chromium (Debian package)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
-test: test-js test-rust test-e2e
+## Installs Debian's Java (for the Nu Html Checker) when it is missing.
+java:
+	@if ! command -v java >/dev/null; then \
+		echo "installing default-jre-headless (Debian package)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
+	fi
 
-## Regenerates client/lib/props.gen.ts from the page props in server/src/pages/props.rs
-## (test-rust fails while it is stale).
+## Runs every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract.
+test: test-js test-rust test-e2e test-api
+
+## Regenerates client/lib/props.gen.ts from server/src/pages/props.rs (test-rust fails while it is stale).
 types: web
 	UPDATE_TYPES=1 $(CARGO) test --locked --lib pages::props
 
+## Type-checks the TypeScript.
 typecheck: deps
 	npx tsc --noEmit -p tsconfig.json
 
+## Runs the TypeScript checks and the vitest tests.
 test-js: deps typecheck
 	npx vitest run
 
-test-rust: web tools
+## Runs the Rust tests (unit and integration).
+test-rust: web
 	$(CARGO) test --locked --workspace --no-fail-fast
 
-test-e2e: web chromium tools
+## Runs the browser tests (Playwright on Debian's chromium), the HTML checker and axe included.
+test-e2e: web chromium java
 	$(CARGO) build --locked --bin site
 	npx playwright test -c e2e/playwright.config.ts
 
-bench: build chromium tools
+## Exercises every endpoint of openapi.yaml with schemathesis against a fresh debug server.
+test-api: web tools
+	$(CARGO) build --locked --bin site
+	python3 scripts/api-contract.py
+
+## Measures the site against its budgets (README, Benchmarks); BENCH_ONLY=leads runs one section.
+bench: build chromium
 	python3 server/benches/bench.py
 
+## Formats the Rust code.
 fmt: deps
 	$(CARGO) fmt --all
 
-lint: deps typecheck
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+## Type-checks the TypeScript and runs clippy with warnings as errors.
+lint: web typecheck
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
+## Removes the bundles and cargo's build output.
 clean:
 	rm -rf target/web
 	$(CARGO) clean

@@ -1,4 +1,4 @@
-// The binary embeds the JavaScript and CSS that `make build` (npm run build) writes to
+// The binary embeds the JavaScript and CSS that `make web` (or `npm run build`) writes to
 // target/web. Say so plainly when they are missing instead of failing in include_str!,
 // and list the client bundle's files (entry + chunks, content-hashed) for assets.rs.
 use std::fmt::Write;
@@ -12,7 +12,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         if !path.exists() {
             panic!(
-                "{} is missing: build the web bundles first with `make build` (or `npm run build`)",
+                "{} is missing: build the web bundles first with `make web` (or `npm ci && npm run build`)",
                 path.display()
             );
         }
