@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import type { HeaderOverlayState } from "../components/header/overlays";
 import { defineIsland, wakesOn } from "./island";
 
@@ -6,8 +7,6 @@ import { defineIsland, wakesOn } from "./island";
 const HeaderOverlay = lazy(() => import("../components/header/overlays").then((m) => ({ default: m.HeaderOverlay })));
 
 interface Props {
-  /** "nav": 'For Contractors' in the navigation; "bar": 'Login' in the phone header. */
-  place: "nav" | "bar";
   /** The support number: ten digits. */
   phone: string;
   /** The info address. */
@@ -30,19 +29,15 @@ const OUTLINE = "whitespace-nowrap rounded-xl border border-slate-300 px-4 font-
 
 /** A button that opens the contractor login type chooser, and what it leads to: the two
  * 'coming soon' alerts and the affiliate dashboard. */
-function LoginChooser({ place, phone, email, campaignsUrl }: Props) {
+function LoginChooser({ phone, email, campaignsUrl }: Props) {
   const [overlay, setOverlay] = useState<HeaderOverlayState | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const showsDashboard = useRef(false);
 
-  // After hydration: the page's address names the dashboard. Of the two buttons, the phone
-  // header's opens it when this layout shows it, else the navigation's.
+  // After hydration: the page's address names the dashboard (a reload, the back button).
   useEffect(() => {
     const hash = window.location.hash;
-    if (hash !== DASHBOARD_HASH && hash !== CAMPAIGNS_HASH) return;
-    const shown = (el: Element | null) => (el?.getClientRects().length ?? 0) > 0;
-    const mine = place === "bar" ? shown(button.current) : !shown(document.querySelector('[data-login-chooser="bar"]'));
-    if (mine) setOverlay({ kind: "dashboard", campaigns: hash === CAMPAIGNS_HASH });
+    if (hash === DASHBOARD_HASH || hash === CAMPAIGNS_HASH) setOverlay({ kind: "dashboard", campaigns: hash === CAMPAIGNS_HASH });
   }, []);
 
   useEffect(() => {
@@ -57,16 +52,19 @@ function LoginChooser({ place, phone, email, campaignsUrl }: Props) {
 
   return (
     <>
-      <button ref={button} type="button" aria-haspopup="dialog" data-login-chooser={place} onClick={() => setOverlay({ kind: "chooser" })}
-        className={`${OUTLINE} ${place === "bar" ? "py-2 text-sm" : "py-2.5"}`}
-      >
-        {place === "bar" ? "Login" : "For Contractors"}
+      <button ref={button} type="button" aria-haspopup="dialog" onClick={() => setOverlay({ kind: "chooser" })} className={`${OUTLINE} py-2.5`}>
+        For Contractors
       </button>
-      {overlay ? (
-        <Suspense fallback={null}>
-          <HeaderOverlay overlay={overlay} onChange={setOverlay} phone={phone} email={email} campaignsUrl={campaignsUrl} returnFocusTo={button.current} />
-        </Suspense>
-      ) : null}
+      {/* Into <body>: on a phone the button sits in the closed menu, and a dialog inside a
+          hidden element would not show (a reload at the dashboard's address opens it there). */}
+      {overlay
+        ? createPortal(
+            <Suspense fallback={null}>
+              <HeaderOverlay overlay={overlay} onChange={setOverlay} phone={phone} email={email} campaignsUrl={campaignsUrl} returnFocusTo={button.current} />
+            </Suspense>,
+            document.body,
+          )
+        : null}
     </>
   );
 }

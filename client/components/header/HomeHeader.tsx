@@ -91,7 +91,7 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
               </span>{" "}
               <strong className="text-slate-900">4.7</strong> from 230+ reviews
             </p>
-            <LoginChooser place="nav" phone={phone} email={email} campaignsUrl={campaignsUrl} />
+            <LoginChooser phone={phone} email={email} campaignsUrl={campaignsUrl} />
             <CallLink phone={phone} service="site" location="header" className="flex items-center gap-2 whitespace-nowrap rounded-lg px-2 py-2 font-bold text-blue-800 hover:underline lg:px-0">
               <SpriteIcon name="phone" className="h-4 w-4" />
               {formatPhone(phone)}
