@@ -95,6 +95,8 @@ test.describe("accessibility", () => {
   test.use({ bypassCSP: true });
 
   test("axe finds nothing and focus stays inside at every step", async ({ page }, testInfo) => {
+    // Eight axe passes, each a full-page scan: slow on a busy two-core machine.
+    test.setTimeout(120_000);
     await captureMailDrafts(page);
     await openHome(page);
     const { dialog, opener } = await openAccountDialog(page, testInfo);

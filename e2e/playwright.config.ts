@@ -58,7 +58,8 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: "list",
-  timeout: 30_000,
+  // Generous: the multi-step axe scans run long on a busy two-core machine.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   use: {
     baseURL,
