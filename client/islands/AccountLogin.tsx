@@ -1,6 +1,7 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import { REGISTER_PATH } from "../forms/paths";
 import { defineIsland } from "./island";
+import { isPlainClick } from "../lib/plainClick";
 
 // Loaded when first opened, so the link's own chunk stays small.
 const AccountDialog = lazy(() => import("../components/account/dialogs").then((m) => ({ default: m.AccountDialog })));
@@ -28,7 +29,7 @@ function AccountLogin({ place, brand, infoEmail }: Props) {
         href={REGISTER_PATH}
         aria-haspopup="dialog"
         onClick={(event) => {
-          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          if (!isPlainClick(event)) return;
           event.preventDefault();
           setOpen(true);
         }}

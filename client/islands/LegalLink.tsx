@@ -2,6 +2,7 @@ import { useState, type MouseEvent } from "react";
 import { LegalDialog } from "../components/LegalDialog";
 import { LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../lib/legal";
 import { defineIsland } from "./island";
+import { isPlainClick } from "../lib/plainClick";
 
 interface Props {
   document: LegalDocument;
@@ -14,7 +15,7 @@ function LegalLink({ document, className }: Props) {
   const [open, setOpen] = useState(false);
   const show = (event: MouseEvent<HTMLAnchorElement>) => {
     // A new tab or window (modifier keys, middle button) gets the page, as a link should.
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    if (!isPlainClick(event)) return;
     event.preventDefault();
     setOpen(true);
   };

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import { REGISTER_PATH } from "../forms/paths";
 import { defineIsland } from "./island";
+import { isPlainClick } from "../lib/plainClick";
 
 // Loaded when first opened, so the button's own chunk stays small.
 const RegistrationDialog = lazy(() => import("../components/account/dialogs").then((m) => ({ default: m.RegistrationDialog })));
@@ -25,7 +26,7 @@ function RegisterButton({ label, className, infoEmail }: Props) {
         href={REGISTER_PATH}
         aria-haspopup="dialog"
         onClick={(event) => {
-          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          if (!isPlainClick(event)) return;
           event.preventDefault();
           setOpen(true);
         }}

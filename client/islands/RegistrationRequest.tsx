@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Banner, PRIMARY, REGISTRATION_CHOICES, SECONDARY, Spinner, TypeChoice } from "../components/account/parts";
+import { Banner, PRIMARY, REGISTRATION_CHOICES, SECONDARY, SubmitLabel, TypeChoice } from "../components/account/parts";
 import { RegistrationFields } from "../components/account/RegistrationFields";
 import {
   ACCOUNT_REQUESTS_URL,
@@ -23,6 +23,8 @@ import {
 } from "../forms/registration";
 import { openMailDraft } from "../lib/mailDraft";
 import { defineIsland } from "./island";
+import { isPlainClick } from "../lib/plainClick";
+import { formValues } from "../lib/formValues";
 
 interface Props {
   /** The type whose form the page shows; null: the type choice. */
@@ -89,9 +91,7 @@ function RegistrationRequest({ accountType, infoEmail, values, error }: Props) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!type || status.kind === "submitting") return;
-    const data = new FormData(event.currentTarget);
-    const typed: Record<string, string> = {};
-    for (const [name, value] of data.entries()) typed[name] = typeof value === "string" ? value : "";
+    const typed = formValues(event.currentTarget);
     const invalid = validateRequest(type, typed);
     if (invalid) {
       setStatus({ kind: "error", message: invalid.message, field: invalid.field });
@@ -173,7 +173,7 @@ function RegistrationRequest({ accountType, infoEmail, values, error }: Props) {
                   event.preventDefault();
                   return;
                 }
-                if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                if (!isPlainClick(event)) return;
                 event.preventDefault();
                 go(null);
               }}
@@ -182,14 +182,7 @@ function RegistrationRequest({ accountType, infoEmail, values, error }: Props) {
               <span aria-hidden="true">←</span> Back
             </a>
             <button type="submit" className={PRIMARY}>
-              {submitting ? (
-                <>
-                  <Spinner />
-                  Submitting...
-                </>
-              ) : (
-                "Complete Registration"
-              )}
+              <SubmitLabel busy={submitting} label="Complete Registration" />
             </button>
           </div>
         </div>

@@ -14,8 +14,9 @@ import {
 } from "../../forms/registration";
 import { openMailDraft } from "../../lib/mailDraft";
 import { Dialog } from "../Dialog";
-import { Banner, PRIMARY, REGISTRATION_CHOICES, SECONDARY, Spinner, SuccessPanel, TypeChoice } from "./parts";
+import { Banner, PRIMARY, REGISTRATION_CHOICES, SECONDARY, SubmitLabel, SuccessPanel, TypeChoice } from "./parts";
 import { RegistrationFields } from "./RegistrationFields";
+import { formValues } from "../../lib/formValues";
 
 type View = { step: "choose" } | { step: "form"; type: AccountType } | { step: "done" };
 type Status = "idle" | "submitting" | "error";
@@ -56,9 +57,7 @@ export default function RegistrationDialog({ infoEmail, onClose, returnFocusTo }
     event.preventDefault();
     if (view.step !== "form" || status === "submitting") return;
     const type = view.type;
-    const data = new FormData(event.currentTarget);
-    const values: Record<string, string> = {};
-    for (const [name, value] of data.entries()) values[name] = typeof value === "string" ? value : "";
+    const values = formValues(event.currentTarget);
     try {
       // Inside the visitor's submit, or the browser may not open the mail program.
       openMailDraft(registrationMailto(infoEmail, type, values, new Date()));
@@ -114,14 +113,7 @@ export default function RegistrationDialog({ infoEmail, onClose, returnFocusTo }
                     <span aria-hidden="true">←</span> Back
                   </button>
                   <button type="submit" className={PRIMARY}>
-                    {submitting ? (
-                      <>
-                        <Spinner />
-                        Submitting...
-                      </>
-                    ) : (
-                      "Complete Registration"
-                    )}
+                    <SubmitLabel busy={submitting} label="Complete Registration" />
                   </button>
                 </div>
               </div>

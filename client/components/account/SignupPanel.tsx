@@ -3,7 +3,8 @@ import { HONEYPOT_FIELD, MAX_CHARS, requestBody, sendAccountRequest, type Accoun
 import { REGISTRATION_ERROR_TITLE, SUCCESS_DELAY_MS } from "../../forms/registration";
 import { SIGNUP_ERROR, SIGNUP_LABELS, signupFields, signupMailto, validateSignup } from "../../forms/signup";
 import { openMailDraft } from "../../lib/mailDraft";
-import { Banner, FieldMessage, INPUT, LABEL, PasswordField, PRIMARY, Spinner } from "./parts";
+import { Banner, FieldMessage, INPUT, LABEL, PasswordField, PRIMARY, SubmitLabel } from "./parts";
+import { formValues } from "../../lib/formValues";
 
 type Status = { kind: "idle" } | { kind: "loading" } | { kind: "error"; message: string; title?: string; field?: string };
 
@@ -36,9 +37,7 @@ export function SignupPanel({ type, infoEmail, onSuccess }: Props) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (status.kind === "loading") return;
-    const data = new FormData(event.currentTarget);
-    const values: Record<string, string> = {};
-    for (const [name, value] of data.entries()) values[name] = typeof value === "string" ? value : "";
+    const values = formValues(event.currentTarget);
     const invalid = validateSignup(type, values);
     if (invalid) {
       setStatus({ kind: "error", message: invalid.message, field: invalid.field });
@@ -110,14 +109,7 @@ export function SignupPanel({ type, infoEmail, onSuccess }: Props) {
         {status.kind === "error" && !status.field ? <Banner title={status.title} message={status.message} /> : null}
       </div>
       <button type="submit" disabled={loading} className={PRIMARY}>
-        {loading ? (
-          <>
-            <Spinner />
-            Submitting...
-          </>
-        ) : (
-          "Create Account"
-        )}
+        <SubmitLabel busy={loading} label="Create Account" />
       </button>
     </form>
   );

@@ -4,6 +4,7 @@
 
 import { useState, type ReactNode } from "react";
 import type { AccountType } from "../../forms/accounts";
+import { isPlainClick } from "../../lib/plainClick";
 
 export const INPUT =
   "w-full rounded-lg border border-slate-500 bg-white px-4 py-3 text-base text-slate-900 disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-700";
@@ -54,7 +55,7 @@ export function TypeChoice({ choices, onChoose, href, label }: { choices: readon
                 data-type={choice.type}
                 className={CHOICE}
                 onClick={(event) => {
-                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                  if (!isPlainClick(event)) return;
                   event.preventDefault();
                   onChoose(choice.type);
                 }}
@@ -98,6 +99,18 @@ export function Spinner() {
       <circle cx="12" cy="12" r="9" stroke="currentColor" strokeOpacity="0.3" strokeWidth="3" />
       <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
     </svg>
+  );
+}
+
+/** A submit button's content: the spinner and 'Submitting...' while the form is sent, else its label. */
+export function SubmitLabel({ busy, label }: { busy: boolean; label: string }) {
+  return busy ? (
+    <>
+      <Spinner />
+      Submitting...
+    </>
+  ) : (
+    <>{label}</>
   );
 }
 
