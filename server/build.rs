@@ -1,6 +1,7 @@
 // The binary embeds the JavaScript and CSS that `make web` (or `npm run build`) writes to
 // target/web. Say so plainly when they are missing instead of failing in include_str!,
-// and list the client bundle's files (entry + chunks, content-hashed) for assets.rs.
+// and list the client bundle's files (entry + chunks, content-hashed) for assets.rs, each
+// with its gzip body made here by zopfli (smaller than the server's zlib, and once per file).
 use std::fmt::Write;
 use std::path::Path;
 
@@ -35,15 +36,31 @@ fn main() {
     let mut code = String::new();
     writeln!(code, "/// The client bundle's entry file name.").ok();
     writeln!(code, "pub const CLIENT_ENTRY: &str = {entry:?};").ok();
-    writeln!(code, "/// Every file of the client bundle: (name, bytes).").ok();
-    writeln!(code, "pub const CLIENT_FILES: &[(&str, &[u8])] = &[").ok();
+    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let gz_dir = out_dir.join("client-gz");
+    std::fs::create_dir_all(&gz_dir).expect("create OUT_DIR/client-gz");
+    writeln!(code, "/// Every file of the client bundle: (name, bytes, the same gzipped).").ok();
+    writeln!(code, "pub const CLIENT_FILES: &[(&str, &[u8], &[u8])] = &[").ok();
     for name in &names {
         let path = client.join(name).canonicalize().expect("path");
-        writeln!(code, "    ({name:?}, include_bytes!({:?})),", path.display().to_string()).ok();
+        let gz = gz_dir.join(format!("{name}.gz"));
+        // File names carry their content hash: a file compressed once stays valid.
+        if !gz.exists() {
+            let bytes = std::fs::read(&path).expect("read a client file");
+            let mut zipped = Vec::with_capacity(bytes.len() / 3);
+            zopfli::compress(zopfli::Options::default(), zopfli::Format::Gzip, &bytes[..], &mut zipped).expect("zopfli writes into memory");
+            std::fs::write(&gz, zipped).expect("write a gzipped client file");
+        }
+        writeln!(
+            code,
+            "    ({name:?}, include_bytes!({:?}), include_bytes!({:?})),",
+            path.display().to_string(),
+            gz.display().to_string()
+        )
+        .ok();
     }
     writeln!(code, "];").ok();
-    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("client_files.rs");
-    std::fs::write(out, code).expect("write client_files.rs");
+    std::fs::write(out_dir.join("client_files.rs"), code).expect("write client_files.rs");
 }
 
 /// The string value after `key` in a small JSON text (no dependency for one lookup).

@@ -47,12 +47,12 @@ impl Assets {
         let runtime_url = format!("/assets/{CLIENT_ENTRY}");
         let mut files = HashMap::new();
         // esbuild names every file by its content hash, so each may be cached forever.
-        for (name, bytes) in CLIENT_FILES {
+        for (name, bytes, gzip) in CLIENT_FILES {
             files.insert(
                 format!("/assets/{name}"),
                 Arc::new(Asset {
                     content_type: "text/javascript; charset=utf-8",
-                    body: Encoded::new(bytes.to_vec()),
+                    body: Encoded::with_gzip(bytes.to_vec(), gzip.to_vec()),
                     immutable: true,
                 }),
             );
@@ -83,7 +83,7 @@ impl Assets {
 
 /// Every file of the island bundle (runtime and chunks): (file name, bytes).
 pub fn client_files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
-    CLIENT_FILES.iter().copied()
+    CLIENT_FILES.iter().map(|(name, bytes, _)| (*name, *bytes))
 }
 
 /// A CSP hash source for an inline element's text: 'sha256-…'.

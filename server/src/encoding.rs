@@ -25,12 +25,18 @@ pub struct Encoded {
 
 impl Encoded {
     pub fn new(body: Vec<u8>) -> Self {
+        let gzip = gzip(&body);
+        Self::with_gzip(body, gzip)
+    }
+
+    /// A body whose gzip bytes were made ahead (the island bundle's, by zopfli at build time).
+    pub fn with_gzip(body: Vec<u8>, gzip: Vec<u8>) -> Self {
         let hash = Sha256::digest(&body);
         let tag: String = hash.iter().take(12).map(|b| format!("{b:02x}")).collect();
         let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).unwrap_or(HeaderValue::from_static("\"0\""));
         let etags = [etag(""), etag("-gz"), etag("-br")];
         Self {
-            gzip: gzip(&body).into(),
+            gzip: gzip.into(),
             brotli: brotli(&body).into(),
             identity: body.into(),
             etags,
