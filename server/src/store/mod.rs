@@ -13,8 +13,8 @@ pub mod postgres;
 mod postgres_admin;
 mod postgres_intake;
 mod postgres_outbox;
-mod postgres_writer;
 mod postgres_staff;
+mod postgres_writer;
 mod review;
 pub mod sqlite;
 mod sqlite_admin;
@@ -166,6 +166,15 @@ impl OutboxSummary {
     }
 }
 
+/// Delivery attempts of lead notifications in a period, for one channel and outcome
+/// ("delivered", "retry", "failed").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryCount {
+    pub channel: String,
+    pub outcome: String,
+    pub count: i64,
+}
+
 /// The outboxes the worker delivers from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outbox {
@@ -306,6 +315,12 @@ impl Store {
     pub async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
         let (table, _) = outbox.table();
         dispatch!(self, s => s.outbox_summary(table).await)
+    }
+
+    /// Delivery attempts of lead notifications at or after `since_ms`, by channel and
+    /// outcome (an index range over their time).
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
+        dispatch!(self, s => s.deliveries_since(since_ms).await)
     }
 
     /// An outbox's rows with `status` ("pending", "failed", "delivered"), oldest first, at most `limit`.

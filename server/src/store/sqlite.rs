@@ -14,11 +14,12 @@ use super::{
 };
 use crate::leads::{NewLead, TokenRecord};
 
-const MIGRATIONS: [(u32, &str); 4] = [
+const MIGRATIONS: [(u32, &str); 5] = [
     (1, include_str!("../../migrations/sqlite/0001_leads.sql")),
     (2, include_str!("../../migrations/sqlite/0002_intake.sql")),
     (3, include_str!("../../migrations/sqlite/0003_hardening.sql")),
     (4, include_str!("../../migrations/sqlite/0004_staff.sql")),
+    (5, include_str!("../../migrations/sqlite/0005_console_health.sql")),
 ];
 
 /// Work for the writer: runs inside the group transaction and returns what to do once the
@@ -237,6 +238,23 @@ impl SqliteStore {
                 summary.add(&status, n, oldest);
             }
             Ok(summary)
+        })
+        .await
+    }
+
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
+            )?;
+            let rows = stmt.query_map(params![since_ms], |r| {
+                Ok(super::DeliveryCount {
+                    channel: r.get(0)?,
+                    outcome: r.get(1)?,
+                    count: r.get(2)?,
+                })
+            })?;
+            rows.collect()
         })
         .await
     }
