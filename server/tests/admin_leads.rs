@@ -72,6 +72,18 @@ async fn give_up_webhook(store: &Store, lead: &str) {
 }
 
 /// Waits (10 s at most) until the lead's delivery status is `status`.
+/// Waits (10 s at most) until the lead's e-mail has been delivered.
+async fn wait_email_delivered(store: &Store, id: &str) {
+    for _ in 0..200 {
+        let d = store.lead_detail(id).await.expect("read").expect("lead");
+        if d.attempts.iter().any(|a| a.channel == "email" && a.outcome == "delivered") {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("lead {id}: its e-mail was never delivered");
+}
+
 /// How many times the lead's webhook has been tried.
 async fn webhook_tries(store: &Store, id: &str) -> usize {
     let d = store.lead_detail(id).await.expect("read").expect("lead");
@@ -112,6 +124,7 @@ async fn staff_find_a_lead_by_phone_in_any_format_and_read_its_consent_record() 
         let other = submit(&server, "roofing", "412-555-0199", "Mario Lopez").await;
         give_up_webhook(&server.state.store, &id).await;
         wait_status(&server.state.store, &id, "failed").await;
+        wait_email_delivered(&server.state.store, &id).await;
 
         for typed in ["412.555.0134", "+1 412 555 0134", "14125550134", "(412)555-0134"] {
             let (html, _) = page(&server, &session, &format!("/admin/leads?phone={}", urlencode(typed))).await;

@@ -346,7 +346,10 @@ impl Store {
         dispatch!(self, s => s.next_due_ms().await)
     }
 
-    /// Deletes leads (with their outbox rows) and certificate records received before `cutoff_ms`.
+    /// Deletes leads (with their outbox rows), certificate records and submissions received
+    /// before `cutoff_ms`, and the staff audit lines written before it: an audit line is
+    /// never written before the record it names was received, so it is kept at least as
+    /// long as that record (and as long as the records, not forever).
     pub async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
         dispatch!(self, s => s.purge_before(cutoff_ms).await)
     }

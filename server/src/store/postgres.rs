@@ -167,6 +167,12 @@ impl PgStore {
             .await?
             .execute("DELETE FROM submissions WHERE received_at_ms < $1", &[&cutoff_ms])
             .await?;
+        // An audit line is written after the record it names was received, so the same
+        // cutoff never drops it before that record.
+        self.client()
+            .await?
+            .execute("DELETE FROM staff_audit WHERE at_ms < $1", &[&cutoff_ms])
+            .await?;
         self.client()
             .await?
             .execute(

@@ -343,6 +343,9 @@ impl SqliteStore {
             let certs = conn.execute("DELETE FROM certificates WHERE recorded_at_ms < ?1", params![cutoff_ms])?;
             // Their e-mails go with them (ON DELETE CASCADE).
             conn.execute("DELETE FROM submissions WHERE received_at_ms < ?1", params![cutoff_ms])?;
+            // An audit line is written after the record it names was received, so the same
+            // cutoff never drops it before that record.
+            conn.execute("DELETE FROM staff_audit WHERE at_ms < ?1", params![cutoff_ms])?;
             conn.execute(
                 "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)",
                 [],
