@@ -51,7 +51,7 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
                     </a>
                   </td>
                   <td className="px-3 py-2">{r.kind}</td>
-                  <td className="break-all px-3 py-2">{r.name}</td>
+                  <td className="min-w-[10rem] break-words px-3 py-2">{r.name}</td>
                   <td className="px-3 py-2">{r.state}</td>
                 </tr>
               ))}

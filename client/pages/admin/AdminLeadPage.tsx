@@ -6,7 +6,7 @@ import type { AdminLeadProps } from "../../lib/types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[1fr_auto]">
+    <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[12rem_1fr] md:gap-4">
       <dt className="text-sm font-semibold text-slate-700">{label}</dt>
       <dd className="text-slate-900">{children}</dd>
     </div>

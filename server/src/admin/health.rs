@@ -48,11 +48,11 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
             let (title, note) = match *name {
                 "leads" => (
                     "Lead notifications",
-                    "E-mails and webhooks about new leads (/metrics: outbox=\"leads\").",
+                    "E-mails and webhooks about new leads. A failed one is sent again from its lead's page, or with site outbox retry (/metrics: outbox=\"leads\").",
                 ),
                 "mail" => (
                     "Account request and application e-mails",
-                    "E-mails to staff about account requests and campaign applications (/metrics: outbox=\"mail\").",
+                    "E-mails to staff about account requests and campaign applications. A failed one is sent again with site outbox retry (/metrics: outbox=\"mail\").",
                 ),
                 other => (other, ""),
             };
@@ -73,7 +73,7 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
                 figures: vec![
                     figure("Pending (being retried)", o.pending.to_string(), false),
                     figure(
-                        "Failed (given up: retry from the lead's page or `site outbox retry`)",
+                        "Failed (given up after days of retries)",
                         o.failed.to_string(),
                         o.failed > 0,
                     ),
