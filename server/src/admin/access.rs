@@ -11,9 +11,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::{AdminRoute, Kind, LOGIN_PATH, cookies, page};
+use crate::security::rate_limit::client_ip;
 use crate::leads::percent_decode;
 use crate::pages::props::{AdminFrame, AdminSection};
-use crate::security::rate_limit::client_ip;
 use crate::staff::session::{self, TOUCH_AFTER_MS, csrf_matches, csrf_token, id_hash, is_live, well_formed};
 use crate::state::AppState;
 use crate::store::NewAudit;

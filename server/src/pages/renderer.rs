@@ -8,10 +8,10 @@ use askama::Template;
 
 use super::PreparedPage;
 use super::errors::AppError;
-use super::props::PageProps;
 use crate::encoding::Encoded;
 use crate::render::RenderPool;
 use crate::render::cache::RenderCache;
+use super::props::PageProps;
 use crate::render::document::{Document, PrivateDocument, script_json};
 
 /// Turns a prepared page into compressed document bytes, through the cache.
