@@ -128,7 +128,7 @@ async fn staff_find_a_lead_by_phone_in_any_format_and_read_its_consent_record() 
 
         for typed in ["412.555.0134", "+1 412 555 0134", "14125550134", "(412)555-0134"] {
             let (html, _) = page(&server, &session, &format!("/admin/leads?phone={}", urlencode(typed))).await;
-            assert_eq!(listed(&html), [id.clone()], "{name}: {typed}");
+            assert_eq!(listed(&html), std::slice::from_ref(&id), "{name}: {typed}");
             assert!(html.contains("href=\"tel:+14125550134\""), "{name}: tap to call");
             assert!(
                 html.contains("(412) 555-0134") && html.contains("Maria Gonzalez") && html.contains("15213"),
@@ -152,9 +152,9 @@ async fn staff_find_a_lead_by_phone_in_any_format_and_read_its_consent_record() 
             assert_eq!(listed(&html), expect, "{name}: name {q}");
         }
         let (html, _) = page(&server, &session, "/admin/leads?service=roofing").await;
-        assert_eq!(listed(&html), [other.clone()], "{name}");
+        assert_eq!(listed(&html), std::slice::from_ref(&other), "{name}");
         let (html, _) = page(&server, &session, "/admin/leads?status=failed&service=hvac").await;
-        assert_eq!(listed(&html), [id.clone()], "{name}");
+        assert_eq!(listed(&html), std::slice::from_ref(&id), "{name}");
         let (html, _) = page(&server, &session, "/admin/leads?status=delivered").await;
         assert!(listed(&html).is_empty(), "{name}: the webhook failed, so neither lead is delivered");
         let r = get(&server, &session, "/admin/leads?status=lost").await;
@@ -334,7 +334,7 @@ async fn the_list_pages_by_keyset_newest_first_and_filters_by_date() {
         expected.splice(0..1, [a, b]);
         assert_eq!(seen, expected, "{name}: every lead once, newest first, ties by id");
         let (html, _) = page(&server, &session, "/admin/leads?status=pending").await;
-        assert_eq!(listed(&html), [twin.clone()], "{name}");
+        assert_eq!(listed(&html), std::slice::from_ref(&twin), "{name}");
         let (html, _) = page(&server, &session, "/admin/leads?status=none&service=roofing").await;
         assert_eq!(listed(&html).len(), 50, "{name}");
         // 2025-01-15 in New York runs from 05:00 UTC: the leads from 10:01 to 12:00 UTC.
