@@ -1,5 +1,6 @@
 import { AdminAuditPage } from "./pages/admin/AdminAuditPage";
 import { AdminDataRequestsPage } from "./pages/admin/AdminDataRequestsPage";
+import { AdminHealthPage } from "./pages/admin/AdminHealthPage";
 import { AdminLeadPage } from "./pages/admin/AdminLeadPage";
 import { AdminLeadsPage } from "./pages/admin/AdminLeadsPage";
 import { AdminLoginPage } from "./pages/admin/AdminLoginPage";
@@ -48,5 +49,7 @@ export function App(props: PageProps) {
       return <AdminSubmissionPage {...props} />;
     case "admin-data-requests":
       return <AdminDataRequestsPage {...props} />;
+    case "admin-health":
+      return <AdminHealthPage {...props} />;
   }
 }

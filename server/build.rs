@@ -6,7 +6,10 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not baked in when it was compiled: a target/ copied from
+    // another checkout must watch and embed this checkout's files.
+    let manifest_dir_var = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let manifest_dir = Path::new(&manifest_dir_var);
     let web = manifest_dir.join("../target/web");
     for file in ["ssr.js", "site.css", "icons.json", "manifest.json", "bootstrap.js"] {
         let path = web.join(file);

@@ -6,6 +6,7 @@ export type {
   AdminAuditProps,
   AdminDataRequestsProps,
   AdminFrame,
+  AdminHealthProps,
   AdminLeadProps,
   AdminLeadsProps,
   AdminLoginProps,

@@ -2,7 +2,7 @@
 """`make bench`: measures the site against its performance budgets (README, Benchmarks) in one run.
 
 This file holds main(), what the measurements share and sections 1-3; leads.py has
-sections 5-6, browser.py sections 4 and 7. Run it from anywhere: python3 server/benches/bench.py
+sections 5-6, browser.py sections 4 and 7, admin.py section 8. Run it from anywhere: python3 server/benches/bench.py
 
   1. Render time per page type, on one engine, outside pool and cache: QuickJS (the
      render_bench binary, the server's own page table) and Node (the same ssr.js in a bare
@@ -25,6 +25,8 @@ sections 5-6, browser.py sections 4 and 7. Run it from anywhere: python3 server/
      /, /hvac, /campaigns, /privacy and on each of them with its scripts stripped
      (/_noscript/...): scores of every run, median FCP, LCP, TBT, CLS, JS bytes, and the
      FCP and LCP ratios to the script-free page; then a Markdown table of those rows.
+  8. Staff console (admin.py): the leads list with 1M leads in SQLite and in PostgreSQL, p50
+     and p95 of each filter over HTTP with a staff session, against the 50 ms aim.
 
 Expects `make build` to have run (the Makefile's bench target does it). Standard library
 only. Knobs, by environment: BENCH_RENDERS (200), BENCH_DURATION (10s), BENCH_CONNECTIONS
@@ -34,7 +36,8 @@ postgres://postgres@127.0.0.1:5432/test), BENCH_STEADY_RATE (50), BENCH_STEADY_S
 BENCH_LH_PATHS ("/ /hvac /campaigns /privacy"), BENCH_LH_RUNS (3), BENCH_LH_TIMEOUT (60 s a
 run), BENCH_LH_MAX_WAIT_MS (20000), BENCH_LH_VERSION (13.5.0), CHROME_PATH (else
 $CHROMIUM_PATH, else /usr/bin/chromium), and BENCH_ONLY (default all: a subset of
-"render warm throughput sizes leads delivery lighthouse"; throughput and sizes imply warm).
+"render warm throughput sizes leads delivery lighthouse admin"; throughput and sizes imply
+warm), BENCH_ADMIN_REQUESTS (200 per filter).
 """
 
 import gzip
@@ -52,11 +55,12 @@ import urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import admin  # noqa: E402
 import browser  # noqa: E402
 import leads  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse")
+SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin")
 SERVICE = "hvac"
 
 
@@ -528,6 +532,8 @@ def main():
         if "delivery" in only:
             leads.measure_delivery(bench)
         results = browser.measure_lighthouse(bench) if "lighthouse" in only else None
+        if "admin" in only:
+            admin.measure_admin(bench)
         bench.say("summary")
         for cells in bench.rows:
             print("%-28s %-38s %-28s %s" % cells)

@@ -6,7 +6,23 @@ use std::fmt::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::store::OutboxSummary;
+use crate::store::{DeliveryCount, OutboxSummary};
+
+/// How far back the delivery figures look.
+pub const DELIVERIES_WINDOW_MS: i64 = 24 * 3_600_000;
+
+/// The notification figures the worker last read from the store: what /metrics exposes and
+/// the console's health page shows (both read them here, so they always agree).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Health {
+    /// Each outbox's undelivered part ("leads", "mail"), by name.
+    pub outboxes: Vec<(&'static str, OutboxSummary)>,
+    /// Delivery attempts of lead notifications in the last [`DELIVERIES_WINDOW_MS`].
+    pub deliveries_24h: Vec<DeliveryCount>,
+    // More figures (say, the time and outcome of the last backup) go here as one more
+    // field: `render` writes them to /metrics and the health page shows them as one more
+    // group (admin/health.rs `groups`).
+}
 
 /// Upper bounds (seconds) of the accept-to-delivered latency histogram.
 const LATENCY_BUCKETS: [f64; 12] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0];
@@ -25,6 +41,8 @@ pub struct Metrics {
     latency_sum_ms: AtomicU64,
     /// The undelivered part of each outbox ("leads", …), as the worker last read it.
     outboxes: Mutex<BTreeMap<&'static str, OutboxSummary>>,
+    /// Delivery attempts in the last 24 hours, as the worker last read them.
+    deliveries_24h: Mutex<Vec<DeliveryCount>>,
 }
 
 impl Metrics {
@@ -83,6 +101,25 @@ impl Metrics {
     /// Records what the worker read of outbox `name` (pending, failed, oldest undelivered).
     pub fn set_outbox(&self, name: &'static str, summary: OutboxSummary) {
         self.outboxes.lock().unwrap_or_else(|p| p.into_inner()).insert(name, summary);
+    }
+
+    /// Records what the worker read of the last 24 hours' delivery attempts.
+    pub fn set_deliveries_24h(&self, counts: Vec<DeliveryCount>) {
+        *self.deliveries_24h.lock().unwrap_or_else(|p| p.into_inner()) = counts;
+    }
+
+    /// The notification figures as the worker last read them.
+    pub fn health(&self) -> Health {
+        Health {
+            outboxes: self
+                .outboxes
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter()
+                .map(|(name, o)| (*name, *o))
+                .collect(),
+            deliveries_24h: self.deliveries_24h.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+        }
     }
 
     /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
@@ -157,7 +194,8 @@ impl Metrics {
             self.latency_sum_ms.load(Ordering::Relaxed) as f64 / 1000.0
         );
         let _ = writeln!(out, "notification_delivery_seconds_count {count}");
-        let outboxes = self.outboxes.lock().unwrap_or_else(|p| p.into_inner());
+        let health = self.health();
+        let outboxes = &health.outboxes;
         let _ = writeln!(
             out,
             "# HELP outbox_depth Notifications not delivered, by outbox and status (pending: being retried; failed: given up, see `site outbox retry`).\n# TYPE outbox_depth gauge"
@@ -174,6 +212,24 @@ impl Metrics {
             let age = o.oldest_undelivered_ms.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
             let _ = writeln!(out, "outbox_oldest_undelivered_seconds{{outbox=\"{name}\"}} {age}");
         }
+        let _ = writeln!(
+            out,
+            "# HELP notification_deliveries_24h Delivery attempts of lead notifications in the last 24 hours, by channel and outcome.\n# TYPE notification_deliveries_24h gauge"
+        );
+        for d in &health.deliveries_24h {
+            let _ = writeln!(
+                out,
+                "notification_deliveries_24h{{channel=\"{}\",outcome=\"{}\"}} {}",
+                label_value(&d.channel),
+                label_value(&d.outcome),
+                d.count
+            );
+        }
         out
     }
+}
+
+/// A label value as the exposition format wants it (backslash, quote and newline escaped).
+fn label_value(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }

@@ -229,7 +229,7 @@ async fn failed_logins_get_one_answer_and_lock_out() {
             let at = html.find("role=\"alert\"").expect("an alert");
             (
                 status,
-                html[at..].split('<').nth(0).map(str::to_string).unwrap_or_default(),
+                html[at..].split('<').next().map(str::to_string).unwrap_or_default(),
                 html.len(),
             )
         };

@@ -87,7 +87,7 @@ async fn each_kind_is_listed_newest_first_by_keyset_pages_and_by_status() {
         assert_eq!(listed(&older), requests[50..], "{name}: the rest");
 
         let (html, _) = page(&server, &session, "/admin/applications").await;
-        assert_eq!(listed(&html), [application.clone()], "{name}: applications apart");
+        assert_eq!(listed(&html), std::slice::from_ref(&application), "{name}: applications apart");
 
         let r = get(&server, &session, "/admin/account-requests?status=lost").await;
         assert_eq!(r.status(), StatusCode::OK);
@@ -163,7 +163,7 @@ async fn staff_set_a_status_and_a_note_with_the_form_and_it_is_audited() {
         let (html, _) = page(&server, &session, &format!("{path}?done=saved")).await;
         assert!(html.contains("Saved.") && html.contains("Called back, wants a demo"), "{name}");
         let (html, _) = page(&server, &session, "/admin/applications?status=contacted").await;
-        assert_eq!(listed(&html), [id.clone()], "{name}");
+        assert_eq!(listed(&html), std::slice::from_ref(&id), "{name}");
 
         let r = get(&server, &session, "/admin/submissions/nope").await;
         assert_eq!(r.status(), StatusCode::NOT_FOUND, "{name}");

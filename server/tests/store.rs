@@ -430,6 +430,41 @@ async fn retention_deletes_only_records_older_than_the_cutoff() {
 }
 
 #[tokio::test]
+async fn the_staff_audit_log_is_kept_as_long_as_the_records_it_names() {
+    use site_server::store::NewAudit;
+    for (name, store) in stores().await {
+        let day = 24 * 3600 * 1000_i64;
+        let received = now_ms() - 30 * day;
+        let id = store
+            .submit_lead(lead("+14125550162", "decks"), vec![], received)
+            .await
+            .expect("lead")
+            .id;
+        let line = |action| NewAudit {
+            staff_id: None,
+            action,
+            target: Some(format!("lead:{id}")),
+            ip: None,
+            detail: None,
+        };
+        // Viewed the day it came in, exported ten days later.
+        store.audit(line("view_consent"), received + 3_600_000).await.expect("audit");
+        store.audit(line("export"), received + 10 * day).await.expect("audit");
+        let actions = |log: Vec<site_server::store::AuditEntry>| log.into_iter().map(|e| e.action).collect::<Vec<_>>();
+
+        // A cutoff that keeps the lead keeps every line about it.
+        store.purge_before(received).await.expect("purge");
+        assert!(store.lead(&id).await.expect("read").is_some(), "{name}");
+        assert_eq!(actions(store.audit_log(None, 10).await.expect("log")), ["export", "view_consent"], "{name}");
+        // Once the lead is past the cutoff, only lines older than the cutoff go with it.
+        store.purge_before(received + 5 * day).await.expect("purge");
+        assert!(store.lead(&id).await.expect("read").is_none(), "{name}");
+        assert_eq!(actions(store.audit_log(None, 10).await.expect("log")), ["export"], "{name}");
+        store.close().await;
+    }
+}
+
+#[tokio::test]
 async fn reopening_keeps_everything_and_migrations_run_once() {
     let dir = common::temp_dir("reopen");
     let url = format!("sqlite:{}", dir.join("leads.db").display());

@@ -1,4 +1,5 @@
 import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
+import ConfirmSubmit from "../../islands/ConfirmSubmit";
 import type { AdminDataRequestsProps } from "../../lib/types";
 
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
@@ -50,7 +51,7 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
                     </a>
                   </td>
                   <td className="px-3 py-2">{r.kind}</td>
-                  <td className="break-all px-3 py-2">{r.name}</td>
+                  <td className="min-w-[10rem] break-words px-3 py-2">{r.name}</td>
                   <td className="px-3 py-2">{r.state}</td>
                 </tr>
               ))}
@@ -63,9 +64,9 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
           <CsrfField token={frame.csrf} />
           <input type="hidden" name="q" value={query} />
           <p className="text-sm text-slate-800">Delete these records at the person&apos;s request. This cannot be undone.</p>
-          <button type="submit" className="mt-3 rounded-lg bg-red-700 px-4 py-2 font-bold text-white hover:bg-red-800">
-            Delete these records
-          </button>
+          <div className="mt-3">
+            <ConfirmSubmit label="Delete these records" question="Delete them for good?" confirmLabel="Yes, delete" tone="danger" />
+          </div>
         </form>
       )}
     </AdminShell>

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
 import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
 import { statusClass, statusLabel } from "../../components/admin/labels";
+import CopyButton from "../../islands/CopyButton";
 import type { AdminLeadProps } from "../../lib/types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[1fr_auto]">
+    <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[12rem_1fr] md:gap-4">
       <dt className="text-sm font-semibold text-slate-700">{label}</dt>
       <dd className="text-slate-900">{children}</dd>
     </div>
@@ -42,7 +43,10 @@ export function AdminLeadPage(p: AdminLeadProps) {
             <span className={statusClass(p.status)}>{statusLabel(p.status)}</span>
           </Row>
           {p.erased && <Row label="Erased on request">{p.erased}</Row>}
-          <Row label="Lead id">{p.id}</Row>
+          <Row label="Lead id">
+            {p.id}
+            <CopyButton value={p.id} what="the lead id" />
+          </Row>
         </dl>
       </section>
       <section aria-labelledby="consent-h" className={SECTION}>
@@ -57,9 +61,19 @@ export function AdminLeadPage(p: AdminLeadProps) {
           </Row>
           <Row label="Wording SHA-256">
             <code className="break-all text-xs">{c.sha256}</code>
+            <CopyButton value={c.sha256} what="the wording's SHA-256" />
           </Row>
           <Row label="Certificate URL">{c.certUrl ? <span className="break-all">{c.certUrl}</span> : "none"}</Row>
-          <Row label="Certificate token">{c.certToken ?? "none"}</Row>
+          <Row label="Certificate token">
+            {c.certToken ? (
+              <>
+                <span className="break-all">{c.certToken}</span>
+                <CopyButton value={c.certToken} what="the certificate token" />
+              </>
+            ) : (
+              "none"
+            )}
+          </Row>
           <Row label="Ping URL">{c.pingUrl ? <span className="break-all">{c.pingUrl}</span> : "none"}</Row>
           <Row label="IP address">{c.ip ?? "not recorded"}</Row>
           <Row label="User agent">{c.userAgent ? <span className="break-all">{c.userAgent}</span> : "not recorded"}</Row>

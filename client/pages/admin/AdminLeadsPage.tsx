@@ -73,10 +73,10 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-700">
               <tr>
-                <th scope="col" className="px-3 py-2">Received</th>
-                <th scope="col" className="px-3 py-2">Service</th>
                 <th scope="col" className="px-3 py-2">Name</th>
                 <th scope="col" className="px-3 py-2">Phone</th>
+                <th scope="col" className="px-3 py-2">Received</th>
+                <th scope="col" className="px-3 py-2">Service</th>
                 <th scope="col" className="px-3 py-2">ZIP</th>
                 <th scope="col" className="px-3 py-2">Delivery</th>
               </tr>
@@ -84,18 +84,18 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id} className="border-b border-slate-200">
-                  <td className="whitespace-nowrap px-3 py-2">
+                  <td className="min-w-[8rem] px-3 py-2">
                     <a href={r.href} className="font-semibold text-blue-800 underline">
-                      {r.received}
+                      {r.name || "Erased lead"}
                     </a>
                   </td>
-                  <td className="px-3 py-2">{r.service}</td>
-                  <td className="px-3 py-2">{r.name}</td>
                   <td className="whitespace-nowrap px-3 py-2">
-                    <a href={r.telHref} className="text-blue-800 underline">
+                    <a href={r.telHref} className="inline-block py-1 text-blue-800 underline">
                       {r.phone}
                     </a>
                   </td>
+                  <td className="whitespace-nowrap px-3 py-2">{r.received}</td>
+                  <td className="px-3 py-2">{r.service}</td>
                   <td className="px-3 py-2">{r.zip}</td>
                   <td className="whitespace-nowrap px-3 py-2">
                     <span className={statusClass(r.status)}>{statusLabel(r.status)}</span>

@@ -1,4 +1,5 @@
 import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
+import ConfirmSubmit from "../../islands/ConfirmSubmit";
 import type { AdminSuppressionsProps } from "../../lib/types";
 
 const FIELD = "flex flex-col gap-1 text-sm font-semibold text-slate-800";
@@ -82,9 +83,13 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
                     <form method="post" action="/admin/suppressions/remove">
                       <CsrfField token={frame.csrf} />
                       <input type="hidden" name="phone" value={r.phoneE164} />
-                      <button type="submit" aria-label={`Remove ${r.phone} from the list`} className="font-semibold text-blue-800 underline">
-                        Remove
-                      </button>
+                      <ConfirmSubmit
+                        label="Remove"
+                        ariaLabel={`Remove ${r.phone} from the list`}
+                        question={`Call ${r.phone} again?`}
+                        confirmLabel="Yes, remove"
+                        tone="link"
+                      />
                     </form>
                   </td>
                 </tr>

@@ -8,7 +8,10 @@
 pub mod access;
 mod audit;
 pub mod cookies;
+pub mod csv;
 mod data_requests;
+mod export;
+mod health;
 mod leads;
 mod login;
 mod page;
@@ -66,11 +69,15 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<Arc<AppState>>)> {
         (Method::GET, "/admin/", get(|| async { Redirect::to(HOME_PATH) })),
         (Method::POST, LOGOUT_PATH, post(login::logout)),
         (Method::GET, "/admin/audit", get(audit::page)),
+        (Method::GET, "/admin/health", get(health::page)),
         (Method::GET, "/admin/leads", get(leads::list)),
+        (Method::GET, "/admin/leads.csv", get(export::leads_csv)),
         (Method::GET, "/admin/leads/{id}", get(leads::detail)),
         (Method::POST, "/admin/leads/{id}/retry", post(leads::retry)),
         (Method::GET, "/admin/account-requests", get(submissions::account_requests)),
+        (Method::GET, "/admin/account-requests.csv", get(export::account_requests_csv)),
         (Method::GET, "/admin/applications", get(submissions::applications)),
+        (Method::GET, "/admin/applications.csv", get(export::applications_csv)),
         (Method::GET, "/admin/submissions/{id}", get(submissions::detail)),
         (Method::POST, "/admin/submissions/{id}", post(submissions::review)),
         (Method::GET, "/admin/data-requests", get(data_requests::page)),

@@ -117,6 +117,7 @@ async fn list(
         .flatten();
     let first_href = q.before.is_some().then(|| format!("{path}{}", query_string(&status, None)));
     let (title, _) = titles(kind);
+    let export_href = Some(format!("{path}.csv{}", query_string(&status, None)));
     let props = PageProps::AdminSubmissions(AdminSubmissionsProps {
         frame: staff.frame(&state, section(kind)),
         title: title.to_string(),
@@ -138,13 +139,13 @@ async fn list(
         notice,
         next_href,
         first_href,
-        export_href: None,
+        export_href,
     });
     page::render(&state, StatusCode::OK, props, title).await
 }
 
 /// The person or business a submission names, from the first of the usual fields it has.
-fn display_name(r: &SubmissionRecord) -> String {
+pub fn display_name(r: &SubmissionRecord) -> String {
     ["fullName", "name", "contactName", "businessName", "company", "companyName"]
         .iter()
         .find_map(|k| r.data.get(k).and_then(|v| v.as_str()).filter(|s| !s.trim().is_empty()))

@@ -76,14 +76,19 @@ impl Notifier {
         channels
     }
 
-    /// Reads each outbox's pending and failed counts and its oldest undelivered notification
-    /// into the metrics (a scrape never reads the database).
+    /// Reads each outbox's pending and failed counts, its oldest undelivered notification and
+    /// the last 24 hours' delivery attempts into the metrics (a scrape never reads the
+    /// database; the console's health page calls this, then shows the metrics' figures).
     pub async fn refresh_summary(&self) {
         for outbox in Outbox::ALL {
             match self.store.outbox_summary(outbox).await {
                 Ok(summary) => self.metrics.set_outbox(outbox.name(), summary),
                 Err(e) => tracing::error!(error = %e, outbox = outbox.name(), "cannot summarise the outbox"),
             }
+        }
+        match self.store.deliveries_since(now_ms() - crate::metrics::DELIVERIES_WINDOW_MS).await {
+            Ok(counts) => self.metrics.set_deliveries_24h(counts),
+            Err(e) => tracing::error!(error = %e, "cannot count the last day's deliveries"),
         }
     }
 

@@ -194,6 +194,7 @@ pub enum PageProps {
     AdminSubmissions(AdminSubmissionsProps),
     AdminSubmission(Box<AdminSubmissionProps>),
     AdminDataRequests(AdminDataRequestsProps),
+    AdminHealth(AdminHealthProps),
 }
 
 impl PageProps {
@@ -215,6 +216,7 @@ impl PageProps {
             PageProps::AdminSubmissions(_) => "admin-submissions",
             PageProps::AdminSubmission(_) => "admin-submission",
             PageProps::AdminDataRequests(_) => "admin-data-requests",
+            PageProps::AdminHealth(_) => "admin-health",
         }
     }
 }
@@ -269,6 +271,9 @@ mod tests {
             AdminSubmissionProps::decl(&cfg),
             PersonRecordRow::decl(&cfg),
             AdminDataRequestsProps::decl(&cfg),
+            HealthFigure::decl(&cfg),
+            HealthGroup::decl(&cfg),
+            AdminHealthProps::decl(&cfg),
             PageProps::decl(&cfg),
         ];
         let mut out = String::from(

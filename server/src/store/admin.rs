@@ -180,8 +180,8 @@ impl Store {
     }
 
     /// Sends a failed notification of `lead_id` back to the outbox, due now, with a fresh
-    /// count of attempts; writes `audit` in the same transaction. False when there is no
-    /// such failed notification.
+    /// retry period (what `site outbox retry ID` does, decision 009); writes `audit` in the
+    /// same transaction. False when there is no such failed notification.
     pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         match self {
             Store::Sqlite(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,

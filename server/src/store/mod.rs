@@ -13,8 +13,8 @@ pub mod postgres;
 mod postgres_admin;
 mod postgres_intake;
 mod postgres_outbox;
-mod postgres_writer;
 mod postgres_staff;
+mod postgres_writer;
 mod review;
 pub mod sqlite;
 mod sqlite_admin;
@@ -166,6 +166,15 @@ impl OutboxSummary {
     }
 }
 
+/// Delivery attempts of lead notifications in a period, for one channel and outcome
+/// ("delivered", "retry", "failed").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryCount {
+    pub channel: String,
+    pub outcome: String,
+    pub count: i64,
+}
+
 /// The outboxes the worker delivers from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outbox {
@@ -308,6 +317,12 @@ impl Store {
         dispatch!(self, s => s.outbox_summary(table).await)
     }
 
+    /// Delivery attempts of lead notifications at or after `since_ms`, by channel and
+    /// outcome (an index range over their time).
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
+        dispatch!(self, s => s.deliveries_since(since_ms).await)
+    }
+
     /// An outbox's rows with `status` ("pending", "failed", "delivered"), oldest first, at most `limit`.
     pub async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
         let (table, record) = outbox.table();
@@ -331,7 +346,10 @@ impl Store {
         dispatch!(self, s => s.next_due_ms().await)
     }
 
-    /// Deletes leads (with their outbox rows) and certificate records received before `cutoff_ms`.
+    /// Deletes leads (with their outbox rows), certificate records and submissions received
+    /// before `cutoff_ms`, and the staff audit lines written before it: an audit line is
+    /// never written before the record it names was received, so it is kept at least as
+    /// long as that record (and as long as the records, not forever).
     pub async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
         dispatch!(self, s => s.purge_before(cutoff_ms).await)
     }

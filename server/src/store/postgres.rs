@@ -13,11 +13,12 @@ use super::pg_tls::PgTarget;
 use super::{Channel, LeadRecord, Mail, NewSubmission, StoreError, Submitted};
 use crate::leads::{NewLead, TokenRecord};
 
-const MIGRATIONS: [(i64, &str); 4] = [
+const MIGRATIONS: [(i64, &str); 5] = [
     (1, include_str!("../../migrations/postgres/0001_leads.sql")),
     (2, include_str!("../../migrations/postgres/0002_intake.sql")),
     (3, include_str!("../../migrations/postgres/0003_hardening.sql")),
     (4, include_str!("../../migrations/postgres/0004_staff.sql")),
+    (5, include_str!("../../migrations/postgres/0005_console_health.sql")),
 ];
 /// Key of the advisory lock that serialises migrations across servers.
 const MIGRATION_LOCK: i64 = 0x5249_4e47;
@@ -165,6 +166,12 @@ impl PgStore {
         self.client()
             .await?
             .execute("DELETE FROM submissions WHERE received_at_ms < $1", &[&cutoff_ms])
+            .await?;
+        // An audit line is written after the record it names was received, so the same
+        // cutoff never drops it before that record.
+        self.client()
+            .await?
+            .execute("DELETE FROM staff_audit WHERE at_ms < $1", &[&cutoff_ms])
             .await?;
         self.client()
             .await?

@@ -91,7 +91,7 @@ impl PgStore {
             .client()
             .await?
             .query_one(
-                "WITH u AS (UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_ms = $3, locked_until_ms = 0 \
+                "WITH u AS (UPDATE outbox SET status = 'pending', next_attempt_ms = $3, locked_until_ms = 0, retry_from_ms = $3 \
                  WHERE id = $1 AND lead_id = $2 AND status = 'failed' RETURNING id), \
                  a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
                  SELECT $3, $4, $5, $6, $7, $8 FROM u RETURNING id) SELECT COUNT(*) FROM a",

@@ -81,6 +81,25 @@ impl PgStore {
         Ok(summary)
     }
 
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= $1 GROUP BY channel, outcome ORDER BY channel, outcome",
+                &[&since_ms],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| super::DeliveryCount {
+                channel: r.get(0),
+                outcome: r.get(1),
+                count: r.get(2),
+            })
+            .collect())
+    }
+
     pub async fn outbox_rows(
         &self,
         table: &'static str,

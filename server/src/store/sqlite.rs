@@ -14,11 +14,12 @@ use super::{
 };
 use crate::leads::{NewLead, TokenRecord};
 
-const MIGRATIONS: [(u32, &str); 4] = [
+const MIGRATIONS: [(u32, &str); 5] = [
     (1, include_str!("../../migrations/sqlite/0001_leads.sql")),
     (2, include_str!("../../migrations/sqlite/0002_intake.sql")),
     (3, include_str!("../../migrations/sqlite/0003_hardening.sql")),
     (4, include_str!("../../migrations/sqlite/0004_staff.sql")),
+    (5, include_str!("../../migrations/sqlite/0005_console_health.sql")),
 ];
 
 /// Work for the writer: runs inside the group transaction and returns what to do once the
@@ -241,6 +242,23 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
+            )?;
+            let rows = stmt.query_map(params![since_ms], |r| {
+                Ok(super::DeliveryCount {
+                    channel: r.get(0)?,
+                    outcome: r.get(1)?,
+                    count: r.get(2)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
     pub async fn outbox_rows(
         &self,
         table: &'static str,
@@ -325,6 +343,9 @@ impl SqliteStore {
             let certs = conn.execute("DELETE FROM certificates WHERE recorded_at_ms < ?1", params![cutoff_ms])?;
             // Their e-mails go with them (ON DELETE CASCADE).
             conn.execute("DELETE FROM submissions WHERE received_at_ms < ?1", params![cutoff_ms])?;
+            // An audit line is written after the record it names was received, so the same
+            // cutoff never drops it before that record.
+            conn.execute("DELETE FROM staff_audit WHERE at_ms < ?1", params![cutoff_ms])?;
             conn.execute(
                 "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)",
                 [],

@@ -97,7 +97,7 @@ impl SqliteStore {
         self.write(move |conn| {
             let changed = conn
                 .prepare_cached(
-                    "UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_ms = ?3, locked_until_ms = 0 \
+                    "UPDATE outbox SET status = 'pending', next_attempt_ms = ?3, locked_until_ms = 0, retry_from_ms = ?3 \
                      WHERE id = ?1 AND lead_id = ?2 AND status = 'failed'",
                 )?
                 .execute(params![outbox_id, lead_id, now_ms])?;

@@ -1,0 +1,230 @@
+"""Section 8 of `make bench` (BENCH_ONLY=admin): the staff console's leads list with 1M leads.
+
+For SQLite and then PostgreSQL (a database made for the run, dropped after; skipped when
+PostgreSQL does not answer): the release server starts on an empty database (it creates the
+tables), 1M leads go in with one INSERT … SELECT (a recursive CTE on SQLite, generate_series
+on PostgreSQL; the database's own triggers fill the name index), a staff account is made with
+`site staff add` (password on standard input) and signs in over HTTP; then each filter of the
+list is asked BENCH_ADMIN_REQUESTS times (200) in turn on one keep-alive connection, and its
+p50 and p95 are printed against the 50 ms aim. Each answer is a whole page: the session check,
+the query, and React rendered in QuickJS for that request.
+"""
+
+import http.client
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import time
+import urllib.parse
+
+from leads import percentile, pg_url_for, psql
+
+LEADS = 1_000_000
+P95_AIM_MS = 50
+EMAIL = "bench@ringready.example"
+PASSWORD = "a long bench staff passphrase"
+
+FIRST = ["Maria", "James", "Ana", "Robert", "Linda", "Michael", "Sofia", "David", "Emily", "Daniel",
+         "Grace", "Luis", "Olivia", "Noah", "Chloe", "Ethan", "Mia", "Lucas", "Zoe", "Henry"]
+LAST = ["Garcia", "Smith", "Johnson", "Brown", "Jones", "Miller", "Davis", "Rodriguez", "Martinez", "Wilson",
+        "Anderson", "Taylor", "Thomas", "Moore", "Jackson", "Martin", "Lee", "Thompson", "White", "Harris",
+        "Clark", "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Torres",
+        "Nguyen", "Hill", "Flores", "Green", "Adams", "Nelson", "Baker", "Hall", "Rivera", "Campbell",
+        "Mitchell", "Carter", "Roberts", "Gomez", "Phillips", "Evans", "Turner", "Diaz", "Parker", "Cruz"]
+# Most leads delivered, a few still being retried, given up or suppressed.
+STATUS_EVERY = [("failed", 997), ("pending", 499), ("suppressed", 1009)]
+
+
+def services(bench):
+    with open(os.path.join(bench.root, "catalogue", "services.json")) as f:
+        return [s["slug"] for s in json.load(f)]
+
+
+def fill_sql(dialect, slugs, newest_ms, sha):
+    """One statement that adds LEADS leads, a lead every 30 s back from NEWEST_MS: lead i has
+    service slugs[i % n], name FIRST[i % 20] + LAST[(i / 20) % 50], phone +1412 (2000000 + i)."""
+    n = len(slugs)
+    svc = "CASE " + " ".join(f"WHEN i % {n} = {k} THEN '{s}'" for k, s in enumerate(slugs)) + " END"
+    first = "CASE " + " ".join(f"WHEN i % 20 = {k} THEN '{s}'" for k, s in enumerate(FIRST)) + " END"
+    last = "CASE " + " ".join(f"WHEN (i / 20) % 50 = {k} THEN '{s}'" for k, s in enumerate(LAST)) + " END"
+    status = "CASE " + " ".join(f"WHEN i % {m} = 0 THEN '{s}'" for s, m in STATUS_EVERY) + " ELSE 'delivered' END"
+    cols = ("id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, "
+            "delivery_status")
+    if dialect == "sqlite":
+        ident = "printf('bench-%08d', i)"
+        phone = "'+1412' || (2000000 + i)"
+        return (f"WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {LEADS}) "
+                f"INSERT INTO leads ({cols}) SELECT {ident}, {newest_ms} - i * 30000, {svc}, {first} || ' ' || {last}, "
+                f"{phone}, '15213', 1, '{sha}', {status} FROM k")
+    ident = "'bench-' || lpad(i::text, 8, '0')"
+    phone = "'+1412' || (2000000 + i)::text"
+    return (f"INSERT INTO leads ({cols}) SELECT {ident}, {newest_ms}::BIGINT - i * 30000, {svc}, "
+            f"{first} || ' ' || {last}, {phone}, '15213', TRUE, '{sha}', {status} "
+            f"FROM generate_series(0::BIGINT, {LEADS - 1}) AS i")
+
+
+def filters(slugs, newest_ms):
+    """The list's filters as a person would use them (query strings)."""
+    day = 86_400_000
+    # A week ending ten days before the newest lead, as dates in the site's time zone (the
+    # bench leaves it at America/New_York; UTC-5 is near enough for picking dates).
+    end = time.gmtime((newest_ms - 10 * day - 5 * 3_600_000) / 1000)
+    start = time.gmtime((newest_ms - 17 * day - 5 * 3_600_000) / 1000)
+    phone = 2000000 + 123_457
+    return [
+        ("newest, no filter", ""),
+        ("service", f"service={slugs[3]}"),
+        ("date range (a week)", f"from={time.strftime('%Y-%m-%d', start)}&to={time.strftime('%Y-%m-%d', end)}"),
+        ("status failed", "status=failed"),
+        ("status delivered", "status=delivered"),
+        ("phone (typed)", "phone=" + urllib.parse.quote(f"(412) {str(phone)[:3]}-{str(phone)[3:]}")),
+        ("name (two words)", "name=" + urllib.parse.quote("maria garcia")),
+        ("name (one word)", "name=nguyen"),
+        ("service + dates + status", f"service={slugs[3]}&status=delivered&from={time.strftime('%Y-%m-%d', start)}"
+                                     f"&to={time.strftime('%Y-%m-%d', end)}"),
+        ("service + name", f"service={slugs[1]}&name=smith"),
+        ("page 20 (keyset)", None),
+    ]
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection with the staff session's cookie."""
+
+    def __init__(self, url):
+        parts = urllib.parse.urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        self.cookie = ""
+
+    def request(self, method, path, body=None, headers=None):
+        h = {"Cookie": self.cookie} if self.cookie else {}
+        h.update(headers or {})
+        self.conn.request(method, path, body=body, headers=h)
+        r = self.conn.getresponse()
+        data = r.read()
+        return r.status, r.getheaders(), data
+
+
+def cookie_from(headers, name):
+    for k, v in headers:
+        if k.lower() == "set-cookie" and v.startswith(name + "="):
+            return v.split(";", 1)[0]
+    return None
+
+
+def sign_in(bench, site):
+    """`site staff add` against the server's database, then the login form over HTTP."""
+    env = dict(os.environ, **site.db_env)
+    made = subprocess.run([bench.site_bin, "staff", "add", EMAIL], input=PASSWORD + "\n", capture_output=True,
+                          text=True, env=env, cwd=bench.root)
+    if made.returncode != 0:
+        bench.die(f"site staff add: {made.stderr.strip()[-300:]}")
+    c = Client(site.url)
+    status, headers, body = c.request("GET", "/admin/login")
+    login_cookie = cookie_from(headers, "rr_admin_login")
+    token = re.search(rb'name="csrf" value="([^"]+)"', body)
+    if status != 200 or not login_cookie or not token:
+        bench.die(f"GET /admin/login answered {status} without its form")
+    c.cookie = login_cookie
+    form = urllib.parse.urlencode({"csrf": token.group(1).decode(), "next": "/admin/leads", "email": EMAIL,
+                                   "password": PASSWORD})
+    status, headers, _ = c.request("POST", "/admin/login", form,
+                                   {"Content-Type": "application/x-www-form-urlencoded", "Origin": site.url})
+    session = cookie_from(headers, "rr_admin")
+    if status != 303 or not session:
+        bench.die(f"signing in answered {status}")
+    c.cookie = session
+    return c
+
+
+def measure_list(bench, client, label, slugs, newest_ms):
+    requests = int(os.environ.get("BENCH_ADMIN_REQUESTS", "200"))
+    results = []
+    for name, query in filters(slugs, newest_ms):
+        if query is None:
+            # Twenty pages down the unfiltered list by its own "Older" links.
+            path = "/admin/leads"
+            for _ in range(19):
+                _, _, body = client.request("GET", path)
+                older = re.search(rb'href="(/admin/leads\?before=[^"]+)"', body)
+                if not older:
+                    bench.die("the list has no link to older leads")
+                path = older.group(1).decode().replace("&amp;", "&")
+        else:
+            path = "/admin/leads" + (f"?{query}" if query else "")
+        status, _, body = client.request("GET", path)
+        if status != 200:
+            bench.die(f"GET {path} answered {status}")
+        rows = body.count(b'href="/admin/leads/bench-')
+        times = []
+        for _ in range(requests):
+            t = time.perf_counter()
+            status, _, _ = client.request("GET", path)
+            times.append((time.perf_counter() - t) * 1000)
+            if status != 200:
+                bench.die(f"GET {path} answered {status}")
+        times.sort()
+        p50, p95 = percentile(times, 50), percentile(times, 95)
+        verdict = "OK" if p95 < P95_AIM_MS else "ABOVE"
+        print("%-10s %-26s %5d rows %8.1f ms %8.1f ms  %s" % (label, name, rows, p50, p95, verdict), flush=True)
+        results.append((name, p95, verdict))
+    worst = max(results, key=lambda r: r[1])
+    bench.row(f"leads list p95 {label}", f"worst {worst[1]:.1f} ms ({worst[0]})", f"< {P95_AIM_MS} ms, 1M leads",
+              "OK" if all(r[2] == "OK" for r in results) else "ABOVE")
+
+
+def measure_admin(bench):
+    bench.say(f"8. staff console: the leads list with {LEADS:,} leads, p95 of each filter "
+              f"(one connection, a whole page per answer; aim < {P95_AIM_MS} ms)")
+    print("%-10s %-26s %10s %11s %11s" % ("store", "filter", "rows shown", "p50", "p95"), flush=True)
+    slugs = services(bench)
+    newest_ms = int(time.time() * 1000)
+    sha = "b" * 64
+
+    db = bench.path("admin-sqlite", "site.db")
+    os.makedirs(os.path.dirname(db), exist_ok=True)
+    site = bench.start_site("admin-sqlite", {"DATABASE_URL": f"sqlite:{db}"}, log_name="admin-sqlite.log")
+    site.db_env = {"DATABASE_URL": f"sqlite:{db}"}
+    t = time.monotonic()
+    conn = sqlite3.connect(db, timeout=30)
+    conn.execute("INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?, 'I agree.', 0)", (sha,))
+    conn.execute(fill_sql("sqlite", slugs, newest_ms, sha))
+    conn.commit()
+    conn.close()
+    print(f"(sqlite: {LEADS:,} leads added in {time.monotonic() - t:.0f} s)", flush=True)
+    measure_list(bench, sign_in(bench, site), "sqlite", slugs, newest_ms)
+    bench.stop(site.proc)
+
+    url = bench.knobs.pg_url
+    if not shutil.which("psql") or psql(url, "SELECT 1", timeout=3).returncode != 0:
+        print("postgres: skipped (no psql, or PostgreSQL does not answer; set BENCH_PG_URL)")
+        bench.row("leads list p95 postgres", "skipped")
+        return
+    name = f"bench_admin_{os.getpid()}"
+    if psql(url, f"CREATE DATABASE {name}").returncode != 0:
+        bench.die(f"CREATE DATABASE {name} failed")
+
+    def drop():
+        psql(url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", timeout=5)
+
+    bench.cleanups.append(drop)
+    pg = pg_url_for(url, name)
+    site = bench.start_site("admin-postgres", {"DATABASE_URL": pg}, log_name="admin-postgres.log")
+    site.db_env = {"DATABASE_URL": pg}
+    t = time.monotonic()
+    for sql in [f"INSERT INTO consent_texts (sha256, text, first_seen_ms) VALUES ('{sha}', 'I agree.', 0)",
+                fill_sql("postgres", slugs, newest_ms, sha),
+                # What autovacuum does after a bulk insert: statistics, and the name index's
+                # pending list merged (a GIN index collects new entries there).
+                "VACUUM ANALYZE leads"]:
+        done = psql(pg, sql)
+        if done.returncode != 0:
+            bench.die(f"filling PostgreSQL: {done.stderr.strip()[-300:]}")
+    print(f"(postgres: {LEADS:,} leads added, vacuumed and analysed in {time.monotonic() - t:.0f} s)", flush=True)
+    measure_list(bench, sign_in(bench, site), "postgres", slugs, newest_ms)
+    bench.stop(site.proc)
+    drop()
+    bench.cleanups.remove(drop)

@@ -1,0 +1,150 @@
+//! GET /admin/health: the notification figures /metrics exposes (outbox depth by status,
+//! oldest undelivered notification, the last 24 hours' deliveries by outcome). The page asks
+//! the worker to read them afresh (`Notifier::refresh_summary`, the code that feeds
+//! /metrics) and shows `Metrics::health`, so the two never disagree.
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+
+use super::access::StaffSession;
+use super::page;
+use crate::metrics::Health;
+use crate::pages::props::{AdminHealthProps, AdminSection, HealthFigure, HealthGroup, PageProps};
+use crate::state::AppState;
+
+/// A backlog older than this is shown as wanting attention (decision 009's alert).
+const OLD_BACKLOG_MS: i64 = 15 * 60_000;
+
+pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>) -> Response {
+    state.notifier.refresh_summary().await;
+    let now = crate::store::now_ms();
+    let props = PageProps::AdminHealth(AdminHealthProps {
+        frame: staff.frame(&state, AdminSection::Health),
+        groups: groups(&state.metrics.health(), now),
+        read_at: crate::time::human_utc(now),
+    });
+    page::render(&state, StatusCode::OK, props, "Health").await
+}
+
+fn figure(label: impl Into<String>, value: impl Into<String>, alert: bool) -> HealthFigure {
+    HealthFigure {
+        label: label.into(),
+        value: value.into(),
+        alert,
+    }
+}
+
+/// The page's groups of figures: one per outbox, then the last day's deliveries. (Another
+/// field of [`Health`], such as the last backup, becomes one more group here.)
+pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
+    let mut groups: Vec<HealthGroup> = health
+        .outboxes
+        .iter()
+        .map(|(name, o)| {
+            let (title, note) = match *name {
+                "leads" => (
+                    "Lead notifications",
+                    "E-mails and webhooks about new leads. A failed one is sent again from its lead's page, or with site outbox retry (/metrics: outbox=\"leads\").",
+                ),
+                "mail" => (
+                    "Account request and application e-mails",
+                    "E-mails to staff about account requests and campaign applications. A failed one is sent again with site outbox retry (/metrics: outbox=\"mail\").",
+                ),
+                other => (other, ""),
+            };
+            let oldest = match o.oldest_undelivered_ms {
+                Some(t) => {
+                    let age = (now_ms - t).max(0);
+                    figure(
+                        "Oldest undelivered",
+                        format!("{} ago ({})", age_text(age), crate::time::human_utc(t)),
+                        age > OLD_BACKLOG_MS,
+                    )
+                }
+                None => figure("Oldest undelivered", "none", false),
+            };
+            HealthGroup {
+                title: title.to_string(),
+                note: note.to_string(),
+                figures: vec![
+                    figure("Pending (being retried)", o.pending.to_string(), false),
+                    figure(
+                        "Failed (given up after days of retries)",
+                        o.failed.to_string(),
+                        o.failed > 0,
+                    ),
+                    oldest,
+                ],
+            }
+        })
+        .collect();
+    let deliveries = if health.deliveries_24h.is_empty() {
+        vec![figure("Attempts", "none", false)]
+    } else {
+        health
+            .deliveries_24h
+            .iter()
+            .map(|d| figure(format!("{}: {}", d.channel, d.outcome), d.count.to_string(), d.outcome == "failed"))
+            .collect()
+    };
+    groups.push(HealthGroup {
+        title: "Deliveries in the last 24 hours".to_string(),
+        note: "Lead notification attempts by channel and outcome (/metrics: notification_deliveries_24h).".to_string(),
+        figures: deliveries,
+    });
+    groups
+}
+
+/// "45 s", "12 min", "3 h 5 min", "2 days 4 h".
+fn age_text(ms: i64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min", s / 60),
+        3600..86_400 => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ => {
+            let days = s / 86_400;
+            format!("{days} day{} {} h", if days == 1 { "" } else { "s" }, s % 86_400 / 3600)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{DeliveryCount, OutboxSummary};
+
+    #[test]
+    fn the_figures_are_the_metrics_figures() {
+        let health = Health {
+            outboxes: vec![(
+                "leads",
+                OutboxSummary {
+                    pending: 3,
+                    failed: 1,
+                    oldest_undelivered_ms: Some(1_000),
+                },
+            )],
+            deliveries_24h: vec![DeliveryCount {
+                channel: "email".into(),
+                outcome: "delivered".into(),
+                count: 7,
+            }],
+        };
+        let g = groups(&health, 1_000 + 20 * 60_000);
+        assert_eq!(g.len(), 2);
+        let values: Vec<(&str, bool)> = g[0].figures.iter().map(|f| (f.value.as_str(), f.alert)).collect();
+        assert_eq!(values[0], ("3", false));
+        assert_eq!(values[1], ("1", true));
+        assert!(values[2].0.starts_with("20 min ago") && values[2].1, "{values:?}");
+        assert_eq!(
+            (g[1].figures[0].label.as_str(), g[1].figures[0].value.as_str()),
+            ("email: delivered", "7")
+        );
+        assert_eq!(age_text(90_061_000), "1 day 1 h");
+    }
+}
