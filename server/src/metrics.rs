@@ -25,6 +25,19 @@ pub struct Metrics {
     latency_sum_ms: AtomicU64,
     /// The undelivered part of each outbox ("leads", …), as the worker last read it.
     outboxes: Mutex<BTreeMap<&'static str, OutboxSummary>>,
+    /// The server's own backups, once they are configured.
+    backups: Mutex<Option<BackupFigures>>,
+}
+
+/// What /metrics says of the scheduled backups.
+#[derive(Debug, Clone, Copy, Default)]
+struct BackupFigures {
+    last_attempt_ms: i64,
+    last_success_ms: i64,
+    last_ok: bool,
+    last_duration_ms: u64,
+    last_bytes: u64,
+    failures: u64,
 }
 
 impl Metrics {
@@ -83,6 +96,27 @@ impl Metrics {
     /// Records what the worker read of outbox `name` (pending, failed, oldest undelivered).
     pub fn set_outbox(&self, name: &'static str, summary: OutboxSummary) {
         self.outboxes.lock().unwrap_or_else(|p| p.into_inner()).insert(name, summary);
+    }
+
+    /// Scheduled backups are on: their figures appear (zeros until the first one).
+    pub fn backups_enabled(&self) {
+        let mut b = self.backups.lock().unwrap_or_else(|p| p.into_inner());
+        b.get_or_insert_with(BackupFigures::default);
+    }
+
+    /// A scheduled backup ended at `at_ms`: written and checked (`ok`), or not.
+    pub fn backup_finished(&self, ok: bool, at_ms: i64, duration_ms: u64, bytes: u64) {
+        let mut b = self.backups.lock().unwrap_or_else(|p| p.into_inner());
+        let f = b.get_or_insert_with(BackupFigures::default);
+        f.last_attempt_ms = at_ms;
+        f.last_ok = ok;
+        f.last_duration_ms = duration_ms;
+        if ok {
+            f.last_success_ms = at_ms;
+            f.last_bytes = bytes;
+        } else {
+            f.failures += 1;
+        }
     }
 
     /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
@@ -173,6 +207,39 @@ impl Metrics {
         for (name, o) in outboxes.iter() {
             let age = o.oldest_undelivered_ms.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
             let _ = writeln!(out, "outbox_oldest_undelivered_seconds{{outbox=\"{name}\"}} {age}");
+        }
+        drop(outboxes);
+        if let Some(b) = *self.backups.lock().unwrap_or_else(|p| p.into_inner()) {
+            let secs = |ms: i64| ms as f64 / 1000.0;
+            let mut gauge = |name: &str, help: &str, value: f64| {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+            };
+            gauge(
+                "backup_last_success_timestamp_seconds",
+                "When the last scheduled backup was written and checked (Unix time; 0: none yet).",
+                secs(b.last_success_ms),
+            );
+            gauge(
+                "backup_last_attempt_timestamp_seconds",
+                "When the last scheduled backup ended, whatever its outcome (Unix time; 0: none yet).",
+                secs(b.last_attempt_ms),
+            );
+            gauge(
+                "backup_last_ok",
+                "1 when the last scheduled backup succeeded, 0 when it failed (or none ran yet).",
+                if b.last_ok { 1.0 } else { 0.0 },
+            );
+            gauge(
+                "backup_last_duration_seconds",
+                "How long the last scheduled backup took.",
+                b.last_duration_ms as f64 / 1000.0,
+            );
+            gauge("backup_last_size_bytes", "Size of the last good backup.", b.last_bytes as f64);
+            let _ = writeln!(
+                out,
+                "# HELP backup_failures_total Scheduled backups that failed.\n# TYPE backup_failures_total counter\nbackup_failures_total {}",
+                b.failures
+            );
         }
         out
     }
