@@ -25,6 +25,8 @@ pub struct Metrics {
     latency_sum_ms: AtomicU64,
     /// The undelivered part of each outbox ("leads", …), as the worker last read it.
     outboxes: Mutex<BTreeMap<&'static str, OutboxSummary>>,
+    /// Answers by status class (index 0: 1xx … 4: 5xx).
+    responses: [AtomicU64; 5],
     /// The server's own backups, once they are configured.
     backups: Mutex<Option<BackupFigures>>,
 }
@@ -98,6 +100,13 @@ impl Metrics {
         self.outboxes.lock().unwrap_or_else(|p| p.into_inner()).insert(name, summary);
     }
 
+    /// An answer the router gave, by its status code.
+    pub fn response(&self, status: u16) {
+        if let Some(class) = (status / 100).checked_sub(1).filter(|c| *c < 5) {
+            self.responses[class as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// Scheduled backups are on: their figures appear (zeros until the first one).
     pub fn backups_enabled(&self) {
         let mut b = self.backups.lock().unwrap_or_else(|p| p.into_inner());
@@ -121,7 +130,7 @@ impl Metrics {
 
     /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
     /// undelivered notification.
-    pub fn render(&self, cache_hits: u64, cache_misses: u64, now_ms: i64) -> String {
+    pub fn render(&self, cache_hits: u64, cache_misses: u64, render_rejected: u64, now_ms: i64) -> String {
         let mut out = String::with_capacity(2048);
         let mut counter = |name: &str, help: &str, value: u64| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
@@ -148,6 +157,18 @@ impl Metrics {
         );
         counter("render_cache_hits_total", "Pages served from the render cache.", cache_hits);
         counter("render_cache_misses_total", "Pages that had to be rendered.", cache_misses);
+        counter(
+            "render_queue_rejected_total",
+            "Renders refused because the render queue was full (answered 503).",
+            render_rejected,
+        );
+        let _ = writeln!(
+            out,
+            "# HELP http_responses_total Answers of the site's router, by status class.\n# TYPE http_responses_total counter"
+        );
+        for (i, n) in self.responses.iter().enumerate() {
+            let _ = writeln!(out, "http_responses_total{{class=\"{}xx\"}} {}", i + 1, n.load(Ordering::Relaxed));
+        }
         let _ = writeln!(
             out,
             "# HELP leads_rejected_total Submissions refused, by reason.\n# TYPE leads_rejected_total counter"
