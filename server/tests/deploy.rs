@@ -174,3 +174,17 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && said.contains("Valid configuration"), "caddy validate:\n{said}");
 }
+
+#[test]
+fn the_admin_wrapper_is_a_valid_shell_script_running_site_as_the_service_does() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../deploy/site-admin");
+    let script = deploy("site-admin");
+    for part in ["--uid=site", "EnvironmentFile=/etc/site/site.env", "WorkingDirectory=/var/lib/site", "/usr/local/bin/site \"$@\""] {
+        assert!(script.contains(part), "deploy/site-admin lacks {part}");
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).expect("site-admin").permissions().mode();
+    assert!(mode & 0o111 != 0, "deploy/site-admin is executable");
+    let out = Command::new("sh").arg("-n").arg(&path).output().expect("sh -n");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
