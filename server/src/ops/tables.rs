@@ -40,7 +40,7 @@ pub const NOT_COPIED: &[(&str, &str)] = &[
 ];
 
 /// The tables of `present` that are neither copied nor deliberately left out.
-pub fn unlisted<'a>(present: &'a [String]) -> Vec<&'a str> {
+pub fn unlisted(present: &[String]) -> Vec<&str> {
     present
         .iter()
         .map(String::as_str)
