@@ -22,7 +22,7 @@ NODE_MIN := 20.19.0
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build web types test test-rust test-js test-e2e test-api typecheck bench fmt lint clean deps chromium java tools
+.PHONY: help run build release web types test test-rust test-js test-e2e test-api typecheck bench fmt lint clean deps chromium java tools
 
 ## Lists the targets.
 help:
@@ -45,6 +45,14 @@ $(WEB_OUT) &: node_modules/.installed $(WEB_SOURCES) catalogue/services.json
 ## Builds the bundles and the release binary (target/release/site).
 build: web
 	$(CARGO) build --release --locked --bin site
+
+## Builds the optimised, stripped binary an operator installs (target/release/site); prints its size and SHA-256.
+release: web
+	$(CARGO) build --release --locked --bin site
+	@bytes=$$(stat -c %s target/release/site); \
+	echo "target/release/site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB)"; \
+	echo "sha256 $$(sha256sum target/release/site | cut -d' ' -f1)"; \
+	./target/release/site --version
 
 ## Builds everything and starts the site on http://127.0.0.1:8080 (LISTEN), SQLite in ./data.
 run: build

@@ -10,6 +10,7 @@ fn main() {
     // another checkout must watch and embed this checkout's files.
     let manifest_dir_var = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let manifest_dir = Path::new(&manifest_dir_var);
+    git_commit(manifest_dir);
     let web = manifest_dir.join("../target/web");
     for file in ["ssr.js", "site.css", "icons.json", "manifest.json", "bootstrap.js"] {
         let path = web.join(file);
@@ -72,4 +73,36 @@ fn json_string_after(text: &str, key: &str) -> Option<String> {
     let start = rest.find('"')? + 1;
     let end = start + rest[start..].find('"')?;
     Some(rest[start..end].to_string())
+}
+
+/// The commit the binary is built from, for `site --version`: `SITE_GIT_COMMIT` when set
+/// (a packager's own), else `git rev-parse HEAD`, else "unknown" (a tarball without .git).
+/// Rebuilt when HEAD or the branch it names moves.
+fn git_commit(dir: &Path) {
+    println!("cargo:rerun-if-env-changed=SITE_GIT_COMMIT");
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git").args(args).current_dir(dir).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
+        (out.status.success() && !text.is_empty()).then_some(text)
+    };
+    let commit = match std::env::var("SITE_GIT_COMMIT") {
+        Ok(c) if !c.trim().is_empty() => c.trim().to_string(),
+        _ => match git(&["rev-parse", "HEAD"]) {
+            Some(head) => {
+                for path in ["HEAD", "packed-refs"] {
+                    if let Some(p) = git(&["rev-parse", "--path-format=absolute", "--git-path", path]) {
+                        println!("cargo:rerun-if-changed={p}");
+                    }
+                }
+                if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
+                    && let Some(p) = git(&["rev-parse", "--path-format=absolute", "--git-path", &branch])
+                {
+                    println!("cargo:rerun-if-changed={p}");
+                }
+                head
+            }
+            None => "unknown".to_string(),
+        },
+    };
+    println!("cargo:rustc-env=SITE_GIT_COMMIT={commit}");
 }

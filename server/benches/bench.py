@@ -27,6 +27,8 @@ sections 5-6, browser.py sections 4 and 7, admin.py section 8. Run it from anywh
      FCP and LCP ratios to the script-free page; then a Markdown table of those rows.
   8. Staff console (admin.py): the leads list with 1M leads in SQLite and in PostgreSQL, p50
      and p95 of each filter over HTTP with a staff session, against the 50 ms aim.
+  9. Operations (ops.py): `site backup` and `site copy-store` on 100,000 leads
+     (BENCH_OPS_LEADS), the copy into a PostgreSQL database made for the run.
 
 Expects `make build` to have run (the Makefile's bench target does it). Standard library
 only. Knobs, by environment: BENCH_RENDERS (200), BENCH_DURATION (10s), BENCH_CONNECTIONS
@@ -36,8 +38,8 @@ postgres://postgres@127.0.0.1:5432/test), BENCH_STEADY_RATE (50), BENCH_STEADY_S
 BENCH_LH_PATHS ("/ /hvac /campaigns /privacy"), BENCH_LH_RUNS (3), BENCH_LH_TIMEOUT (60 s a
 run), BENCH_LH_MAX_WAIT_MS (20000), BENCH_LH_VERSION (13.5.0), CHROME_PATH (else
 $CHROMIUM_PATH, else /usr/bin/chromium), and BENCH_ONLY (default all: a subset of
-"render warm throughput sizes leads delivery lighthouse admin"; throughput and sizes imply
-warm), BENCH_ADMIN_REQUESTS (200 per filter).
+"render warm throughput sizes leads delivery lighthouse admin ops"; throughput and sizes
+imply warm), BENCH_ADMIN_REQUESTS (200 per filter).
 """
 
 import gzip
@@ -58,9 +60,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import admin  # noqa: E402
 import browser  # noqa: E402
 import leads  # noqa: E402
+import ops  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin")
+SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops")
 SERVICE = "hvac"
 
 
@@ -531,6 +534,8 @@ def main():
             leads.measure_intake(bench)
         if "delivery" in only:
             leads.measure_delivery(bench)
+        if "ops" in only:
+            ops.measure_ops(bench)
         results = browser.measure_lighthouse(bench) if "lighthouse" in only else None
         if "admin" in only:
             admin.measure_admin(bench)

@@ -5,12 +5,14 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{MatchedPath, Request};
-use axum::middleware::from_fn_with_state;
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::{Next, from_fn_with_state};
+use axum::response::Response;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
+use crate::metrics::Metrics;
 use crate::security::SecurityHeaders;
 use crate::state::AppState;
 use crate::{admin, api, routes};
@@ -20,6 +22,7 @@ use crate::{admin, api, routes};
 /// `api::guard` (deadlines, cross-site refusal, declared size, rate limit) covers every route.
 pub fn app(state: Arc<AppState>) -> Router {
     let headers = Arc::clone(&state.security);
+    let metrics = Arc::clone(&state.metrics);
     let router = Router::new()
         .merge(routes::router())
         .merge(api::submit_lead::router())
@@ -29,8 +32,16 @@ pub fn app(state: Arc<AppState>) -> Router {
         .layer(from_fn_with_state(Arc::clone(&state), api::guard::guard))
         // The console carries the same guard inside its own private headers.
         .merge(admin::router(Arc::clone(&state)))
-        .with_state(state);
+        .with_state(state)
+        .layer(from_fn_with_state(metrics, count_response));
     http_layers(router, &headers)
+}
+
+/// Counts every answer by status class for /metrics (`http_responses_total`).
+async fn count_response(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    metrics.response(response.status().as_u16());
+    response
 }
 
 /// tower-http around every answer: the security headers (an answer that set one itself

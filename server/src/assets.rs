@@ -21,6 +21,23 @@ const SITE_CSS: &str = include_str!("../../target/web/site.css");
 const ICONS_JSON: &str = include_str!("../../target/web/icons.json");
 const FAVICON: &[u8] = include_bytes!("../../client/favicon.svg");
 
+/// SHA-256 (hex) of the embedded bundles, for `site --version`: the server bundle
+/// (ssr.js), and the browser's (the bootstrap, every client file by name, the CSS, the icons).
+pub fn bundle_hashes() -> [(&'static str, String); 2] {
+    let hex = |digest: &[u8]| digest.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let ssr = Sha256::digest(SSR_BUNDLE.as_bytes());
+    let mut client = Sha256::new();
+    client.update(BOOTSTRAP_JS.as_bytes());
+    for (name, bytes) in CLIENT_FILES {
+        client.update(name.as_bytes());
+        client.update((bytes.len() as u64).to_le_bytes());
+        client.update(bytes);
+    }
+    client.update(SITE_CSS.as_bytes());
+    client.update(ICONS_JSON.as_bytes());
+    [("ssr bundle", hex(&ssr)), ("client bundle", hex(&client.finalize()))]
+}
+
 /// A static file served under a fixed URL.
 pub struct Asset {
     pub content_type: &'static str,

@@ -1,5 +1,6 @@
 //! The workers: started beside the HTTP server, stopped after it has finished the requests
-//! in flight.
+//! in flight: the outbox worker, the retention job and, when `backup.dir` is set, the
+//! scheduled backups.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,10 +22,32 @@ impl Background {
     pub fn start(state: &Arc<AppState>) -> Self {
         let (stop, stopped) = watch::channel(false);
         let notifier = Arc::clone(&state.notifier).run(stopped.clone());
-        let retention = retention_job(Arc::clone(&state.store), state.config.leads.retention_days, stopped);
+        let retention = retention_job(Arc::clone(&state.store), state.config.leads.retention_days, stopped.clone());
+        let mut tasks = vec![tokio::spawn(notifier), tokio::spawn(retention)];
+        let backup = &state.config.backup;
+        if let (Some(dir), Some(interval)) = (backup.dir(), backup.interval()) {
+            match crate::ops::sqlite_path(&state.config.server.database_url) {
+                Some(db) => {
+                    let schedule = crate::ops::backup::Schedule {
+                        dir: dir.to_path_buf(),
+                        interval,
+                        keep: backup.keep,
+                    };
+                    tasks.push(tokio::spawn(crate::ops::backup::scheduled(
+                        db,
+                        schedule,
+                        Arc::clone(&state.metrics),
+                        stopped,
+                    )));
+                }
+                None => tracing::warn!(
+                    "backup.dir is set but the database is PostgreSQL: back it up with pg_dump (docs/operations.md); no scheduled backups"
+                ),
+            }
+        }
         Self {
             stop,
-            tasks: vec![tokio::spawn(notifier), tokio::spawn(retention)],
+            tasks,
             store: Arc::clone(&state.store),
         }
     }

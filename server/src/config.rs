@@ -51,6 +51,19 @@ pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("NOTIFY_RETRY_MAX_MS", "notify.retry_max_ms"),
     ("PIXEL_ENABLED", "tracking.pixel"),
     ("PIXEL_ID", "tracking.pixel_id"),
+    ("BACKUP_DIR", "backup.dir"),
+    ("BACKUP_INTERVAL", "backup.interval"),
+    ("BACKUP_KEEP", "backup.keep"),
+];
+
+/// Environment variables read outside the configuration layers (by `main.rs` and the
+/// logger), with their defaults: with `ENV_OVERRIDES`, every variable the server reads
+/// (deploy/site.env lists them all; a test keeps the two in step).
+pub const OTHER_ENV: &[(&str, &str)] = &[
+    ("SITE_CONFIG", "none: the built-in defaults only"),
+    ("CATALOGUE_DIR", "none: the catalogue built into the binary"),
+    ("RUST_LOG", "info"),
+    ("LOG_FORMAT", "text (json: one JSON object a line)"),
 ];
 
 #[derive(Debug, Error)]
@@ -73,6 +86,7 @@ pub struct Config {
     pub notify: NotifyConfig,
     pub render: RenderConfig,
     pub tracking: TrackingConfig,
+    pub backup: BackupConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -212,6 +226,48 @@ pub struct TrackingConfig {
     pub trustedform: bool,
     pub pixel: bool,
     pub pixel_id: String,
+}
+
+/// The server's own backups of the SQLite database.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackupConfig {
+    /// Where they go; empty: no scheduled backups (and none before migrations).
+    pub dir: String,
+    /// How often: "30m", "6h", "1d" (see `parse_interval`).
+    pub interval: String,
+    /// How many scheduled backups to keep (the oldest are deleted).
+    pub keep: usize,
+}
+
+impl BackupConfig {
+    /// The folder, when backups are on.
+    pub fn dir(&self) -> Option<&Path> {
+        (!self.dir.trim().is_empty()).then(|| Path::new(self.dir.trim()))
+    }
+
+    /// The interval (checked at load, so never None in a loaded config).
+    pub fn interval(&self) -> Option<std::time::Duration> {
+        parse_interval(&self.interval)
+    }
+}
+
+/// "90s", "30m", "6h", "1d" (or a bare number of seconds) as a duration of at least one minute.
+pub fn parse_interval(text: &str) -> Option<std::time::Duration> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let n: u64 = number.parse().ok()?;
+    let seconds = match unit.trim() {
+        "s" => n,
+        "m" => n.checked_mul(60)?,
+        "h" => n.checked_mul(3600)?,
+        "d" => n.checked_mul(86_400)?,
+        _ => return None,
+    };
+    (seconds >= 60).then(|| std::time::Duration::from_secs(seconds))
 }
 
 impl Config {
@@ -366,6 +422,15 @@ impl Config {
         }
         if r.memory_limit_mb < 8 {
             return Err(key("render.memory_limit_mb", "must be at least 8"));
+        }
+        if self.backup.interval().is_none() {
+            return Err(key(
+                "backup.interval",
+                "must be a number and a unit (s, m, h or d), at least one minute, such as 6h",
+            ));
+        }
+        if self.backup.keep == 0 {
+            return Err(key("backup.keep", "must be at least 1"));
         }
         let db = &self.server.database_url;
         if !(db.starts_with("sqlite:") || db.starts_with("postgres://") || db.starts_with("postgresql://")) {

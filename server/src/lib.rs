@@ -17,6 +17,7 @@ pub mod encoding;
 pub mod leads;
 pub mod metrics;
 pub mod notify;
+pub mod ops;
 pub mod pages;
 pub mod phone;
 pub mod render;

@@ -1,8 +1,12 @@
 //! `site`: starts the RingReady web server, or runs an operator's command.
 //!
 //! Usage: site [--config FILE] [--catalogue DIR]
+//!        site --version
 //!        site [--config FILE] outbox retry [--all | ID | mail:ID]
 //!        site [--config FILE] staff add EMAIL | disable EMAIL | list   (staff accounts)
+//!        site [--config FILE] backup FILE | restore FILE               (the SQLite database)
+//!        site [--config FILE] copy-store [--from sqlite://PATH] --to postgres://…
+//! The operator's commands do their work in `site_server::ops`; this file only dispatches.
 //! Environment: SITE_CONFIG, CATALOGUE_DIR, LISTEN, DATABASE_URL and the others in README.md.
 
 use std::path::PathBuf;
@@ -10,6 +14,7 @@ use std::process::ExitCode;
 
 use std::sync::Arc;
 
+use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
 use site_server::store::{Outbox, RetryScope, Store};
 use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
@@ -28,6 +33,12 @@ struct Args {
 enum Command {
     /// `outbox retry`: list the failed notifications; `--all` or an id: send them again.
     OutboxRetry(Option<Retry>),
+    /// `backup FILE`: a checked copy of the SQLite database, taken while the site runs.
+    Backup(PathBuf),
+    /// `restore FILE`: a backup put in place of the SQLite database (the site stopped).
+    Restore(PathBuf),
+    /// `copy-store --from sqlite://PATH --to postgres://…`.
+    CopyStore { from: Option<String>, to: String },
 }
 
 /// What `outbox retry` sends again.
@@ -39,7 +50,7 @@ enum Retry {
     One(Outbox, i64),
 }
 
-const USAGE: &str = "usage: site [--config FILE] [--catalogue DIR]\n       site [--config FILE] outbox retry [--all | ID | mail:ID]";
+const USAGE: &str = "usage: site [--config FILE] [--catalogue DIR]\n       site --version\n       site [--config FILE] outbox retry [--all | ID | mail:ID]\n       site [--config FILE] backup FILE\n       site [--config FILE] restore FILE\n       site [--config FILE] copy-store [--from sqlite://PATH] --to postgres://…";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
@@ -55,6 +66,30 @@ fn parse_args() -> Result<Args, String> {
             "--catalogue" => args.catalogue = Some(it.next().ok_or("--catalogue needs a folder")?.into()),
             "staff" => {
                 args.staff = Some(it.by_ref().collect());
+            }
+            "-V" | "--version" => {
+                print!("{}", site_server::ops::version::describe());
+                std::process::exit(0);
+            }
+            "backup" | "restore" => {
+                let file = it.next().ok_or_else(|| format!("{arg} needs a file\n{USAGE}"))?;
+                args.command = Some(if arg == "backup" {
+                    Command::Backup(file.into())
+                } else {
+                    Command::Restore(file.into())
+                });
+            }
+            "copy-store" => {
+                let (mut from, mut to) = (None, None);
+                while let Some(flag) = it.next() {
+                    match flag.as_str() {
+                        "--from" => from = Some(it.next().ok_or("--from needs sqlite://PATH")?),
+                        "--to" => to = Some(it.next().ok_or("--to needs postgres://…")?),
+                        other => return Err(format!("copy-store: unknown argument {other:?}\n{USAGE}")),
+                    }
+                }
+                let to = to.ok_or_else(|| format!("copy-store needs --to postgres://…\n{USAGE}"))?;
+                args.command = Some(Command::CopyStore { from, to });
             }
             "-h" | "--help" => {
                 println!("{USAGE}\n{}", site_server::staff::cli::USAGE);
@@ -117,9 +152,39 @@ async fn run() -> Result<(), String> {
         Some(dir) => CatalogueSource::Dir(dir),
         None => CatalogueSource::Embedded,
     };
-    let store = Store::open(&config.server.database_url)
+    let url = &config.server.database_url;
+    let sqlite_file = || ops::sqlite_path(url).ok_or_else(|| sqlite_only(url));
+    match &args.command {
+        Some(Command::Backup(file)) => return ops::backup::run(&sqlite_file()?, file, &mut std::io::stdout()),
+        Some(Command::Restore(file)) => return ops::restore::run(&sqlite_file()?, file, &mut std::io::stdout()),
+        Some(Command::CopyStore { from, to }) => {
+            let from = match from {
+                Some(from) => ops::copy_store::source_path(from)?,
+                None => sqlite_file()?,
+            };
+            return ops::copy_store::copy_store(&from, to, None, &mut std::io::stdout())
+                .await
+                .map(|_| ());
+        }
+        _ => {}
+    }
+    // Serving: one server per SQLite file (held until the process ends).
+    let serving = args.staff.is_none() && args.command.is_none();
+    let _lock = match ops::sqlite_path(url) {
+        Some(db) if serving => Some(ops::lock::DatabaseLock::acquire(&db).map_err(|e| match e.pid() {
+            Some(pid) => format!(
+                "another site server (process {pid}) is running on {}: two servers must not share one SQLite file \
+                 (use PostgreSQL to run several, docs/operations.md)",
+                db.display()
+            ),
+            None => e.to_string(),
+        })?),
+        _ => None,
+    };
+    let backup_dir = if serving { config.backup.dir() } else { None };
+    let store = Store::open_with(url, backup_dir)
         .await
-        .map_err(|e| format!("database {}: {e}", redact_url(&config.server.database_url)))?;
+        .map_err(|e| format!("database {}: {e}", redact_url(url)))?;
     if let Some(command) = &args.staff {
         let result = site_server::staff::cli::run(
             command,
@@ -191,6 +256,14 @@ async fn run() -> Result<(), String> {
     background.shutdown().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The message for a SQLite-only command run against PostgreSQL.
+fn sqlite_only(url: &str) -> String {
+    format!(
+        "this command works on the SQLite database, and DATABASE_URL is {}: back PostgreSQL up with pg_dump and restore it with pg_restore (docs/operations.md)",
+        redact_url(url)
+    )
 }
 
 /// Where the data lives, for the start message: the SQLite file's absolute path, or the

@@ -19,9 +19,19 @@ pub struct Health {
     pub outboxes: Vec<(&'static str, OutboxSummary)>,
     /// Delivery attempts of lead notifications in the last [`DELIVERIES_WINDOW_MS`].
     pub deliveries_24h: Vec<DeliveryCount>,
-    // More figures (say, the time and outcome of the last backup) go here as one more
-    // field: `render` writes them to /metrics and the health page shows them as one more
-    // group (admin/health.rs `groups`).
+    /// The server's scheduled backups (None: `backup.dir` is not set).
+    pub backups: Option<BackupFigures>,
+}
+
+/// What the server knows of its scheduled backups (times in Unix milliseconds, 0: none yet).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BackupFigures {
+    pub last_attempt_ms: i64,
+    pub last_success_ms: i64,
+    pub last_ok: bool,
+    pub last_duration_ms: u64,
+    pub last_bytes: u64,
+    pub failures: u64,
 }
 
 /// Upper bounds (seconds) of the accept-to-delivered latency histogram.
@@ -43,6 +53,10 @@ pub struct Metrics {
     outboxes: Mutex<BTreeMap<&'static str, OutboxSummary>>,
     /// Delivery attempts in the last 24 hours, as the worker last read them.
     deliveries_24h: Mutex<Vec<DeliveryCount>>,
+    /// Answers by status class (index 0: 1xx … 4: 5xx).
+    responses: [AtomicU64; 5],
+    /// The server's own backups, once they are configured.
+    backups: Mutex<Option<BackupFigures>>,
 }
 
 impl Metrics {
@@ -108,7 +122,35 @@ impl Metrics {
         *self.deliveries_24h.lock().unwrap_or_else(|p| p.into_inner()) = counts;
     }
 
-    /// The notification figures as the worker last read them.
+    /// An answer the router gave, by its status code.
+    pub fn response(&self, status: u16) {
+        if let Some(class) = (status / 100).checked_sub(1).filter(|c| *c < 5) {
+            self.responses[class as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Scheduled backups are on: their figures appear (zeros until the first one).
+    pub fn backups_enabled(&self) {
+        let mut b = self.backups.lock().unwrap_or_else(|p| p.into_inner());
+        b.get_or_insert_with(BackupFigures::default);
+    }
+
+    /// A scheduled backup ended at `at_ms`: written and checked (`ok`), or not.
+    pub fn backup_finished(&self, ok: bool, at_ms: i64, duration_ms: u64, bytes: u64) {
+        let mut b = self.backups.lock().unwrap_or_else(|p| p.into_inner());
+        let f = b.get_or_insert_with(BackupFigures::default);
+        f.last_attempt_ms = at_ms;
+        f.last_ok = ok;
+        f.last_duration_ms = duration_ms;
+        if ok {
+            f.last_success_ms = at_ms;
+            f.last_bytes = bytes;
+        } else {
+            f.failures += 1;
+        }
+    }
+
+    /// The notification and backup figures as the workers last recorded them.
     pub fn health(&self) -> Health {
         Health {
             outboxes: self
@@ -119,12 +161,13 @@ impl Metrics {
                 .map(|(name, o)| (*name, *o))
                 .collect(),
             deliveries_24h: self.deliveries_24h.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            backups: *self.backups.lock().unwrap_or_else(|p| p.into_inner()),
         }
     }
 
     /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
     /// undelivered notification.
-    pub fn render(&self, cache_hits: u64, cache_misses: u64, now_ms: i64) -> String {
+    pub fn render(&self, cache_hits: u64, cache_misses: u64, render_rejected: u64, now_ms: i64) -> String {
         let mut out = String::with_capacity(2048);
         let mut counter = |name: &str, help: &str, value: u64| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
@@ -151,6 +194,18 @@ impl Metrics {
         );
         counter("render_cache_hits_total", "Pages served from the render cache.", cache_hits);
         counter("render_cache_misses_total", "Pages that had to be rendered.", cache_misses);
+        counter(
+            "render_queue_rejected_total",
+            "Renders refused because the render queue was full (answered 503).",
+            render_rejected,
+        );
+        let _ = writeln!(
+            out,
+            "# HELP http_responses_total Answers of the site's router, by status class.\n# TYPE http_responses_total counter"
+        );
+        for (i, n) in self.responses.iter().enumerate() {
+            let _ = writeln!(out, "http_responses_total{{class=\"{}xx\"}} {}", i + 1, n.load(Ordering::Relaxed));
+        }
         let _ = writeln!(
             out,
             "# HELP leads_rejected_total Submissions refused, by reason.\n# TYPE leads_rejected_total counter"
@@ -223,6 +278,38 @@ impl Metrics {
                 label_value(&d.channel),
                 label_value(&d.outcome),
                 d.count
+            );
+        }
+        if let Some(b) = health.backups {
+            let secs = |ms: i64| ms as f64 / 1000.0;
+            let mut gauge = |name: &str, help: &str, value: f64| {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+            };
+            gauge(
+                "backup_last_success_timestamp_seconds",
+                "When the last scheduled backup was written and checked (Unix time; 0: none yet).",
+                secs(b.last_success_ms),
+            );
+            gauge(
+                "backup_last_attempt_timestamp_seconds",
+                "When the last scheduled backup ended, whatever its outcome (Unix time; 0: none yet).",
+                secs(b.last_attempt_ms),
+            );
+            gauge(
+                "backup_last_ok",
+                "1 when the last scheduled backup succeeded, 0 when it failed (or none ran yet).",
+                if b.last_ok { 1.0 } else { 0.0 },
+            );
+            gauge(
+                "backup_last_duration_seconds",
+                "How long the last scheduled backup took.",
+                b.last_duration_ms as f64 / 1000.0,
+            );
+            gauge("backup_last_size_bytes", "Size of the last good backup.", b.last_bytes as f64);
+            let _ = writeln!(
+                out,
+                "# HELP backup_failures_total Scheduled backups that failed.\n# TYPE backup_failures_total counter\nbackup_failures_total {}",
+                b.failures
             );
         }
         out

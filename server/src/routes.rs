@@ -238,7 +238,8 @@ fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, con
 /// worker, so a scrape never touches the database.
 async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     let cache = &state.renderer.cache;
-    let body = state.metrics.render(cache.hits(), cache.misses(), crate::store::now_ms());
+    let rejected = state.renderer.pool.rejected();
+    let body = state.metrics.render(cache.hits(), cache.misses(), rejected, crate::store::now_ms());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
 }
 

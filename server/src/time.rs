@@ -17,6 +17,19 @@ pub fn human_utc(ms: i64) -> String {
     format!("{date} {:02}:{:02} UTC", secs_of_day / 3600, secs_of_day / 60 % 60)
 }
 
+/// Milliseconds since the epoch → "20261122T134507.123Z": for file names (sorts by time,
+/// no colons).
+pub fn file_stamp(ms: i64) -> String {
+    let (date, secs_of_day, millis) = split(ms);
+    format!(
+        "{}T{:02}{:02}{:02}.{millis:03}Z",
+        date.replace('-', ""),
+        secs_of_day / 3600,
+        secs_of_day / 60 % 60,
+        secs_of_day % 60
+    )
+}
+
 fn split(ms: i64) -> (String, i64, i64) {
     let secs = ms.div_euclid(1000);
     let millis = ms.rem_euclid(1000);
@@ -47,5 +60,6 @@ mod tests {
         assert_eq!(super::rfc3339(1_735_689_600_000), "2025-01-01T00:00:00.000Z");
         assert_eq!(super::rfc3339(951_782_400_123), "2000-02-29T00:00:00.123Z");
         assert_eq!(super::human_utc(1_795_873_507_000), "2026-11-28 13:45 UTC");
+        assert_eq!(super::file_stamp(951_782_400_123), "20000229T000000.123Z");
     }
 }

@@ -1,5 +1,6 @@
-//! GET /admin/health: the notification figures /metrics exposes (outbox depth by status,
-//! oldest undelivered notification, the last 24 hours' deliveries by outcome). The page asks
+//! GET /admin/health: the figures /metrics exposes (outbox depth by status, oldest
+//! undelivered notification, the last 24 hours' deliveries by outcome, the last scheduled
+//! backup). The page asks
 //! the worker to read them afresh (`Notifier::refresh_summary`, the code that feeds
 //! /metrics) and shows `Metrics::health`, so the two never disagree.
 
@@ -38,8 +39,8 @@ fn figure(label: impl Into<String>, value: impl Into<String>, alert: bool) -> He
     }
 }
 
-/// The page's groups of figures: one per outbox, then the last day's deliveries. (Another
-/// field of [`Health`], such as the last backup, becomes one more group here.)
+/// The page's groups of figures: one per outbox, the last day's deliveries, and the scheduled
+/// backups when `backup.dir` is set.
 pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
     let mut groups: Vec<HealthGroup> = health
         .outboxes
@@ -96,6 +97,29 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
         note: "Lead notification attempts by channel and outcome (/metrics: notification_deliveries_24h).".to_string(),
         figures: deliveries,
     });
+    if let Some(b) = health.backups {
+        let when = |ms: i64| {
+            if ms == 0 {
+                "none yet".to_string()
+            } else {
+                format!("{} ago ({})", age_text((now_ms - ms).max(0)), crate::time::human_utc(ms))
+            }
+        };
+        let outcome = match (b.last_attempt_ms, b.last_ok) {
+            (0, _) => "none yet",
+            (_, true) => "written and checked",
+            (_, false) => "failed (see the server log)",
+        };
+        groups.push(HealthGroup {
+            title: "Backups".to_string(),
+            note: "The server's scheduled copies of its SQLite database (docs/operations.md; /metrics: backup_*).".to_string(),
+            figures: vec![
+                figure("Last attempt", outcome, b.last_attempt_ms != 0 && !b.last_ok),
+                figure("Last good backup", when(b.last_success_ms), b.last_attempt_ms != 0 && b.last_success_ms == 0),
+                figure("Failed backups", b.failures.to_string(), b.failures > 0),
+            ],
+        });
+    }
     groups
 }
 
@@ -134,6 +158,7 @@ mod tests {
                 outcome: "delivered".into(),
                 count: 7,
             }],
+            backups: None,
         };
         let g = groups(&health, 1_000 + 20 * 60_000);
         assert_eq!(g.len(), 2);
@@ -146,5 +171,22 @@ mod tests {
             ("email: delivered", "7")
         );
         assert_eq!(age_text(90_061_000), "1 day 1 h");
+
+        let with_backups = Health {
+            backups: Some(crate::metrics::BackupFigures {
+                last_attempt_ms: 2_000,
+                last_success_ms: 1_000,
+                last_ok: false,
+                failures: 1,
+                ..Default::default()
+            }),
+            ..health
+        };
+        let g = groups(&with_backups, 1_000 + 20 * 60_000);
+        assert_eq!(g.len(), 3);
+        let backups: Vec<(&str, &str, bool)> = g[2].figures.iter().map(|f| (f.label.as_str(), f.value.as_str(), f.alert)).collect();
+        assert_eq!(backups[0], ("Last attempt", "failed (see the server log)", true));
+        assert!(backups[1].1.starts_with("20 min ago") && !backups[1].2, "{backups:?}");
+        assert_eq!(backups[2], ("Failed backups", "1", true));
     }
 }

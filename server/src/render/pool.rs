@@ -31,6 +31,8 @@ pub struct RenderPool {
     engines: usize,
     /// Engine threads still running (one that cannot rebuild its engine stops).
     live: Arc<AtomicUsize>,
+    /// Renders refused because the queue was full (answered 503), for /metrics.
+    rejected: std::sync::atomic::AtomicU64,
 }
 
 /// Counts its thread out of the pool when the thread ends, however it ends.
@@ -82,11 +84,17 @@ impl RenderPool {
             queue,
             engines: options.engines.max(1),
             live,
+            rejected: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
     pub fn engines(&self) -> usize {
         self.engines
+    }
+
+    /// Renders refused so far because the queue was full.
+    pub fn rejected(&self) -> u64 {
+        self.rejected.load(Ordering::Relaxed)
     }
 
     /// Engine threads running now (`/healthz` reports a pool with none).
@@ -104,7 +112,10 @@ impl RenderPool {
         };
         match self.queue.try_send(job) {
             Ok(()) => {}
-            Err(TrySendError::Full(_)) => return Err(RenderError::QueueFull),
+            Err(TrySendError::Full(_)) => {
+                self.rejected.fetch_add(1, Ordering::Relaxed);
+                return Err(RenderError::QueueFull);
+            }
             Err(TrySendError::Disconnected(_)) => return Err(RenderError::Stopped),
         }
         answer.await.unwrap_or(Err(RenderError::Stopped))

@@ -8,6 +8,7 @@
 mod admin;
 mod erasure;
 mod intake;
+pub mod migrations;
 pub mod pg_tls;
 pub mod postgres;
 mod postgres_admin;
@@ -18,6 +19,7 @@ mod postgres_writer;
 mod review;
 pub mod sqlite;
 mod sqlite_admin;
+pub mod sqlite_backup;
 mod sqlite_intake;
 mod sqlite_staff;
 mod staff;
@@ -51,6 +53,30 @@ pub enum StoreError {
     Migration { version: u32, message: String },
     #[error("bad database URL: {0}")]
     Url(String),
+    #[error(
+        "the database is at schema version {database} ({name}, applied by {applied_by}), newer than this binary's: \
+         {binary_site} knows schema versions up to {binary}. Nothing was written. Start the newer binary again, or \
+         restore the backup taken before the upgrade (docs/operations.md, \"Upgrade and rollback\")"
+    )]
+    SchemaTooNew {
+        database: i64,
+        name: String,
+        applied_by: String,
+        binary: u32,
+        binary_site: String,
+    },
+    #[error(
+        "migration {version:04} ({name}) was applied with checksum {recorded}…, but this binary's copy has {ours}…: \
+         its SQL changed after it was applied. Nothing was written; run the binary that applied it"
+    )]
+    MigrationChanged {
+        version: u32,
+        name: String,
+        recorded: String,
+        ours: String,
+    },
+    #[error("backup: {0}")]
+    Backup(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -261,8 +287,16 @@ macro_rules! dispatch {
 impl Store {
     /// Opens the database named by `url` (sqlite:PATH or postgres://…) and applies migrations.
     pub async fn open(url: &str) -> Result<Self, StoreError> {
+        Self::open_with(url, None).await
+    }
+
+    /// As `open`, and when migrations are due on an existing SQLite database and
+    /// `backup_dir` is set, first writes a checked backup there (`pre-migration-…​.db`).
+    pub async fn open_with(url: &str, backup_dir: Option<&std::path::Path>) -> Result<Self, StoreError> {
         if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
-            Ok(Store::Sqlite(sqlite::SqliteStore::open(std::path::Path::new(path)).await?))
+            Ok(Store::Sqlite(
+                sqlite::SqliteStore::open_with(std::path::Path::new(path), backup_dir).await?,
+            ))
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Ok(Store::Postgres(postgres::PgStore::connect(url, None).await?))
         } else {

@@ -9,17 +9,11 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Row};
 
+use super::migrations::{self, Applied};
 use super::pg_tls::PgTarget;
 use super::{Channel, LeadRecord, Mail, NewSubmission, StoreError, Submitted};
 use crate::leads::{NewLead, TokenRecord};
 
-const MIGRATIONS: [(i64, &str); 5] = [
-    (1, include_str!("../../migrations/postgres/0001_leads.sql")),
-    (2, include_str!("../../migrations/postgres/0002_intake.sql")),
-    (3, include_str!("../../migrations/postgres/0003_hardening.sql")),
-    (4, include_str!("../../migrations/postgres/0004_staff.sql")),
-    (5, include_str!("../../migrations/postgres/0005_console_health.sql")),
-];
 /// Key of the advisory lock that serialises migrations across servers.
 const MIGRATION_LOCK: i64 = 0x5249_4e47;
 
@@ -232,29 +226,99 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
     result
 }
 
-async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
-    client
-        .batch_execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)")
-        .await?;
-    for (version, sql) in MIGRATIONS {
-        let done: bool = client
-            .query_one("SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)", &[&version])
-            .await?
-            .get(0);
-        if done {
-            continue;
+/// Connects to the database `url` names (in `schema`, when given) and applies the missing
+/// migrations, without starting a writer: for `site copy-store`.
+pub async fn connect_migrated(url: &str, schema: Option<&str>) -> Result<Client, StoreError> {
+    let target = PgTarget::parse(url)?;
+    let mut client = connect_one(&target, schema).await?;
+    migrate(&mut client).await?;
+    Ok(client)
+}
+
+/// The rows of `schema_migrations` in the current schema (none before the first start).
+async fn applied_migrations(client: &Client) -> Result<Vec<Applied>, StoreError> {
+    let columns: Vec<String> = client
+        .query(
+            "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'schema_migrations'",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    if columns.is_empty() {
+        return Ok(Vec::new());
+    }
+    let column = |name: &str| {
+        if columns.iter().any(|c| c == name) {
+            name.to_string()
+        } else {
+            "NULL::text".to_string()
         }
+    };
+    let rows = client
+        .query(
+            &format!(
+                "SELECT version, {}, {}, {} FROM schema_migrations ORDER BY version",
+                column("name"),
+                column("checksum"),
+                column("applied_by")
+            ),
+            &[],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|r| Applied {
+            version: r.get(0),
+            name: r.get(1),
+            checksum: r.get(2),
+            applied_by: r.get(3),
+        })
+        .collect())
+}
+
+/// Under the advisory lock: refuses a database this binary must not touch before writing
+/// anything, then applies each missing migration in its own transaction.
+async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
+    let applied = applied_migrations(client).await?;
+    let pending = migrations::pending(migrations::POSTGRES, &applied)?;
+    client.batch_execute(migrations::POSTGRES_TABLE).await?;
+    for column in migrations::ADDED_COLUMNS {
+        client
+            .batch_execute(&format!("ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS {column} TEXT"))
+            .await?;
+    }
+    if applied.iter().any(|a| a.checksum.is_none()) {
+        // Rows from before checksums were kept: record what this binary has.
+        for m in migrations::POSTGRES {
+            client
+                .execute(
+                    "UPDATE schema_migrations SET name = $2, checksum = $3 WHERE version = $1 AND checksum IS NULL",
+                    &[&i64::from(m.version), &m.name, &m.checksum()],
+                )
+                .await?;
+        }
+    }
+    for m in pending {
         let tx = client.transaction().await?;
-        tx.batch_execute(sql).await.map_err(|e| StoreError::Migration {
-            version: version as u32,
-            message: e.to_string(),
+        tx.batch_execute(m.sql).await.map_err(|e| StoreError::Migration {
+            version: m.version,
+            message: StoreError::from(e).to_string(),
         })?;
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
-            &[&version, &super::now_ms()],
+            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by) VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &i64::from(m.version),
+                &super::now_ms(),
+                &m.name,
+                &m.checksum(),
+                &migrations::applied_by(),
+            ],
         )
         .await?;
         tx.commit().await?;
+        tracing::info!(version = m.version, name = m.name, "migration applied");
     }
     Ok(())
 }

@@ -1,0 +1,17 @@
+//! The operator's commands besides serving: `site --version`, `site backup`, `site restore`
+//! and `site copy-store`, the server's own scheduled backups, and the lock that keeps two
+//! servers off one SQLite file. `main.rs` only parses the command line and calls these.
+
+pub mod backup;
+pub mod copy_store;
+pub mod lock;
+pub mod restore;
+pub mod tables;
+pub mod version;
+
+/// The SQLite file a `sqlite:PATH` (or `sqlite://PATH`) URL names; None for any other URL.
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    url.strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .map(std::path::PathBuf::from)
+}
