@@ -28,7 +28,7 @@ pub fn bundle_hashes() -> [(&'static str, String); 2] {
     let ssr = Sha256::digest(SSR_BUNDLE.as_bytes());
     let mut client = Sha256::new();
     client.update(BOOTSTRAP_JS.as_bytes());
-    for (name, bytes) in CLIENT_FILES {
+    for (name, bytes, _) in CLIENT_FILES {
         client.update(name.as_bytes());
         client.update((bytes.len() as u64).to_le_bytes());
         client.update(bytes);
