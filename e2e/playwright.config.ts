@@ -60,7 +60,8 @@ export default defineConfig({
   reporter: "list",
   // Generous: the multi-step axe scans run long on a busy two-core machine.
   timeout: 60_000,
-  expect: { timeout: 5_000 },
+  // Polls of the database and the Maildir wait on another process: 10 s on a busy machine.
+  expect: { timeout: 10_000 },
   use: {
     baseURL,
     screenshot: "only-on-failure",

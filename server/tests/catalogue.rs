@@ -150,6 +150,8 @@ fn the_server_refuses_to_start_on_a_broken_catalogue() {
         .arg("--catalogue")
         .arg(&dir)
         .env("LISTEN", "127.0.0.1:0")
+        // Its default SQLite file, were it made, lands in the scratch directory.
+        .current_dir(&dir)
         .output()
         .expect("run site");
     let _ = std::fs::remove_dir_all(&dir);
@@ -163,10 +165,14 @@ fn the_server_refuses_to_start_on_a_broken_catalogue() {
 
 #[test]
 fn the_server_refuses_to_start_on_bad_config() {
+    let dir = std::env::temp_dir().join(format!("config-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
     let out = Command::new(env!("CARGO_BIN_EXE_site"))
         .env("RENDER_QUEUE_SIZE", "0")
+        .current_dir(&dir)
         .output()
         .expect("run site");
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("render.queue_size"), "{stderr}");

@@ -414,16 +414,19 @@ async fn a_postgres_database_from_a_newer_binary_is_refused_before_anything_is_w
     let Some(pg) = Scratch::create().await else { return };
     Store::open(&pg.url).await.expect("store").close().await;
     let client = pg.client().await;
+    let next = site_server::store::migrations::POSTGRES.last().map_or(0, |m| m.version) + 1;
+    let future = format!("{next:04}_future");
     client
-        .batch_execute(
-            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by) VALUES (5, 0, '0005_future', 'x', 'site 9.9.9')",
+        .execute(
+            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by) VALUES ($1, 0, $2, 'x', 'site 9.9.9')",
+            &[&i64::from(next), &future],
         )
         .await
         .expect("insert");
     let before = migrations_rows(&client).await;
     let e = Store::open(&pg.url).await.err().expect("refused");
     assert!(
-        e.to_string().contains("schema version 5 (0005_future, applied by site 9.9.9)"),
+        e.to_string().contains(&format!("schema version {next} ({future}, applied by site 9.9.9)")),
         "{e}"
     );
     assert_eq!(migrations_rows(&client).await, before);
