@@ -154,7 +154,6 @@ mod tests {
                     binary,
                     ..
                 } if Some(binary) == SQLITE.last().map(|m| m.version)
-                }
             ),
             "{newer}"
         );
