@@ -2,13 +2,13 @@
 
 use tokio_postgres::types::ToSql;
 
-use super::admin::{AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, Param, lead_where};
+use super::admin::{AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, lead_where};
 use super::postgres::PgStore;
 use super::{NewAudit, StoreError};
 
 impl PgStore {
     pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
-        let (clause, params) = lead_where(filter, Dialect::Postgres);
+        let (clause, params) = lead_where(filter, Dialect::Postgres, NameRoute::ByIndex);
         let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
         let boxed: Vec<Box<dyn ToSql + Sync + Send>> = params
             .into_iter()
