@@ -484,7 +484,11 @@ async fn a_name_search_with_many_matches_lists_the_newest_first_across_pages() {
         for n in 0..2_500u32 {
             // A permutation of 2,500 seconds (7,919 is prime to 2,500).
             let at = base + i64::from((n * 7_919) % 2_500) * 1_000;
-            let full_name = if n % 6 == 0 { format!("Dana Parker {n}") } else { format!("Dana Walker {n}") };
+            let full_name = if n % 6 == 0 {
+                format!("Dana Parker {n}")
+            } else {
+                format!("Dana Walker {n}")
+            };
             let mut l = lead(n);
             l.full_name = full_name.clone();
             l.phone = format!("+1412556{:04}", n);
@@ -498,7 +502,12 @@ async fn a_name_search_with_many_matches_lists_the_newest_first_across_pages() {
         all.push((twin_at, twin_id, "Robin Walkerton".into()));
         all.sort_by(|a, b| (b.0, &b.1).cmp(&(a.0, &a.1)));
         for (typed, word) in [("walker", "Walker"), ("dana PARKER", "Parker")] {
-            let expected: Vec<&String> = all.iter().filter(|(_, _, n)| n.contains(word)).map(|(_, id, _)| id).take(100).collect();
+            let expected: Vec<&String> = all
+                .iter()
+                .filter(|(_, _, n)| n.contains(word))
+                .map(|(_, id, _)| id)
+                .take(100)
+                .collect();
             let mut filter = LeadFilter {
                 name_words: LeadFilter::words(typed),
                 ..Default::default()

@@ -241,7 +241,10 @@ mod tests {
         );
         assert_eq!(params[2], Param::Text("ana:*".into()));
         let (sql, _) = lead_where(&filter, Dialect::Sqlite, NameRoute::ByIndex);
-        assert!(sql.contains("AND l.rowid IN") && sql.contains("MATCH ?3") && sql.contains("< (?4, ?5)"), "{sql}");
+        assert!(
+            sql.contains("AND l.rowid IN") && sql.contains("MATCH ?3") && sql.contains("< (?4, ?5)"),
+            "{sql}"
+        );
         let (sql, _) = lead_where(&filter, Dialect::Sqlite, NameRoute::WhileWalking);
         assert!(sql.contains("AND +l.rowid IN") && sql.contains("MATCH ?3"), "{sql}");
         assert_eq!(lead_where(&LeadFilter::default(), Dialect::Sqlite, NameRoute::ByIndex).0, "");

@@ -2,7 +2,9 @@
 
 use tokio_postgres::types::ToSql;
 
-use super::admin::{AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, lead_where};
+use super::admin::{
+    AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, lead_where,
+};
 use super::postgres::PgStore;
 use super::{NewAudit, StoreError};
 
