@@ -109,7 +109,8 @@ pub(super) enum Dialect {
 /// walking a time-ordered index (`leads_list` or one of its filtered siblings), the matches
 /// are only a set to test against and the walk stops at the page's end: cheap when many
 /// leads match, a walk of the whole index when few do. PostgreSQL's planner makes this
-/// choice itself from its statistics of the name index's words.
+/// choice from its statistics of the name index's words, but a word it has no statistics for
+/// (a rare name, a typo) makes it walk the whole time index: see `PgStore::list_leads`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NameRoute {
     ByIndex,
@@ -124,6 +125,11 @@ pub(super) const MANY_NAME_MATCHES: i64 = 2000;
 /// The FTS5 query for the name words: each word a prefix, all of them required.
 pub(super) fn fts_name_query(words: &[String]) -> String {
     words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" ")
+}
+
+/// The tsquery for the name words on PostgreSQL: each word a prefix, all of them required.
+pub(super) fn pg_name_query(words: &[String]) -> String {
+    words.iter().map(|w| format!("{w}:*")).collect::<Vec<_>>().join(" & ")
 }
 
 pub(super) const LEAD_ROW_COLUMNS: &str =
@@ -167,10 +173,9 @@ pub(super) fn lead_where(filter: &LeadFilter, dialect: Dialect, route: NameRoute
                 ));
             }
             Dialect::Postgres => {
-                let query = filter.name_words.iter().map(|w| format!("{w}:*")).collect::<Vec<_>>().join(" & ");
                 conds.push(format!(
                     "to_tsvector('simple', l.full_name) @@ to_tsquery('simple', {})",
-                    next(Param::Text(query), &mut params)
+                    next(Param::Text(pg_name_query(&filter.name_words)), &mut params)
                 ));
             }
         }
