@@ -470,3 +470,55 @@ async fn a_suppressed_number_is_stored_but_never_delivered_and_the_visitor_sees_
         assert_eq!(detail.deliveries.len(), 1, "{name}");
     }
 }
+
+/// A name most leads share (past the count from which SQLite walks the time index instead of
+/// sorting every match), one few share, and one only one lead has (PostgreSQL then reads the
+/// name index after testing the newest leads): each search lists the newest matches first,
+/// ties by id, and the second page goes on where the first stopped. The leads arrive out of time
+/// order, so neither store's insertion order can stand in for the list's order.
+#[tokio::test]
+async fn a_name_search_with_many_matches_lists_the_newest_first_across_pages() {
+    use site_server::store::LeadFilter;
+    for (name, store) in stores().await {
+        let base = 1_736_942_400_000i64;
+        let mut all: Vec<(i64, String, String)> = Vec::new();
+        for n in 0..2_500u32 {
+            // A permutation of 2,500 seconds (7,919 is prime to 2,500).
+            let at = base + i64::from((n * 7_919) % 2_500) * 1_000;
+            let full_name = if n % 6 == 0 {
+                format!("Dana Parker {n}")
+            } else {
+                format!("Dana Walker {n}")
+            };
+            let mut l = lead(n);
+            l.full_name = full_name.clone();
+            l.phone = format!("+1412556{:04}", n);
+            let id = store.submit_lead(l, vec![], at).await.expect("lead").id;
+            all.push((at, id, full_name));
+        }
+        let twin_at = all.iter().map(|(at, _, _)| *at).max().expect("leads");
+        let mut twin = lead(9_999);
+        twin.full_name = "Robin Walkerton".into();
+        let twin_id = store.submit_lead(twin, vec![], twin_at).await.expect("twin").id;
+        all.push((twin_at, twin_id, "Robin Walkerton".into()));
+        all.sort_by(|a, b| (b.0, &b.1).cmp(&(a.0, &a.1)));
+        for (typed, word) in [("walker", "Walker"), ("dana PARKER", "Parker"), ("walkert", "Walkerton")] {
+            let expected: Vec<&String> = all
+                .iter()
+                .filter(|(_, _, n)| n.contains(word))
+                .map(|(_, id, _)| id)
+                .take(100)
+                .collect();
+            let mut filter = LeadFilter {
+                name_words: LeadFilter::words(typed),
+                ..Default::default()
+            };
+            let first = store.list_leads(&filter, 50).await.expect("first page");
+            let last = first.last().expect("a first page");
+            filter.before = Some((last.received_at_ms, last.id.clone()));
+            let second = store.list_leads(&filter, 50).await.expect("second page");
+            let seen: Vec<&String> = first.iter().chain(second.iter()).map(|r| &r.id).collect();
+            assert_eq!(seen, expected, "{name}: {typed}");
+        }
+    }
+}

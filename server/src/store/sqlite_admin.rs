@@ -3,7 +3,10 @@
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
-use super::admin::{AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, Param, lead_where};
+use super::admin::{
+    AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
+    fts_name_query, lead_where,
+};
 use super::sqlite::SqliteStore;
 use super::sqlite_staff::insert_audit;
 use super::{NewAudit, StoreError};
@@ -20,9 +23,24 @@ fn values(params: Vec<Param>) -> Vec<Value> {
 
 impl SqliteStore {
     pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
-        let (clause, params) = lead_where(filter, Dialect::Sqlite);
-        let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
+        let filter = filter.clone();
         self.read(move |conn| {
+            // Many name matches: walk the time index; few: read the matches and sort them.
+            // Counting up to MANY_NAME_MATCHES in the name index costs well under a ms.
+            let route = if filter.name_words.is_empty() {
+                NameRoute::ByIndex
+            } else {
+                let matches: i64 = conn
+                    .prepare_cached("SELECT COUNT(*) FROM (SELECT 1 FROM lead_names WHERE lead_names MATCH ?1 LIMIT ?2)")?
+                    .query_row(params![fts_name_query(&filter.name_words), MANY_NAME_MATCHES], |r| r.get(0))?;
+                if matches >= MANY_NAME_MATCHES {
+                    NameRoute::WhileWalking
+                } else {
+                    NameRoute::ByIndex
+                }
+            };
+            let (clause, params) = lead_where(&filter, Dialect::Sqlite, route);
+            let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
             let mut stmt = conn.prepare_cached(&sql)?;
             let rows = stmt.query_map(params_from_iter(values(params)), |r| {
                 Ok(LeadRow {
