@@ -22,7 +22,7 @@ NODE_MIN := 20.19.0
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types test test-rust test-js test-e2e test-api typecheck bench fmt lint clean deps chromium java tools
+.PHONY: help run build release web types test test-rust test-js test-e2e test-api typecheck bench fmt lint clean deps chromium java tools deploy-tools
 
 ## Lists the targets.
 help:
@@ -77,6 +77,14 @@ chromium:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+## Installs Debian's caddy and systemd (the deploy/ checks run their validators) when missing.
+deploy-tools:
+	@if ! command -v caddy >/dev/null || ! command -v systemd-analyze >/dev/null; then \
+		echo "installing caddy and systemd (Debian packages, for the deploy/ checks)"; \
+		( $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy systemd >/dev/null ) \
+			|| echo "could not install them: the deploy/ checks say so and skip"; \
+	fi
+
 ## Installs Debian's Java (for the Nu Html Checker) when it is missing.
 java:
 	@if ! command -v java >/dev/null; then \
@@ -100,7 +108,7 @@ test-js: deps typecheck
 	npx vitest run
 
 ## Runs the Rust tests (unit and integration).
-test-rust: web
+test-rust: web deploy-tools
 	$(CARGO) test --locked --workspace --no-fail-fast
 
 ## Runs the browser tests (Playwright on Debian's chromium), the HTML checker and axe included.
