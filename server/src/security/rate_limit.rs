@@ -56,7 +56,7 @@ impl RateLimiter {
         let result = limiter.check_key(&client_key(ip)).map_err(|not_until| RateLimited {
             retry_after: not_until.wait_time_from(limiter.clock().now()),
         });
-        if self.checks.fetch_add(1, Ordering::Relaxed) % SIZE_CHECK_EVERY == 0 {
+        if self.checks.fetch_add(1, Ordering::Relaxed).is_multiple_of(SIZE_CHECK_EVERY) {
             self.bound(&limiter);
         }
         result

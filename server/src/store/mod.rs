@@ -270,6 +270,8 @@ impl OutboxCounts {
     }
 }
 
+// One per process, shared behind an Arc: the variants' difference in size costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Store {
     Sqlite(sqlite::SqliteStore),
     Postgres(postgres::PgStore),
