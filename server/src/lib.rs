@@ -16,6 +16,7 @@ pub mod config;
 pub mod encoding;
 pub mod leads;
 pub mod metrics;
+pub mod noscript;
 pub mod notify;
 pub mod ops;
 pub mod pages;

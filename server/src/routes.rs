@@ -86,7 +86,7 @@ async fn page(State(state): State<Arc<AppState>>, request: Request) -> Response 
         && let Some(stripped) = path.strip_prefix(NOSCRIPT_PREFIX)
         && let Some(prepared) = state.pages.routes.get(if stripped.is_empty() { "/" } else { stripped })
     {
-        return serve_without_scripts(&state, prepared, request.headers()).await;
+        return serve_without_scripts(&state, path, prepared, request.headers()).await;
     }
     if let Some(prepared) = state.pages.routes.get(path) {
         if request.method() != Method::GET && request.method() != Method::HEAD {
@@ -129,34 +129,15 @@ async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) 
 const NOSCRIPT_PREFIX: &str = "/_noscript";
 
 /// The page's document with every <script> element removed: the bench's measure of what
-/// the HTML and CSS alone cost. Built per request; never cached, never in the sitemap.
-async fn serve_without_scripts(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
+/// the HTML and CSS alone cost. Built once per document; never in the sitemap.
+async fn serve_without_scripts(state: &AppState, path: &str, page: &PreparedPage, headers: &HeaderMap) -> Response {
     match state.renderer.document(page).await {
         Ok(doc) => {
-            let html = String::from_utf8_lossy(&doc.body(crate::encoding::Coding::Identity)).into_owned();
-            let stripped = Encoded::new(strip_scripts(&html).into_bytes());
+            let stripped = state.noscript.of(path, &doc);
             encoded_response(&stripped, headers, page.status, "text/html; charset=utf-8", "no-store")
         }
         Err(e) => errors::respond(&state.error_pages, e),
     }
-}
-
-/// `html` less its <script …>…</script> elements.
-fn strip_scripts(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(start) = rest.find("<script") {
-        out.push_str(&rest[..start]);
-        match rest[start..].find("</script>") {
-            Some(end) => rest = &rest[start + end + "</script>".len()..],
-            None => {
-                rest = "";
-                break;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// A legal text for the modal that shows it (not a page: kept out of search results).
@@ -292,17 +273,4 @@ async fn sitemap(State(state): State<Arc<AppState>>) -> Response {
 
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::strip_scripts;
-
-    #[test]
-    fn strip_scripts_removes_every_script_element_and_keeps_the_rest() {
-        let html =
-            "<head><style>a{}</style><script>boot()</script><script type=\"application/ld+json\">{}</script></head><body><p>x</p></body>";
-        assert_eq!(strip_scripts(html), "<head><style>a{}</style></head><body><p>x</p></body>");
-        assert_eq!(strip_scripts("<p>no scripts</p>"), "<p>no scripts</p>");
-    }
 }

@@ -38,6 +38,8 @@ pub struct AppState {
     pub security: Arc<SecurityHeaders>,
     /// The staff console's clock and failed-login throttle.
     pub staff: crate::staff::Access,
+    /// The pages without their scripts, for `make bench` (`render.noscript_variants`).
+    pub noscript: crate::noscript::Variants,
 }
 
 #[derive(Debug, Error)]
@@ -128,6 +130,7 @@ impl AppState {
             error_pages,
             security,
             staff: Default::default(),
+            noscript: Default::default(),
         }))
     }
 
