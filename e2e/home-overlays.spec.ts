@@ -271,5 +271,15 @@ test.describe("accessibility", () => {
     const legal = page.getByRole("dialog", { name: "Privacy Policy" });
     await expect(legal.getByRole("heading", { level: 3 }).first()).toBeVisible();
     await expectNoViolations(page, "with the Privacy Policy over the form");
+    await page.keyboard.press("Escape");
+    await expect(legal).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+
+    // The footer's legal links open the same modals.
+    await press(page.locator("footer").getByRole("link", { name: "Terms of Service", exact: true }));
+    const terms = page.getByRole("dialog", { name: "Terms of Service" });
+    await expect(terms.getByRole("heading", { level: 3 }).first()).toBeVisible();
+    await expectNoViolations(page, "with the Terms of Service opened from the footer");
   });
 });

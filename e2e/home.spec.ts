@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { columnCount, EMAIL, menuButton, nav, openHome, servicesMenu, showNavigation, SUPPORT } from "./support/home";
+import { CLOSE_BYS, closeDialog, columnCount, EMAIL, menuButton, nav, openHome, servicesMenu, showNavigation, SUPPORT } from "./support/home";
 import { isPhoneProject, press, services } from "./support/service";
 import { hydrate } from "./support/hydrate";
 
@@ -135,6 +135,17 @@ test.describe("header", () => {
     await expect(button).toBeFocused();
     await expect(button).toHaveAttribute("aria-expanded", "false");
 
+    // By keyboard: Enter opens it, Tab moves into it, Escape closes it and gives focus back.
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await expect(n).toBeVisible();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Tab");
+    expect(await n.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect(n).toBeHidden();
+    await expect(button).toBeFocused();
+
     await press(button);
     await expect(n).toBeVisible();
     // The claims banner is outside the menu and its button.
@@ -219,12 +230,17 @@ test.describe("footer", () => {
         for (const heading of ["Contact", "Home Services", "Company"]) await expect(f.getByRole("heading", { name: heading, exact: true })).toBeVisible();
         expect(await serviceHrefs()).toEqual([...both, ...phoneMore].slice(0, 10));
         await expect(f.getByText("More services")).toBeHidden();
-        const columns = await f.locator("h2:visible").evaluateAll((els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().left))).size);
-        expect(columns).toBe(3); // and the brand column, which has no heading
+        // Four columns: the brand blurb, then Contact, Home Services and Company.
+        const blurb = f.getByText("Professional call answering service for contractors and small businesses.");
+        const lefts = await f.locator("h2:visible").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
+        const blurbLeft = await blurb.evaluate((e) => Math.round(e.getBoundingClientRect().left));
+        expect(new Set([blurbLeft, ...lefts]).size).toBe(4);
+        expect(blurbLeft).toBeLessThan(Math.min(...lefts));
         await expect(f.getByRole("link", { name: SUPPORT.display })).toHaveAttribute("href", SUPPORT.tel);
         await expect(f.getByRole("link", { name: EMAIL })).toHaveAttribute("href", `mailto:${EMAIL}`);
       }
       const company = f.getByRole("navigation", { name: "Company" });
+      expect(await company.getByRole("link").allInnerTexts()).toEqual(["About Us", "Pricing", "Contact", "Support"]);
       await expect(company.getByRole("link", { name: "About Us" })).toHaveAttribute("href", "/#features");
       await expect(company.getByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/#pricing");
       await expect(company.getByRole("link", { name: "Contact", exact: true })).toHaveAttribute("href", "/#contact");
@@ -236,11 +252,13 @@ test.describe("footer", () => {
       for (const [title, href] of [["Privacy Policy", "/privacy"], ["Terms of Service", "/terms"]]) {
         const link = f.getByRole("link", { name: title, exact: true });
         await expect(link).toHaveAttribute("href", href);
-        await press(link);
-        const dialog = page.getByRole("dialog", { name: title });
-        await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
-        await page.keyboard.press("Escape");
-        await expect(dialog).toHaveCount(0);
+        for (const by of CLOSE_BYS) {
+          await press(link);
+          const dialog = page.getByRole("dialog", { name: title });
+          await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
+          await closeDialog(page, dialog, by);
+          await expect(link).toBeFocused();
+        }
       }
       expect(new URL(page.url()).pathname).toBe(path);
     });

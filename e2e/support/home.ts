@@ -1,12 +1,26 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { expect } from "../fixtures";
 import { isPhoneProject, press } from "./service";
 import { hydrate } from "./hydrate";
+import { repoRoot } from "./env";
 
 // The home page's header and overlays, for home.spec.ts and home-overlays.spec.ts.
 
-export const SUPPORT = { display: "(800) 555-0100", tel: "tel:+18005550100" };
-export const EMAIL = "info@ringready.example";
+// The support number and info address the server under test is configured with.
+const SITE_TOML = readFileSync(join(repoRoot, "catalogue", "site.toml"), "utf8");
+const setting = (key: string): string => {
+  const m = new RegExp(`^${key}\\s*=\\s*"([^"]+)"`, "m").exec(SITE_TOML);
+  if (!m) throw new Error(`catalogue/site.toml has no ${key}`);
+  return m[1];
+};
+const SUPPORT_DIGITS = setting("support_phone");
+export const SUPPORT = {
+  display: `(${SUPPORT_DIGITS.slice(0, 3)}) ${SUPPORT_DIGITS.slice(3, 6)}-${SUPPORT_DIGITS.slice(6)}`,
+  tel: `tel:+1${SUPPORT_DIGITS}`,
+};
+export const EMAIL = setting("info_email");
 
 export const HOMEOWNER_ALERT = `Homeowner dashboard coming soon! Please call ${SUPPORT.display} for immediate service.`;
 export const CONTRACTOR_ALERT = `Contractor login coming soon! Please call ${SUPPORT.display} for access.`;
