@@ -39,7 +39,7 @@ function ConsentWording({ text, onLegal }: { text: string; onLegal: Props["onLeg
           <button
             key={i}
             type="button"
-            className="font-semibold text-blue-800 underline underline-offset-2"
+            className="font-bold text-blue-800 underline underline-offset-2"
             onClick={() => onLegal(part === "Privacy Policy" ? "privacy" : "terms")}
           >
             {part}
@@ -126,19 +126,19 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
         </label>
       </div>
       <div>
-        <label htmlFor={`${id}-name`} className="mb-1 block font-semibold text-slate-900">
+        <label htmlFor={`${id}-name`} className="mb-1 block font-bold text-slate-900">
           Full Name
         </label>
         <input id={`${id}-name`} name="fullName" type="text" required maxLength={100} autoComplete="name" className={input} data-first-field />
       </div>
       <div>
-        <label htmlFor={`${id}-phone`} className="mb-1 block font-semibold text-slate-900">
+        <label htmlFor={`${id}-phone`} className="mb-1 block font-bold text-slate-900">
           Phone Number
         </label>
         <input id={`${id}-phone`} name="phone" type="tel" required autoComplete="tel" inputMode="tel" className={input} />
       </div>
       <div>
-        <label htmlFor={`${id}-zip`} className="mb-1 block font-semibold text-slate-900">
+        <label htmlFor={`${id}-zip`} className="mb-1 block font-bold text-slate-900">
           ZIP Code <span className="font-normal text-slate-600">(optional)</span>
         </label>
         <input id={`${id}-zip`} name="zipCode" type="text" autoComplete="postal-code" inputMode="numeric" maxLength={10} className={input} />
@@ -158,9 +158,9 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
         {sending ? "Submitting…" : "Request Callback"}
       </button>
       <div id={`${id}-status`} aria-live="polite">
-        {status.kind === "ok" ? <p className="font-semibold text-green-800">{SUCCESS_MESSAGE}</p> : null}
+        {status.kind === "ok" ? <p className="font-bold text-green-800">{SUCCESS_MESSAGE}</p> : null}
         {status.kind === "error" ? (
-          <p role="alert" className="font-semibold text-red-700">
+          <p role="alert" className="font-bold text-red-700">
             {status.message}
           </p>
         ) : null}

@@ -121,7 +121,7 @@ export function Dialog({
       <div className={`flex ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} flex-col`} onPointerEnter={onPointerEnter} onPointerLeave={onPointerLeave}>
         <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4">
           <div>
-            {eyebrow ? <p className="text-sm font-semibold uppercase tracking-wide text-green-800">{eyebrow}</p> : null}
+            {eyebrow ? <p className="text-sm font-bold uppercase tracking-wide text-green-800">{eyebrow}</p> : null}
             <h2 id={titleId} className="text-xl font-bold">
               {title}
             </h2>

@@ -6,7 +6,7 @@ interface LogoProps {
 /** The brand mark: a ringing handset in a rounded square, then the name. */
 export function Logo({ brand, inverted = false }: LogoProps) {
   return (
-    <a href="/" className={`inline-flex items-center gap-2 font-extrabold text-lg tracking-tight ${inverted ? "text-white" : "text-slate-900"}`}>
+    <a href="/" className={`inline-flex items-center gap-2 font-bold text-lg tracking-tight ${inverted ? "text-white" : "text-slate-900"}`}>
       <svg viewBox="0 0 32 32" className="h-8 w-8" aria-hidden="true" focusable="false">
         <rect width="32" height="32" rx="8" fill="#1d4ed8" />
         <path

@@ -42,7 +42,7 @@ export function SiteFooter(props: SiteFooterProps) {
             <p className="mt-3 text-sm">Professional call answering service for contractors and small businesses.</p>
           </div>
           <div className={`${isService ? "hidden md:flex" : "flex"} flex-col gap-2 text-sm`}>
-            <CallLink phone={phone} service={service} location="footer" className="font-semibold text-white underline-offset-4 hover:underline">
+            <CallLink phone={phone} service={service} location="footer" className="font-bold text-white underline-offset-4 hover:underline">
               {formatPhone(phone)}
             </CallLink>
             <a href={`mailto:${site.infoEmail}`} className="text-white underline-offset-4 hover:underline">

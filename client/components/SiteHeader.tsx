@@ -62,7 +62,7 @@ export function SiteHeader(props: SiteHeaderProps) {
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
             <Logo brand={brand} />
-            <CallLink phone={phone} service="site" location="header" className="font-semibold text-blue-800">
+            <CallLink phone={phone} service="site" location="header" className="font-bold text-blue-800">
               {formatPhone(phone)}
             </CallLink>
           </div>

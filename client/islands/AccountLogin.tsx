@@ -33,7 +33,7 @@ function AccountLogin({ place, brand, infoEmail }: Props) {
           event.preventDefault();
           setOpen(true);
         }}
-        className={place === "bar" ? `${OUTLINE} text-sm` : "whitespace-nowrap text-sm font-semibold text-white underline underline-offset-4 hover:no-underline"}
+        className={place === "bar" ? `${OUTLINE} text-sm` : "whitespace-nowrap text-sm font-bold text-white underline underline-offset-4 hover:no-underline"}
       >
         {place === "bar" ? "Login" : "Log in"}
       </a>

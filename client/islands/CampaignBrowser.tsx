@@ -80,14 +80,14 @@ function CampaignBrowser({ campaigns, email }: Props) {
       ) : (
         <ul className="mt-6 grid gap-4 md:grid-cols-2">
           {shown.map((c) => (
-            <li key={c.campaign} className="flex flex-col rounded-xl border border-slate-200 p-5 shadow-sm">
+            <li key={c.campaign} className="campaign-card flex flex-col rounded-xl border border-slate-200 p-5 shadow-sm">
               <div className="flex items-start justify-between gap-3">
                 <h3 className="font-bold text-slate-900">{c.campaign}</h3>
                 <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-bold text-green-900">{c.status}</span>
               </div>
               <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
                 <dt className="text-slate-600">Payout</dt>
-                <dd className="font-semibold text-slate-900">{c.payouts}</dd>
+                <dd className="font-bold text-slate-900">{c.payouts}</dd>
                 <dt className="text-slate-600">Payment terms</dt>
                 <dd className="text-slate-900">{c.paymentTerms}</dd>
                 <dt className="text-slate-600">GEO</dt>

@@ -16,7 +16,7 @@ interface Props {
 
 const CLASSES = {
   danger: "rounded-lg bg-red-700 px-4 py-2 font-bold text-white hover:bg-red-800",
-  link: "font-semibold text-blue-800 underline",
+  link: "font-bold text-blue-800 underline",
 };
 
 /** The submit button of a form that deletes something. Without JavaScript it sends the form
@@ -55,11 +55,11 @@ function ConfirmSubmit({ label, question, confirmLabel, ariaLabel, tone }: Props
         if (event.key === "Escape") setAsking(false);
       }}
     >
-      <span className="font-semibold text-red-900">{question}</span>
+      <span className="font-bold text-red-900">{question}</span>
       <button ref={confirm} type="submit" className="rounded-lg bg-red-700 px-3 py-1 font-bold text-white hover:bg-red-800">
         {confirmLabel}
       </button>
-      <button type="button" className="rounded-lg border border-slate-300 bg-white px-3 py-1 font-semibold text-slate-900 hover:bg-slate-100" onClick={() => setAsking(false)}>
+      <button type="button" className="rounded-lg border border-slate-300 bg-white px-3 py-1 font-bold text-slate-900 hover:bg-slate-100" onClick={() => setAsking(false)}>
         Cancel
       </button>
     </span>

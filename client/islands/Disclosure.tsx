@@ -14,7 +14,7 @@ interface Props {
 // Kept here rather than in the props, which travel in the page.
 const CLASSES = {
   menu: "rounded-lg border border-slate-300 p-2 text-slate-900",
-  dropdown: "hidden items-center gap-1 whitespace-nowrap font-medium text-slate-800 hover:underline lg:flex",
+  dropdown: "hidden items-center gap-1 whitespace-nowrap font-normal text-slate-800 hover:underline lg:flex",
 };
 
 const inDialog = (target: EventTarget | null) => target instanceof Element && target.closest("dialog") !== null;

@@ -137,7 +137,7 @@ function RegistrationRequest({ accountType, infoEmail, values, error }: Props) {
       className="mt-8 flex flex-col gap-5"
       aria-labelledby="request-title"
     >
-      <h2 id="request-title" className="text-2xl font-extrabold text-slate-900">
+      <h2 id="request-title" className="text-2xl font-bold text-slate-900">
         {title} Registration
       </h2>
       <input type="hidden" name="source" value="request" />

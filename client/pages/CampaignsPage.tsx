@@ -12,7 +12,7 @@ const BENEFITS = [
   { title: "Dedicated support", text: "A personal account manager and 24/7 support." },
 ];
 
-const LINK = "font-semibold text-blue-800 underline underline-offset-2";
+const LINK = "font-bold text-blue-800 underline underline-offset-2";
 
 /** Affiliate campaign application portal (/campaigns). */
 export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
@@ -20,8 +20,8 @@ export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
     <>
       <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
       <main id="main" className="mx-auto max-w-6xl px-4 py-10">
-        <p className="text-sm font-semibold uppercase tracking-wide text-blue-800">Campaign Application Portal</p>
-        <h1 className="mt-1 text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">No account required</h1>
+        <p className="text-sm font-bold uppercase tracking-wide text-blue-800">Campaign Application Portal</p>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 md:text-4xl">No account required</h1>
         <p className="mt-2 max-w-3xl text-lg text-slate-700">
           Browse our live pay-per-call campaigns and apply to the ones that fit your traffic. Pick as many as you like in one application.
         </p>
@@ -36,7 +36,7 @@ export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
 
         <CampaignBrowser campaigns={campaigns.map(portalCampaign)} email={site.infoEmail} />
 
-        <section aria-labelledby="campaign-contact" className="mt-10 rounded-2xl bg-slate-50 p-6 text-center">
+        <section aria-labelledby="campaign-contact" className="below-fold mt-10 rounded-2xl bg-slate-50 p-6 text-center">
           <h2 id="campaign-contact" className="text-lg font-bold text-slate-900">
             Questions about a campaign?
           </h2>

@@ -11,7 +11,7 @@ export function LegalPage({ site, document, html }: LegalPageProps) {
     <>
       <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
       <main id="main" className="mx-auto max-w-3xl px-4 py-10">
-        <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">{LEGAL_TITLES[document]}</h1>
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 md:text-4xl">{LEGAL_TITLES[document]}</h1>
         <div className="mt-4">
           <LegalText html={html} />
         </div>

@@ -21,7 +21,7 @@ export function RegisterPage({ site, accountType, values, error }: RegisterProps
       <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
       <main id="main" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0">
-          <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 md:text-4xl">Request an Account</h1>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900 md:text-4xl">Request an Account</h1>
           <p className="mt-3 text-lg text-slate-700">
             Accounts at {site.brand} are set up by our team. Tell us who you are and we'll create your account and send your login
             credentials within 24 hours.
@@ -37,7 +37,7 @@ export function RegisterPage({ site, accountType, values, error }: RegisterProps
               <li key={step.title} className="flex gap-3">
                 <span className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-blue-700 text-sm font-bold text-white">{i + 1}</span>
                 <span>
-                  <span className="block font-semibold text-slate-900">{step.title}</span>
+                  <span className="block font-bold text-slate-900">{step.title}</span>
                   <span className="block text-sm text-slate-700">{step.text}</span>
                 </span>
               </li>

@@ -110,7 +110,7 @@ export default function AccountDialog({ brand, infoEmail, onClose, returnFocusTo
               })}
             </div>
             <div id="account-panel" role="tabpanel" aria-labelledby={`account-tab-${view.tab}`}>
-              <h3 className="text-2xl font-extrabold text-slate-900">{view.tab === "login" ? "Login to Continue" : "Create Your Account"}</h3>
+              <h3 className="text-2xl font-bold text-slate-900">{view.tab === "login" ? "Login to Continue" : "Create Your Account"}</h3>
               <p className="mb-4 text-slate-700">
                 {view.tab === "login" ? `Access ${TYPE_LABEL[view.type]} portal` : `Sign up for ${TYPE_LABEL[view.type]} access`}
               </p>

@@ -90,7 +90,7 @@ export function LoginPanel({ attempts, onFailed }: Props) {
       <div id="login-status" aria-live="polite" className="flex flex-col gap-3">
         {status.kind === "error" && !status.field ? <Banner title={status.title} message={status.message} /> : null}
         {attempts > 0 ? (
-          <p className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 font-semibold text-amber-900" data-testid="attempts-note">
+          <p className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 font-bold text-amber-900" data-testid="attempts-note">
             {remainingNote(attempts)}
           </p>
         ) : null}

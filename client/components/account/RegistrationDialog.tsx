@@ -93,7 +93,7 @@ export default function RegistrationDialog({ infoEmail, onClose, returnFocusTo }
         ) : null}
         {view.step === "form" ? (
           <form onSubmit={submit} className="flex flex-col gap-4" aria-describedby="registration-status">
-            <h3 className="text-xl font-extrabold text-slate-900">{title} Registration</h3>
+            <h3 className="text-xl font-bold text-slate-900">{title} Registration</h3>
             <div className="sr-only" aria-hidden="true">
               <label>
                 Leave this field empty

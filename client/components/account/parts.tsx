@@ -8,7 +8,7 @@ import { isPlainClick } from "../../lib/plainClick";
 
 export const INPUT =
   "w-full rounded-lg border border-slate-500 bg-white px-4 py-3 text-base text-slate-900 disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-700";
-export const LABEL = "mb-1 block font-semibold text-slate-900";
+export const LABEL = "mb-1 block font-bold text-slate-900";
 export const PRIMARY =
   "inline-flex items-center justify-center gap-2 rounded-xl bg-blue-700 px-6 py-3 text-lg font-bold text-white shadow hover:bg-blue-800 disabled:cursor-not-allowed disabled:bg-slate-500";
 export const SECONDARY =
@@ -79,7 +79,7 @@ export function Banner({ title, message, id }: { title?: string; message: string
   return (
     <div id={id} role="alert" className="rounded-lg border-l-4 border-red-700 bg-red-50 p-4 text-red-900">
       {title ? <p className="font-bold">{title}</p> : null}
-      <p className={title ? "mt-1" : "font-semibold"}>{message}</p>
+      <p className={title ? "mt-1" : "font-bold"}>{message}</p>
     </div>
   );
 }
@@ -87,7 +87,7 @@ export function Banner({ title, message, id }: { title?: string; message: string
 /** The first rule's message, under the field it is about (the field's aria-describedby). */
 export function FieldMessage({ id, message }: { id: string; message: string }) {
   return (
-    <p id={id} role="alert" className="mt-1 font-semibold text-red-800">
+    <p id={id} role="alert" className="mt-1 font-bold text-red-800">
       {message}
     </p>
   );
@@ -160,7 +160,7 @@ export function PasswordField({
           aria-pressed={shown}
           aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
           disabled={disabled}
-          className="absolute inset-y-1 right-1 rounded-md px-3 text-sm font-semibold text-blue-800 hover:bg-blue-50 disabled:text-slate-500"
+          className="absolute inset-y-1 right-1 rounded-md px-3 text-sm font-bold text-blue-800 hover:bg-blue-50 disabled:text-slate-500"
         >
           {shown ? "Hide" : "Show"}
         </button>
@@ -178,7 +178,7 @@ export function SuccessPanel({ onClose, children }: { onClose: () => void; child
         <circle cx="12" cy="12" r="10" />
         <path d="m8 12 3 3 5-6" />
       </svg>
-      <h3 className="text-2xl font-extrabold text-slate-900">Registration Submitted!</h3>
+      <h3 className="text-2xl font-bold text-slate-900">Registration Submitted!</h3>
       <div id="registration-success-text">
         <p className="text-slate-800">Your account request has been sent to our team.</p>
         <p className="text-slate-700">We'll create your account and send login credentials within 24 hours.</p>

@@ -28,12 +28,12 @@ export function AdminShell({ frame, title, children }: { frame: AdminFrame | nul
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <p className="font-extrabold text-slate-900">{frame ? `${frame.brand} staff console` : "Staff console"}</p>
+          <p className="font-bold text-slate-900">{frame ? `${frame.brand} staff console` : "Staff console"}</p>
           {frame && (
             <form method="post" action="/admin/logout" className="flex flex-wrap items-center gap-3 text-sm">
               <span className="text-slate-700">{`Signed in as ${frame.staffEmail}`}</span>
               <CsrfField token={frame.csrf} />
-              <button type="submit" className="rounded-lg border border-slate-300 px-3 py-1 font-semibold text-slate-900 hover:bg-slate-100">
+              <button type="submit" className="rounded-lg border border-slate-300 px-3 py-1 font-bold text-slate-900 hover:bg-slate-100">
                 Sign out
               </button>
             </form>
@@ -41,7 +41,7 @@ export function AdminShell({ frame, title, children }: { frame: AdminFrame | nul
         </div>
         {frame && (
           <nav aria-label="Console" className="mx-auto max-w-6xl px-4 pb-2">
-            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm font-semibold">
+            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm font-bold">
               {SECTIONS.map(([section, label, href]) => (
                 <li key={section}>
                   <a
@@ -58,7 +58,7 @@ export function AdminShell({ frame, title, children }: { frame: AdminFrame | nul
         )}
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-6">
-        <h1 className="text-2xl font-extrabold text-slate-900">{title}</h1>
+        <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
         {children}
       </main>
     </>

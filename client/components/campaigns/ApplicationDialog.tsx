@@ -37,7 +37,7 @@ interface Props {
 }
 
 const INPUT = "w-full rounded-lg border border-slate-500 bg-white px-3 py-2.5 text-base text-slate-900 disabled:bg-slate-100";
-const LABEL = "mb-1 block font-semibold text-slate-900";
+const LABEL = "mb-1 block font-bold text-slate-900";
 const BUTTON = "inline-flex items-center justify-center rounded-xl px-5 py-3 font-bold";
 
 function Required() {
@@ -104,7 +104,7 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
           <p className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-green-100 text-3xl text-green-800" aria-hidden="true">
             ✓
           </p>
-          <h3 className="mt-4 text-2xl font-extrabold text-slate-900">Application Submitted!</h3>
+          <h3 className="mt-4 text-2xl font-bold text-slate-900">Application Submitted!</h3>
           <p className="mt-2 text-slate-700">
             Thank you for applying, {status.firstName}. Our affiliate team reviews every application within 24-48 hours and will contact you at{" "}
             <strong className="break-all">{status.email}</strong>.

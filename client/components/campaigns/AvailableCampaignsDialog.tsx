@@ -33,7 +33,7 @@ function ViewToggle({ mode, onChange }: { mode: ViewMode; onChange: (mode: ViewM
           type="button"
           aria-pressed={mode === m}
           onClick={() => onChange(m)}
-          className={`rounded-lg border border-slate-500 px-3 py-2 text-sm font-semibold ${mode === m ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
+          className={`rounded-lg border border-slate-500 px-3 py-2 text-sm font-bold ${mode === m ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
         >
           {m === "list" ? "List view" : "Grid view"}
         </button>
@@ -56,7 +56,7 @@ function CampaignCard({ campaign: c, mode, onApply }: { campaign: Campaign; mode
         <p className="mt-2 text-sm text-slate-700">{c.notes}</p>
         {c.promoAllowed ? (
           <p className="mt-1 text-sm text-slate-700">
-            <span className="font-semibold text-slate-900">Promotion:</span> {c.promoAllowed}
+            <span className="font-bold text-slate-900">Promotion:</span> {c.promoAllowed}
           </p>
         ) : null}
       </div>
@@ -127,7 +127,7 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
       wide
       footer={
         <div className="flex flex-col gap-1 text-sm text-slate-700 sm:flex-row sm:justify-between">
-          <p aria-live="polite" className="font-semibold text-slate-900">
+          <p aria-live="polite" className="font-bold text-slate-900">
             Showing {liveShown} live {liveShown === 1 ? "campaign" : "campaigns"}
           </p>
           <p>Questions? Contact your affiliate manager for more details.</p>

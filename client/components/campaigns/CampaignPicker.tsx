@@ -21,7 +21,7 @@ export function CampaignPicker({ campaigns, selected, onChange, disabled }: Prop
 
   return (
     <fieldset aria-describedby={`${id}-count`}>
-      <legend className="mb-1 font-semibold text-slate-900">
+      <legend className="mb-1 font-bold text-slate-900">
         Campaigns <span aria-hidden="true">*</span>
       </legend>
       <p id={`${id}-count`} className="mb-2 text-sm text-slate-700" aria-live="polite">
@@ -30,7 +30,7 @@ export function CampaignPicker({ campaigns, selected, onChange, disabled }: Prop
       {selected.length > 0 ? (
         <ul className="mb-2 flex flex-wrap gap-2" aria-label="Selected campaigns">
           {selected.map((name) => (
-            <li key={name} className="flex items-center gap-1 rounded-full bg-blue-50 px-3 py-1 text-sm font-medium text-blue-800">
+            <li key={name} className="flex items-center gap-1 rounded-full bg-blue-50 px-3 py-1 text-sm font-normal text-blue-800">
               {name}
               <button
                 type="button"

@@ -35,7 +35,7 @@ interface Props {
 
 const HEADING = "mb-2 text-sm font-bold uppercase tracking-wide text-white";
 const LINK = "hover:text-white hover:underline";
-const SUMMARY = "py-2 font-semibold text-white";
+const SUMMARY = "py-2 font-bold text-white";
 const BUTTON = "flex items-center justify-center rounded-xl px-4 py-3 font-bold";
 
 export function FullFooter({ site, services }: Props) {
@@ -81,7 +81,7 @@ export function FullFooter({ site, services }: Props) {
         <div className="hidden md:block">
           <h2 className={HEADING}>Contact</h2>
           <p className="grid gap-2">
-            {call("footer", `${LINK} font-semibold text-white`)}
+            {call("footer", `${LINK} font-bold text-white`)}
             {email}
           </p>
         </div>
@@ -119,11 +119,6 @@ export function FullFooter({ site, services }: Props) {
                 Support
               </CallLink>
             </li>
-            <li>
-              <a href="/campaigns" className={LINK}>
-                Affiliates
-              </a>
-            </li>
           </ul>
         </nav>
         {/* Phone layout: the collapsible contact block. */}
@@ -132,7 +127,7 @@ export function FullFooter({ site, services }: Props) {
           <p className="mt-2 grid gap-2">
             <span>Phone: {call("footer-contact")}</span>
             <span>E-mail: {email}</span>
-            <span>Live agents answer 24/7.</span>
+            <span>Live agents answer 100% of calls in 3 rings or less.</span>
           </p>
         </details>
         <div className="flex flex-col gap-4 border-t border-slate-700 pt-6 md:col-span-4 md:flex-row md:items-center md:justify-between">

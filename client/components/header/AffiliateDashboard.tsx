@@ -42,7 +42,7 @@ export function AffiliateDashboard({ phone, email, campaignsUrl, campaignsOpen, 
       <p className="rounded-lg bg-amber-100 px-3 py-2 text-sm text-amber-900">
         <strong>Demo:</strong> this dashboard shows sample data for a sample partner. Applying to campaigns is real and needs no account.
       </p>
-      <h3 className="mt-4 text-2xl font-extrabold text-slate-900">Welcome back, {user.contactName}</h3>
+      <h3 className="mt-4 text-2xl font-bold text-slate-900">Welcome back, {user.contactName}</h3>
       <p className="text-slate-700">
         {user.companyName} · {user.email} · {formatPhone(user.phone)}
       </p>
@@ -50,7 +50,7 @@ export function AffiliateDashboard({ phone, email, campaignsUrl, campaignsOpen, 
       <ul className="mt-4 grid grid-cols-3 gap-2 text-center" aria-label="Partner terms">
         {FIGURES.map((f) => (
           <li key={f.label} className="rounded-xl border border-slate-200 px-2 py-3">
-            <span className="block text-lg font-extrabold text-blue-800 sm:text-xl">{f.value}</span>
+            <span className="block text-lg font-bold text-blue-800 sm:text-xl">{f.value}</span>
             <span className="block text-xs text-slate-700 sm:text-sm">{f.label}</span>
           </li>
         ))}
@@ -78,10 +78,10 @@ export function AffiliateDashboard({ phone, email, campaignsUrl, campaignsOpen, 
         </h3>
         <p className="mt-1 text-sm text-slate-700">Questions about payouts, caps or traffic rules? We answer 24/7.</p>
         <p className="mt-2 flex flex-col gap-1 sm:flex-row sm:gap-5">
-          <a href={`mailto:${email}`} className="font-semibold text-blue-800 underline underline-offset-2">
+          <a href={`mailto:${email}`} className="font-bold text-blue-800 underline underline-offset-2">
             {email}
           </a>
-          <CallLink phone={phone} service="site" location="affiliate-dashboard" className="font-semibold text-blue-800 underline underline-offset-2">
+          <CallLink phone={phone} service="site" location="affiliate-dashboard" className="font-bold text-blue-800 underline underline-offset-2">
             {formatPhone(phone)}
           </CallLink>
         </p>

@@ -28,7 +28,7 @@ export interface HomeHeaderProps {
   campaignsUrl: string;
 }
 
-const LINK = "rounded-lg px-2 py-2 font-medium text-slate-800 hover:underline lg:px-0";
+const LINK = "rounded-lg px-2 py-2 font-normal text-slate-800 hover:underline lg:px-0";
 
 /** The landing page's header (spec section 2 and 4): the claims banner, then the logo and
  * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
@@ -42,7 +42,7 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
       </a>
       <header className="relative border-b border-slate-200 bg-white">
         <div className="relative bg-blue-800">
-          <p className="flex justify-center gap-x-4 px-4 py-2 text-sm font-medium text-white">
+          <p className="flex justify-center gap-x-4 px-4 py-2 text-sm font-normal text-white">
             <span>Trusted by 500+ contractors</span>
             <span aria-hidden="true">·</span>
             <span>Live in 24 hours</span>

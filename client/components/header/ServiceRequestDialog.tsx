@@ -65,13 +65,13 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
           <div className="mb-4 flex items-center gap-3 rounded-xl bg-blue-50 p-3">
             <SpriteIcon name={chosen.icon} sprite={spriteUrl} className="h-6 w-6 shrink-0 text-blue-700" />
             <p className="flex-1 font-bold text-slate-900">{chosen.name}</p>
-            <button type="button" onClick={() => setSlug(null)} className="text-sm font-semibold text-blue-800 underline underline-offset-2">
+            <button type="button" onClick={() => setSlug(null)} className="text-sm font-bold text-blue-800 underline underline-offset-2">
               Change service
             </button>
           </div>
           <p className="mb-4 text-slate-700">
             Leave your number and a live agent calls you back to match you with a licensed local pro. Prefer to talk now? Call{" "}
-            <CallLink phone={servicePhone} service={chosen.slug} location="service-request" className="font-semibold text-blue-800 underline">
+            <CallLink phone={servicePhone} service={chosen.slug} location="service-request" className="font-bold text-blue-800 underline">
               {formatPhone(servicePhone)}
             </CallLink>
             .
@@ -82,7 +82,7 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
         </>
       ) : (
         <>
-          <label htmlFor="service-search" className="mb-1 block font-semibold text-slate-900">
+          <label htmlFor="service-search" className="mb-1 block font-bold text-slate-900">
             What do you need help with?
           </label>
           <input
@@ -117,7 +117,7 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
           ) : (
             <p className="mt-4 text-slate-700">
               No service matches “{query.trim()}”. Call{" "}
-              <CallLink phone={phone} service="site" location="service-request" className="font-semibold text-blue-800 underline">
+              <CallLink phone={phone} service="site" location="service-request" className="font-bold text-blue-800 underline">
                 {formatPhone(phone)}
               </CallLink>{" "}
               and an agent will find the right pro.

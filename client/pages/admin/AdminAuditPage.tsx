@@ -26,7 +26,7 @@ export function AdminAuditPage({ frame, entries, olderHref }: AdminAuditProps) {
                 <tr key={e.id} className="border-b border-slate-200">
                   <td className="whitespace-nowrap px-3 py-2">{e.at}</td>
                   <td className="px-3 py-2">{e.staff ?? "unknown"}</td>
-                  <td className="px-3 py-2 font-semibold">{e.action}</td>
+                  <td className="px-3 py-2 font-bold">{e.action}</td>
                   <td className="px-3 py-2">
                     {e.targetHref ? (
                       <a href={e.targetHref} className="text-blue-800 underline">
@@ -46,7 +46,7 @@ export function AdminAuditPage({ frame, entries, olderHref }: AdminAuditProps) {
       )}
       {olderHref && (
         <p className="mt-4">
-          <a href={olderHref} className="font-semibold text-blue-800 underline">
+          <a href={olderHref} className="font-bold text-blue-800 underline">
             Older entries
           </a>
         </p>

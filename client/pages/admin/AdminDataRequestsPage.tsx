@@ -14,7 +14,7 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
         IP address and the number consented for) and erases the rest; account requests and applications are deleted. Every deletion is in the audit log.
       </p>
       <form method="get" action="/admin/data-requests" className="mt-4 flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm font-semibold text-slate-800">
+        <label className="flex flex-col gap-1 text-sm font-bold text-slate-800">
           Phone number or e-mail address
           <input type="search" name="q" defaultValue={query} required autoComplete="off" className={INPUT} />
         </label>
@@ -25,7 +25,7 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
       {notice && (
         <p
           role={noticeIsError ? "alert" : "status"}
-          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-semibold ${noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
+          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-bold ${noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
         >
           {notice}
         </p>
@@ -46,7 +46,7 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
               {records.map((r) => (
                 <tr key={r.href} className="border-b border-slate-200">
                   <td className="whitespace-nowrap px-3 py-2">
-                    <a href={r.href} className="font-semibold text-blue-800 underline">
+                    <a href={r.href} className="font-bold text-blue-800 underline">
                       {r.received}
                     </a>
                   </td>

@@ -20,7 +20,7 @@ export function AdminHealthPage({ frame, groups, readAt }: AdminHealthProps) {
                     <th scope="row" className="px-3 py-2 font-normal text-slate-700">
                       {f.label}
                     </th>
-                    <td className={f.alert ? "px-3 py-2 font-bold text-red-800" : "px-3 py-2 font-semibold text-slate-900"}>{f.value}</td>
+                    <td className={f.alert ? "px-3 py-2 font-bold text-red-800" : "px-3 py-2 font-bold text-slate-900"}>{f.value}</td>
                   </tr>
                 ))}
               </tbody>

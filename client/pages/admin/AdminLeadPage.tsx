@@ -7,7 +7,7 @@ import type { AdminLeadProps } from "../../lib/types";
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[12rem_1fr] md:gap-4">
-      <dt className="text-sm font-semibold text-slate-700">{label}</dt>
+      <dt className="text-sm font-bold text-slate-700">{label}</dt>
       <dd className="text-slate-900">{children}</dd>
     </div>
   );
@@ -22,7 +22,7 @@ export function AdminLeadPage(p: AdminLeadProps) {
   return (
     <AdminShell frame={p.frame} title={p.name || "Erased lead"}>
       {p.notice && (
-        <p role="status" className="mt-4 rounded-lg border-l-4 border-slate-400 bg-white p-3 text-sm font-semibold text-slate-800">
+        <p role="status" className="mt-4 rounded-lg border-l-4 border-slate-400 bg-white p-3 text-sm font-bold text-slate-800">
           {p.notice}
         </p>
       )}
@@ -32,7 +32,7 @@ export function AdminLeadPage(p: AdminLeadProps) {
         </h2>
         <dl className="mt-2">
           <Row label="Phone">
-            <a href={p.telHref} className="font-semibold text-blue-800 underline">
+            <a href={p.telHref} className="font-bold text-blue-800 underline">
               {p.phone}
             </a>
             {p.suppressedNow && <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">On the do-not-call list</span>}
@@ -98,7 +98,7 @@ export function AdminLeadPage(p: AdminLeadProps) {
           <ul className="mt-2 space-y-3">
             {p.deliveries.map((d) => (
               <li key={d.id} className="flex flex-wrap items-center gap-3">
-                <span className="font-semibold">{d.channel}</span>
+                <span className="font-bold">{d.channel}</span>
                 <span className={statusClass(d.status === "pending" ? "pending" : d.status)}>{statusLabel(d.status)}</span>
                 <span className="text-sm text-slate-700">{`${d.attempts} attempt(s) ${d.when}`}</span>
                 {d.lastError && <span className="text-sm text-red-800">{d.lastError}</span>}
@@ -141,7 +141,7 @@ export function AdminLeadPage(p: AdminLeadProps) {
         )}
       </section>
       <p className="mt-6">
-        <a href="/admin/leads" className="font-semibold text-blue-800 underline">
+        <a href="/admin/leads" className="font-bold text-blue-800 underline">
           Back to leads
         </a>
       </p>

@@ -2,7 +2,7 @@ import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
 import { statusClass, statusLabel } from "../../components/admin/labels";
 import type { AdminLeadsProps } from "../../lib/types";
 
-const FIELD = "flex flex-col gap-1 text-sm font-semibold text-slate-800";
+const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** The leads list: newest first, filtered by a plain GET form (works without JavaScript). */
@@ -52,17 +52,17 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
           <button type="submit" className="rounded-lg bg-blue-700 px-4 py-2 font-bold text-white hover:bg-blue-800">
             Search
           </button>
-          <a href="/admin/leads" className="font-semibold text-blue-800 underline">
+          <a href="/admin/leads" className="font-bold text-blue-800 underline">
             Clear
           </a>
-          <a href={exportHref} className="font-semibold text-blue-800 underline">
+          <a href={exportHref} className="font-bold text-blue-800 underline">
             Export these leads (CSV)
           </a>
           <span className="text-sm text-slate-600">{`Times in ${timeZone}.`}</span>
         </div>
       </form>
       {notice && (
-        <p role="status" className="mt-4 rounded-lg border-l-4 border-red-700 bg-red-50 p-3 text-sm font-semibold text-red-800">
+        <p role="status" className="mt-4 rounded-lg border-l-4 border-red-700 bg-red-50 p-3 text-sm font-bold text-red-800">
           {notice}
         </p>
       )}
@@ -85,7 +85,7 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
               {rows.map((r) => (
                 <tr key={r.id} className="border-b border-slate-200">
                   <td className="min-w-[8rem] px-3 py-2">
-                    <a href={r.href} className="font-semibold text-blue-800 underline">
+                    <a href={r.href} className="font-bold text-blue-800 underline">
                       {r.name || "Erased lead"}
                     </a>
                   </td>
@@ -106,7 +106,7 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
           </table>
         </TableScroll>
       )}
-      <nav aria-label="Pages" className="mt-4 flex gap-4 font-semibold">
+      <nav aria-label="Pages" className="mt-4 flex gap-4 font-bold">
         {firstHref && (
           <a href={firstHref} className="text-blue-800 underline">
             Newest

@@ -7,7 +7,7 @@ export function AdminMessagePage({ frame, title, message }: AdminMessageProps) {
     <AdminShell frame={frame} title={title}>
       <p className="mt-3 text-slate-700">{message}</p>
       <p className="mt-4">
-        <a href={frame ? "/admin/leads" : "/admin/login"} className="font-semibold text-blue-800 underline">
+        <a href={frame ? "/admin/leads" : "/admin/login"} className="font-bold text-blue-800 underline">
           {frame ? "Back to leads" : "Sign in"}
         </a>
       </p>

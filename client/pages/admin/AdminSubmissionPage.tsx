@@ -5,7 +5,7 @@ import type { AdminSubmissionProps, Labeled } from "../../lib/types";
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[1fr_2fr]">
-      <dt className="text-sm font-semibold text-slate-700">{label}</dt>
+      <dt className="text-sm font-bold text-slate-700">{label}</dt>
       <dd className="break-words text-slate-900">{children}</dd>
     </div>
   );
@@ -24,7 +24,7 @@ function Rows({ items }: { items: Labeled[] }) {
 }
 
 const SECTION = "mt-6 rounded-xl border border-slate-200 bg-white p-4";
-const FIELD = "flex flex-col gap-1 text-sm font-semibold text-slate-800";
+const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** One account request or application: what was sent, where from, and its status and note. */
@@ -32,14 +32,14 @@ export function AdminSubmissionPage(p: AdminSubmissionProps) {
   return (
     <AdminShell frame={p.frame} title={p.kindLabel}>
       <p className="mt-2">
-        <a href={p.listHref} className="font-semibold text-blue-800 underline">
+        <a href={p.listHref} className="font-bold text-blue-800 underline">
           Back to the list
         </a>
       </p>
       {p.notice && (
         <p
           role={p.noticeIsError ? "alert" : "status"}
-          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-semibold ${p.noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
+          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-bold ${p.noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
         >
           {p.notice}
         </p>

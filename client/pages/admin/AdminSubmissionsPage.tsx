@@ -8,7 +8,7 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
   return (
     <AdminShell frame={frame} title={title}>
       <form method="get" action={path} className="mt-4 flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm font-semibold text-slate-800">
+        <label className="flex flex-col gap-1 text-sm font-bold text-slate-800">
           Status
           <select name="status" defaultValue={status} className={INPUT}>
             <option value="">Any</option>
@@ -23,13 +23,13 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
           Show
         </button>
         {exportHref && (
-          <a href={exportHref} className="py-2 font-semibold text-blue-800 underline">
+          <a href={exportHref} className="py-2 font-bold text-blue-800 underline">
             Export CSV
           </a>
         )}
       </form>
       {notice && (
-        <p role="status" className="mt-4 rounded-lg border-l-4 border-red-700 bg-red-50 p-3 text-sm font-semibold text-red-800">
+        <p role="status" className="mt-4 rounded-lg border-l-4 border-red-700 bg-red-50 p-3 text-sm font-bold text-red-800">
           {notice}
         </p>
       )}
@@ -51,7 +51,7 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
               {rows.map((r) => (
                 <tr key={r.id} className="border-b border-slate-200">
                   <td className="whitespace-nowrap px-3 py-2">
-                    <a href={r.href} className="font-semibold text-blue-800 underline">
+                    <a href={r.href} className="font-bold text-blue-800 underline">
                       {r.received}
                     </a>
                   </td>
@@ -65,7 +65,7 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
           </table>
         </TableScroll>
       )}
-      <nav aria-label="Pages" className="mt-4 flex gap-4 font-semibold">
+      <nav aria-label="Pages" className="mt-4 flex gap-4 font-bold">
         {firstHref && (
           <a href={firstHref} className="text-blue-800 underline">
             Newest

@@ -2,7 +2,7 @@ import { AdminShell, CsrfField, TableScroll } from "../../components/admin/Admin
 import ConfirmSubmit from "../../islands/ConfirmSubmit";
 import type { AdminSuppressionsProps } from "../../lib/types";
 
-const FIELD = "flex flex-col gap-1 text-sm font-semibold text-slate-800";
+const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** The do-not-call list: numbers whose new leads are kept but never delivered. */
@@ -15,7 +15,7 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
       {notice && (
         <p
           role={noticeIsError ? "alert" : "status"}
-          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-semibold ${noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
+          className={`mt-4 rounded-lg border-l-4 p-3 text-sm font-bold ${noticeIsError ? "border-red-700 bg-red-50 text-red-800" : "border-slate-400 bg-white text-slate-800"}`}
         >
           {notice}
         </p>
@@ -47,11 +47,11 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
           Find a number
           <input type="search" name="phone" defaultValue={search} autoComplete="off" className={INPUT} />
         </label>
-        <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-semibold text-slate-900 hover:bg-slate-100">
+        <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-bold text-slate-900 hover:bg-slate-100">
           Find
         </button>
         {search && (
-          <a href="/admin/suppressions" className="py-2 font-semibold text-blue-800 underline">
+          <a href="/admin/suppressions" className="py-2 font-bold text-blue-800 underline">
             Show all
           </a>
         )}
@@ -75,7 +75,7 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
             <tbody>
               {rows.map((r) => (
                 <tr key={r.phoneE164} className="border-b border-slate-200">
-                  <td className="whitespace-nowrap px-3 py-2 font-semibold">{r.phone}</td>
+                  <td className="whitespace-nowrap px-3 py-2 font-bold">{r.phone}</td>
                   <td className="px-3 py-2">{r.reason}</td>
                   <td className="whitespace-nowrap px-3 py-2">{r.added}</td>
                   <td className="px-3 py-2">{r.addedBy ?? ""}</td>

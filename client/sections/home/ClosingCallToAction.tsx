@@ -25,7 +25,7 @@ export function ClosingCallToAction({ sprite, title, text, cta, phone, email, pr
     <section id="contact" className="bg-blue-800 text-white" aria-labelledby="contact-title">
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-14 md:px-6 lg:grid-cols-2">
         <div>
-          <h2 id="contact-title" className="text-3xl font-extrabold tracking-tight md:text-4xl">
+          <h2 id="contact-title" className="text-3xl font-bold tracking-tight md:text-4xl">
             {title}
           </h2>
           <p className="mt-4 text-lg">{text}</p>
@@ -57,7 +57,7 @@ export function ClosingCallToAction({ sprite, title, text, cta, phone, email, pr
           <h3 className="text-xl font-bold">{pricingTitle}</h3>
           <ul className="mt-4 grid grid-cols-2 gap-3">
             {pricing.map((term) => (
-              <li key={term} className="flex items-center gap-2 font-semibold">
+              <li key={term} className="flex items-center gap-2 font-bold">
                 <SpriteIcon sprite={sprite} name="check" className="h-5 w-5 text-green-700" />
                 {term}
               </li>

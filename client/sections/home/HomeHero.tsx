@@ -23,8 +23,8 @@ export function HomeHero({ eyebrow, title, text, cta, points, phone, email, lead
     <section className="bg-gradient-to-b from-blue-50 to-white">
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 md:px-6 lg:grid-cols-2 lg:py-20">
         <div>
-          <p className="font-semibold text-blue-800">{eyebrow}</p>
-          <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-slate-900 md:text-5xl">{title}</h1>
+          <p className="font-bold text-blue-800">{eyebrow}</p>
+          <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 md:text-5xl">{title}</h1>
           <p className="mt-5 text-lg text-slate-700">{text}</p>
           <div className="mt-8 flex flex-col gap-3 whitespace-nowrap sm:flex-row">
             <RegisterButton
@@ -42,7 +42,7 @@ export function HomeHero({ eyebrow, title, text, cta, points, phone, email, lead
               Call {formatPhone(phone)}
             </CallLink>
           </div>
-          <ul className="mt-6 flex flex-wrap gap-x-5 gap-y-2 text-sm font-medium text-slate-700">
+          <ul className="mt-6 flex flex-wrap gap-x-5 gap-y-2 text-sm font-normal text-slate-700">
             {points.map((point) => (
               <li key={point} className="flex items-center gap-1">
                 <SpriteIcon name="check" className="h-4 w-4 text-green-700" />

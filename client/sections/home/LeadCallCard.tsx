@@ -24,7 +24,7 @@ export function LeadCallCard({ label, answered, fields, urgency, deliveries }: L
       <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         {fields.map((field) => (
           <div key={field.term} className="contents">
-            <dt className="font-semibold text-slate-600">{field.term}</dt>
+            <dt className="font-bold text-slate-600">{field.term}</dt>
             <dd className="text-slate-900">{field.detail}</dd>
           </div>
         ))}

@@ -31,15 +31,15 @@ export function MarketingWaste({ sprite, title, text, cost, without, with: answe
     </div>
   );
   return (
-    <section aria-labelledby="waste-title">
+    <section className="below-fold" aria-labelledby="waste-title">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-14 md:px-6 lg:grid-cols-2">
         <div>
-          <h2 id="waste-title" className="text-3xl font-extrabold tracking-tight text-slate-900">
+          <h2 id="waste-title" className="text-3xl font-bold tracking-tight text-slate-900">
             {title}
           </h2>
           <p className="mt-4 text-lg text-slate-700">{text}</p>
           <p className="mt-6">
-            <strong className="block text-4xl font-extrabold text-red-700">{cost.figure}</strong>
+            <strong className="block text-4xl font-bold text-red-700">{cost.figure}</strong>
             <span className="text-slate-700">{cost.text}</span>
           </p>
         </div>

@@ -12,8 +12,8 @@ const TONES = ["bg-red-50 text-red-800", "bg-amber-100 text-amber-900", "bg-gree
 /** Section 2: the problem, the leak and the fix, in that order. */
 export function ProblemLeakFix({ sprite, title, steps }: Props) {
   return (
-    <section className="mx-auto max-w-6xl px-4 py-14 md:px-6" aria-labelledby="problem-title">
-      <h2 id="problem-title" className="max-w-3xl text-3xl font-extrabold tracking-tight text-slate-900">
+    <section className="below-fold mx-auto max-w-6xl px-4 py-14 md:px-6" aria-labelledby="problem-title">
+      <h2 id="problem-title" className="max-w-3xl text-3xl font-bold tracking-tight text-slate-900">
         {title}
       </h2>
       <ol className="mt-8 grid gap-6 md:grid-cols-3">

@@ -19,7 +19,7 @@ export function CallCard({ phone, service, urgentMessage }: Props) {
         phone={phone}
         service={service}
         location="card"
-        className="mt-4 flex items-center justify-center gap-2 rounded-xl bg-white px-4 py-3 text-lg font-extrabold text-slate-900"
+        className="mt-4 flex items-center justify-center gap-2 rounded-xl bg-white px-4 py-3 text-lg font-bold text-slate-900"
         label={formatPhone(phone)}
       />
     </section>

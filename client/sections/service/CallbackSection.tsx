@@ -33,7 +33,7 @@ export function CallbackSection({ serviceSlug, phone, consentText, certification
             ))}
           </ul>
           <p className="mt-6 hidden rounded-lg bg-slate-50 p-4 text-sm text-slate-700 md:block">
-            <span className="font-semibold text-slate-900">A recent request:</span> {sampleProject.issue} ({sampleProject.location},{" "}
+            <span className="font-bold text-slate-900">A recent request:</span> {sampleProject.issue} ({sampleProject.location},{" "}
             {sampleProject.urgency.toLowerCase()})
           </p>
         </div>

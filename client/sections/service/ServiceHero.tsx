@@ -30,7 +30,7 @@ export function ServiceHero({ brand, service, phone, icon }: Props) {
                 </a>
               </li>
               <li aria-hidden="true">/</li>
-              <li aria-current="page" className="font-medium text-slate-900">
+              <li aria-current="page" className="font-normal text-slate-900">
                 {service.name}
               </li>
             </ol>
@@ -38,10 +38,10 @@ export function ServiceHero({ brand, service, phone, icon }: Props) {
           <p className="mt-4 inline-flex items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-bold text-amber-900" data-testid="badge">
             {service.emergencyAvailable ? "24/7 Emergency" : "Fast Response"}
           </p>
-          <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 md:text-5xl">{service.title}</h1>
+          <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900 md:text-5xl">{service.title}</h1>
           <p className="mt-3 text-lg text-slate-700 md:text-xl">{service.subtitle}</p>
           <p className="mt-3 hidden text-slate-600 md:block">{service.description}</p>
-          <ul className="mt-4 flex flex-wrap gap-x-5 gap-y-1 text-sm font-semibold text-slate-800" aria-label="Why homeowners call us">
+          <ul className="mt-4 flex flex-wrap gap-x-5 gap-y-1 text-sm font-bold text-slate-800" aria-label="Why homeowners call us">
             <li>5,000+ happy customers</li>
             <li>Rated 4.9/5</li>
           </ul>
@@ -49,7 +49,7 @@ export function ServiceHero({ brand, service, phone, icon }: Props) {
             phone={phone}
             service={service.slug}
             location="hero"
-            className="mt-6 flex w-full items-center justify-center gap-3 rounded-xl bg-red-700 px-6 py-4 text-xl font-extrabold text-white shadow-lg hover:bg-red-800 md:inline-flex md:w-auto"
+            className="mt-6 flex w-full items-center justify-center gap-3 rounded-xl bg-red-700 px-6 py-4 text-xl font-bold text-white shadow-lg hover:bg-red-800 md:inline-flex md:w-auto"
             label={`Call ${formatPhone(phone)}`}
           />
         </div>
