@@ -36,7 +36,7 @@ export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
 
         <CampaignBrowser campaigns={campaigns.map(portalCampaign)} email={site.infoEmail} />
 
-        <section aria-labelledby="campaign-contact" className="below-fold mt-10 rounded-2xl bg-slate-50 p-6 text-center">
+        <section aria-labelledby="campaign-contact" className="mt-10 rounded-2xl bg-slate-50 p-6 text-center">
           <h2 id="campaign-contact" className="text-lg font-bold text-slate-900">
             Questions about a campaign?
           </h2>

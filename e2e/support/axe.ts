@@ -20,11 +20,11 @@ export const ALL_RULES = "all";
 
 /** The violations, and how many rules passed (to show the run checked something). */
 export async function axeViolations(page: Page, tags: string[] | typeof ALL_RULES = AXE_TAGS): Promise<{ violations: AxeViolation[]; passes: number }> {
-  // Sections below the first screen are `content-visibility: auto`: until shown, the browser
-  // neither lays them out nor hit-tests them, so axe could not find their colours. Render
-  // them, as a visitor scrolling down would, before checking.
+  // The campaign cards are `content-visibility: auto`: until shown, the browser neither lays
+  // them out nor hit-tests them, so axe could not find their colours. Render them, as a
+  // visitor scrolling down would, before checking.
   await page.evaluate(() => {
-    for (const el of document.querySelectorAll<HTMLElement>(".below-fold, .campaign-card")) el.style.setProperty("content-visibility", "visible");
+    for (const el of document.querySelectorAll<HTMLElement>(".campaign-card")) el.style.setProperty("content-visibility", "visible");
   });
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== "undefined");
   if (!loaded) await page.addScriptTag({ path: join(repoRoot, "node_modules", "axe-core", "axe.min.js") });

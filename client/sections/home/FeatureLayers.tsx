@@ -19,7 +19,7 @@ interface Props {
 /** Section 3 (#features, the About link's target): the three layers and six capabilities. */
 export function FeatureLayers({ sprite, eyebrow, title, layers, capabilitiesTitle, capabilities }: Props) {
   return (
-    <section id="features" className="below-fold bg-slate-50" aria-labelledby="features-title">
+    <section id="features" className="bg-slate-50" aria-labelledby="features-title">
       <div className="mx-auto max-w-6xl px-4 py-14 md:px-6">
         <p className="font-bold text-blue-800">{eyebrow}</p>
         <h2 id="features-title" className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-900">

@@ -8,7 +8,7 @@ interface Props {
 /** Section 6: how a contractor goes live, in three numbered steps. */
 export function GettingStarted({ title, steps }: Props) {
   return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-14 md:px-6" aria-labelledby="start-title">
+    <section className="mx-auto max-w-6xl px-4 py-14 md:px-6" aria-labelledby="start-title">
       <h2 id="start-title" className="text-3xl font-bold tracking-tight text-slate-900">
         {title}
       </h2>

@@ -31,7 +31,7 @@ export function MarketingWaste({ sprite, title, text, cost, without, with: answe
     </div>
   );
   return (
-    <section className="below-fold" aria-labelledby="waste-title">
+    <section aria-labelledby="waste-title">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-14 md:px-6 lg:grid-cols-2">
         <div>
           <h2 id="waste-title" className="text-3xl font-bold tracking-tight text-slate-900">

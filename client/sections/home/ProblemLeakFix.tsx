@@ -12,7 +12,7 @@ const TONES = ["bg-red-50 text-red-800", "bg-amber-100 text-amber-900", "bg-gree
 /** Section 2: the problem, the leak and the fix, in that order. */
 export function ProblemLeakFix({ sprite, title, steps }: Props) {
   return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-14 md:px-6" aria-labelledby="problem-title">
+    <section className="mx-auto max-w-6xl px-4 py-14 md:px-6" aria-labelledby="problem-title">
       <h2 id="problem-title" className="max-w-3xl text-3xl font-bold tracking-tight text-slate-900">
         {title}
       </h2>

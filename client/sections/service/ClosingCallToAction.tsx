@@ -10,7 +10,7 @@ interface Props {
 /** Desktop: the final call to action. */
 export function ClosingCallToAction({ serviceName, serviceSlug, phone }: Props) {
   return (
-    <section aria-labelledby="cta-title" className="below-fold mx-auto hidden max-w-6xl px-6 py-14 text-center md:block">
+    <section aria-labelledby="cta-title" className="mx-auto hidden max-w-6xl px-6 py-14 text-center md:block">
       <h2 id="cta-title" className="text-3xl font-bold text-slate-900">
         Talk to a local {serviceName} pro today
       </h2>

@@ -11,7 +11,7 @@ interface Props {
 /** Desktop: the problem, the urgent message and the urgent scenarios. */
 export function ProblemSection({ title, description, urgentMessage, scenarios }: Props) {
   return (
-    <section aria-labelledby="problem-title" className="below-fold mx-auto hidden max-w-6xl px-6 py-12 md:block">
+    <section aria-labelledby="problem-title" className="mx-auto hidden max-w-6xl px-6 py-12 md:block">
       <h2 id="problem-title" className="text-3xl font-bold text-slate-900">
         {title}
       </h2>

@@ -11,7 +11,7 @@ interface Props {
 /** Desktop: the solution and its features grid. */
 export function SolutionSection({ title, description, features, icons }: Props) {
   return (
-    <section aria-labelledby="solution-title" className="below-fold hidden bg-slate-50 md:block">
+    <section aria-labelledby="solution-title" className="hidden bg-slate-50 md:block">
       <div className="mx-auto max-w-6xl px-6 py-12">
         <h2 id="solution-title" className="text-3xl font-bold text-slate-900">
           {title}
