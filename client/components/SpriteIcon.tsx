@@ -2,9 +2,12 @@ import type { IconNode } from "../lib/types";
 
 // Icons drawn by name with <use>: each icon's path data is sent once, as a <symbol
 // id="i-NAME">, either in the page's own inline sprite (IconSprite, for the few icons its
-// sections show at once) or in a sprite file the server serves as an immutable asset (the
-// 42 services' icons, for menus and lists). An island then needs only names in its props.
-// The stroke style comes from the .icon class (client/styles.css), keeping each use small.
+// sections show at once) or in a sprite file the server serves as an immutable asset
+// (server/src/pages/sprite.rs). An island then needs only names in its props. The stroke
+// style comes from the .icon class (client/styles.css), keeping each use small.
+// Lists of services (menus, pickers) show the sprite file's views as lazy images instead
+// (SpriteImage): a <use> of another file is fetched and cloned while the page is parsed,
+// even inside a closed menu; a lazy image waits until it is shown.
 
 interface SpriteIconProps {
   name: string;
@@ -20,6 +23,21 @@ export function SpriteIcon({ name, className = "h-6 w-6", sprite = "" }: SpriteI
       <use href={`${sprite}#i-${name}`} />
     </svg>
   );
+}
+
+interface SpriteImageProps {
+  name: string;
+  /** The sprite file's URL. */
+  sprite: string;
+  /** Width and height in CSS pixels (the class should say the same). */
+  size: number;
+  className?: string;
+}
+
+/** Shows a service's icon, in the menus' blue, from the sprite file's view `v-NAME`, loaded
+ * only once it is on screen. Decorative: empty alt text. */
+export function SpriteImage({ name, sprite, size, className = "" }: SpriteImageProps) {
+  return <img src={`${sprite}#v-${name}`} alt="" width={size} height={size} loading="lazy" decoding="async" className={className} />;
 }
 
 /** The sprite: every icon the page uses, once. Rendered by the server only, before the

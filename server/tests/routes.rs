@@ -43,12 +43,18 @@ async fn home_and_campaigns_render_catalogue_data() {
 async fn home_page_draws_every_icon_it_uses_from_a_sprite_it_has() {
     let s = common::start().await;
     let home = s.get("/").await.text().await.expect("home");
+    // The sections draw symbols with <use>; the services menu shows the sprite file's views
+    // as lazy images.
     let uses: Vec<&str> = home.split("<use href=\"").skip(1).filter_map(|r| r.split('"').next()).collect();
-    assert!(uses.len() > 42, "the services menu and the sections draw icons: {}", uses.len());
-    let sprite_url = uses
-        .iter()
-        .find_map(|u| u.split_once("#i-").map(|(url, _)| url).filter(|url| !url.is_empty()))
-        .expect("the services' icons come from the sprite file");
+    let images: Vec<&str> = home
+        .split("<img src=\"")
+        .skip(1)
+        .filter_map(|r| r.split('"').next())
+        .filter(|src| src.contains("#v-"))
+        .collect();
+    assert!(uses.len() > 20, "the sections draw icons: {}", uses.len());
+    assert_eq!(images.len(), s.state.catalogue.services.len(), "one image per service in the menu");
+    let sprite_url = images[0].split_once("#v-").map(|(url, _)| url).expect("#v-NAME");
     assert!(
         sprite_url.starts_with("/assets/icons-") && sprite_url.ends_with(".svg"),
         "{sprite_url}"
@@ -70,8 +76,13 @@ async fn home_page_draws_every_icon_it_uses_from_a_sprite_it_has() {
             }
         }
     }
+    for src in &images {
+        let (url, name) = src.split_once("#v-").expect("#v-NAME");
+        assert_eq!(url, sprite_url, "one sprite file");
+        assert!(sprite.contains(&format!("<view id=\"v-{name}\"")), "the sprite file lacks the view of {name}");
+    }
     for service in &s.state.catalogue.services {
-        assert!(sprite.contains(&format!("<symbol id=\"i-{}\"", service.icon)), "{}", service.slug);
+        assert!(images.contains(&format!("{sprite_url}#v-{}", service.icon).as_str()), "{}", service.slug);
     }
     let other = sprite_url.replace("/assets/icons-", "/assets/icons-0");
     assert_eq!(s.get(&other).await.status(), StatusCode::NOT_FOUND);

@@ -6,7 +6,7 @@ import { formatPhone } from "../../lib/phone";
 import type { ServiceLink } from "../../lib/types";
 import { CallLink } from "../CallLink";
 import { Logo } from "../Logo";
-import { SpriteIcon } from "../SpriteIcon";
+import { SpriteIcon, SpriteImage } from "../SpriteIcon";
 
 export interface HomeHeaderProps {
   brand: string;
@@ -72,7 +72,7 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
                 {services.map((s) => (
                   <li key={s.slug}>
                     <a href={`/${s.slug}`} className="flex items-center gap-2 rounded-lg px-2 py-1 text-sm text-slate-800 hover:bg-blue-50">
-                      <SpriteIcon name={s.icon} sprite={spriteUrl} className="h-4 w-4 shrink-0 text-blue-700" />
+                      <SpriteImage name={s.icon} sprite={spriteUrl} size={16} className="h-4 w-4 shrink-0" />
                       {s.name}
                     </a>
                   </li>

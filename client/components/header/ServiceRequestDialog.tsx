@@ -10,7 +10,7 @@ import { loadTrustedForm } from "../../lib/tracking";
 import type { ServiceLink } from "../../lib/types";
 import { CallLink } from "../CallLink";
 import { Dialog } from "../Dialog";
-import { SpriteIcon } from "../SpriteIcon";
+import { SpriteImage } from "../SpriteIcon";
 
 /** Whether this page has loaded TrustedForm's script (here, not in lib/tracking, so the
  * service pages' chunks stay as small as they were). */
@@ -63,7 +63,7 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
       {chosen ? (
         <>
           <div className="mb-4 flex items-center gap-3 rounded-xl bg-blue-50 p-3">
-            <SpriteIcon name={chosen.icon} sprite={spriteUrl} className="h-6 w-6 shrink-0 text-blue-700" />
+            <SpriteImage name={chosen.icon} sprite={spriteUrl} size={24} className="h-6 w-6 shrink-0" />
             <p className="flex-1 font-bold text-slate-900">{chosen.name}</p>
             <button type="button" onClick={() => setSlug(null)} className="text-sm font-bold text-blue-800 underline underline-offset-2">
               Change service
@@ -108,7 +108,7 @@ export default function ServiceRequestDialog({ services, spriteUrl, phone, servi
                     onClick={() => setSlug(s.slug)}
                     className="flex w-full items-center gap-3 rounded-lg border border-slate-200 px-3 py-2 text-left text-slate-900 hover:bg-blue-50"
                   >
-                    <SpriteIcon name={s.icon} sprite={spriteUrl} className="h-5 w-5 shrink-0 text-blue-700" />
+                    <SpriteImage name={s.icon} sprite={spriteUrl} size={20} className="h-5 w-5 shrink-0" />
                     {s.name}
                   </button>
                 </li>

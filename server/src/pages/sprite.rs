@@ -1,7 +1,12 @@
-//! An SVG sprite file of icons, served as an immutable asset under a content-hashed URL.
-//! The home page draws its 42 service icons (in the Home Services menu, the directory and
-//! the service picker) from it with `<use href="/assets/icons-….svg#i-NAME">`, so their
-//! path data is fetched once and cached instead of weighing on every page's HTML.
+//! An SVG sprite file of icons, served as an immutable asset under a content-hashed URL, so
+//! their path data is fetched once and cached instead of weighing on every page's HTML. It
+//! is used two ways:
+//! - `<use href="/assets/icons-….svg#i-NAME">` draws symbol `i-NAME` in the page's text
+//!   colour (the home page's sections below the first screen);
+//! - `<img src="/assets/icons-….svg#v-NAME" loading="lazy">` shows view `v-NAME`, the icon
+//!   drawn in the menus' blue (the 42 services in the Home Services menu and the service
+//!   picker). An image in a closed menu costs the page nothing until the menu opens, where a
+//!   `<use>` of another file is fetched and cloned while the page is parsed.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -20,7 +25,11 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The sprite's SVG text: one `<symbol id="i-NAME" viewBox="0 0 24 24">` per icon. Parts
+/// The colour the views draw in: Tailwind's blue-700, the menus' icon colour.
+const VIEW_STROKE: &str = "#1d4ed8";
+
+/// The sprite's SVG text: one `<symbol id="i-NAME" viewBox="0 0 24 24">` per icon, then each
+/// icon drawn once, stacked 24 units apart, with a `<view id="v-NAME">` framing it. Parts
 /// that are not `[tag, {attributes}]` with plain names are left out.
 pub fn sprite_svg(icons: &IconSet) -> String {
     let mut out = String::from(r#"<svg xmlns="http://www.w3.org/2000/svg">"#);
@@ -51,7 +60,17 @@ pub fn sprite_svg(icons: &IconSet) -> String {
         }
         out.push_str("</symbol>");
     }
-    out.push_str("</svg>");
+    out.push_str(&format!(
+        r#"<g fill="none" stroke="{VIEW_STROKE}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">"#
+    ));
+    for (row, name) in icons.keys().enumerate() {
+        let name = escape(name);
+        let y = row * 24;
+        out.push_str(&format!(
+            r##"<view id="v-{name}" viewBox="0 {y} 24 24"/><use href="#i-{name}" y="{y}" width="24" height="24"/>"##
+        ));
+    }
+    out.push_str("</g></svg>");
     out
 }
 
@@ -84,6 +103,10 @@ mod tests {
             svg.contains(r#"<symbol id="i-odd" viewBox="0 0 24 24"><path d="a&quot;&lt;b"/><path/></symbol>"#),
             "{svg}"
         );
+        // Each icon also drawn in its own 24-unit row, framed by a view an <img> can name.
+        assert!(svg.contains(r##"<view id="v-odd" viewBox="0 0 24 24"/><use href="#i-odd" y="0" width="24" height="24"/>"##));
+        assert!(svg.contains(r##"<view id="v-wrench" viewBox="0 24 24 24"/><use href="#i-wrench" y="24" width="24" height="24"/>"##));
+        assert!(svg.ends_with("</g></svg>"));
         assert!(sprite_path(&svg).starts_with("/assets/icons-") && sprite_path(&svg).ends_with(".svg"));
         assert_ne!(sprite_path(&svg), sprite_path("<svg/>"), "the URL follows the content");
     }
