@@ -30,6 +30,7 @@ async fn servers() -> Vec<(&'static str, TestServer)> {
 fn private(r: &reqwest::Response, what: &str) {
     assert_eq!(r.headers()[CACHE_CONTROL], "no-store", "{what}");
     assert_eq!(r.headers()["x-robots-tag"], "noindex, nofollow", "{what}");
+    assert_eq!(r.headers()["cross-origin-opener-policy"], "same-origin", "{what}");
 }
 
 #[tokio::test]

@@ -317,6 +317,10 @@ async fn every_answer_carries_the_security_headers() {
         assert!(!csp.contains("trustedform"), "third parties are off by default");
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
+        assert_eq!(h["x-frame-options"], "DENY", "{path}");
+        // Only the staff console isolates its window: on public pages the header cost every
+        // visitor a fresh renderer process (security/mod.rs says more).
+        assert!(h.get("cross-origin-opener-policy").is_none(), "{path}");
     }
 }
 
