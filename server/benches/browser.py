@@ -415,10 +415,12 @@ def print_target(bench, target, page, stripped):
         fcp_r, lcp_r = ratio(page.median("fcp_ms"), stripped.median("fcp_ms")), ratio(page.median("lcp_ms"),
                                                                                        stripped.median("lcp_ms"))
     verdict = target.verdict()
-    print((row_format(bench.knobs.lh_runs) + " (%.0f s a run)") % (
+    # Each run's TBT too: it moves most between runs, and a median hides how far.
+    tbt_runs = " ".join(fmt(r["tbt_ms"]) for r in target.runs)
+    print((row_format(bench.knobs.lh_runs) + " (%.0f s a run; TBT runs %s)") % (
         target.path, *(target.scores(c) for c in CATEGORIES), fmt(target.median("fcp_ms")),
         fmt(target.median("lcp_ms")), fmt(target.median("tbt_ms")), fmt(target.median("cls"), 3),
-        fmt(target.median("js_bytes")), fcp_r, lcp_r, verdict, statistics.mean(target.secs)), flush=True)
+        fmt(target.median("js_bytes")), fcp_r, lcp_r, verdict, statistics.mean(target.secs), tbt_runs), flush=True)
     lowest = "/".join(str(min((r["scores"][c] for r in target.runs if r["scores"][c] is not None), default="-"))
                       for c in CATEGORIES)
     bench.row(label(target), ("min " if len(target.runs) > 1 else "") + "perf/a11y/bp/seo " + lowest,
