@@ -19,7 +19,7 @@ import {
   showNavigation,
   SUPPORT,
 } from "./support/home";
-import { fold, isPhoneProject, press, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
+import { fold, isPhoneProject, press, services, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
 import { newCertificate, serveStandIn } from "./support/trustedform";
 import { hydrate } from "./support/hydrate";
 
@@ -145,6 +145,16 @@ test.describe("service request modal", () => {
       await expect(opener).toBeFocused();
     });
   }
+
+  test("the picker lists every service with its own icon, in the catalogue's order", async ({ page }, testInfo) => {
+    await openHome(page);
+    const { dialog } = await openServiceRequest(page, testInfo);
+    const choices = dialog.getByRole("list", { name: "Services" }).getByRole("button");
+    await expect(choices).toHaveText(services.map((s) => s.name));
+    const icons = await choices.evaluateAll((buttons) => buttons.map((b) => b.querySelector("img")?.getAttribute("src") ?? ""));
+    expect(icons).toHaveLength(services.length);
+    icons.forEach((src, i) => expect(src).toMatch(new RegExp(`^/assets/icons-[0-9a-f]+\\.svg#v-${services[i].icon}$`)));
+  });
 
   test("the visitor finds a service, asks for a callback, and the lead lands in the database", async ({ page }, testInfo) => {
     await openHome(page);
