@@ -44,8 +44,8 @@ export type HomeProps = { site: SiteInfo,
  */
 icons: Record<string, IconNode>, 
 /**
- * The SVG sprite file (an immutable asset, symbols `i-<icon>`) with the services' icons and
- * the icons of the sections below the first screen.
+ * The SVG sprite file (an immutable asset) with the services' icons and the icons of the
+ * sections below the first screen: symbols `i-<icon>` for `<use>`, views `v-<icon>` for `<img>`.
  */
 spriteUrl: string, services: Array<ServiceLink>, 
 /**

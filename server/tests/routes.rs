@@ -64,7 +64,7 @@ async fn home_page_draws_every_icon_it_uses_from_a_sprite_it_has() {
     assert_eq!(r.headers()["content-type"], "image/svg+xml");
     assert_eq!(r.headers()[CACHE_CONTROL], "public, max-age=31536000, immutable");
     let sprite = r.text().await.expect("sprite");
-    assert!(sprite.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\">"));
+    assert!(sprite.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"24\" height=\"24\">"));
     for u in &uses {
         let (url, name) = u.split_once("#i-").expect("#i-NAME");
         let symbol = format!("<symbol id=\"i-{name}\"");

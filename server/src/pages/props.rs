@@ -85,8 +85,8 @@ pub struct HomeProps {
     /// Icons this page draws inline, by lucide name.
     #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
     pub icons: IconSet,
-    /// The SVG sprite file (an immutable asset, symbols `i-<icon>`) with the services' icons and
-    /// the icons of the sections below the first screen.
+    /// The SVG sprite file (an immutable asset) with the services' icons and the icons of the
+    /// sections below the first screen: symbols `i-<icon>` for `<use>`, views `v-<icon>` for `<img>`.
     pub sprite_url: String,
     pub services: Vec<ServiceLink>,
     /// Services with their own number (slug to ten digits); the rest use the support phone.

@@ -5,8 +5,10 @@
 //!   colour (the home page's sections below the first screen);
 //! - `<img src="/assets/icons-….svg#v-NAME" loading="lazy">` shows view `v-NAME`, the icon
 //!   drawn in the menus' blue (the 42 services in the Home Services menu and the service
-//!   picker). An image in a closed menu costs the page nothing until the menu opens, where a
-//!   `<use>` of another file is fetched and cloned while the page is parsed.
+//!   picker). The file itself is fetched either way (the sections' `<use>` need it); what the
+//!   images save is the cloning: each `<use>` of another file copies its symbol into the page
+//!   while it is parsed and styled, where a lazy image in a closed menu does nothing until
+//!   the menu opens.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -28,11 +30,15 @@ fn escape(s: &str) -> String {
 /// The colour the views draw in: Tailwind's blue-700, the menus' icon colour.
 const VIEW_STROKE: &str = "#1d4ed8";
 
+/// The root element: 24 by 24, the size of one icon, so an image of one view has a size of
+/// its own even before the page's `width` and `height` apply.
+const ROOT: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">"#;
+
 /// The sprite's SVG text: one `<symbol id="i-NAME" viewBox="0 0 24 24">` per icon, then each
 /// icon drawn once, stacked 24 units apart, with a `<view id="v-NAME">` framing it. Parts
 /// that are not `[tag, {attributes}]` with plain names are left out.
 pub fn sprite_svg(icons: &IconSet) -> String {
-    let mut out = String::from(r#"<svg xmlns="http://www.w3.org/2000/svg">"#);
+    let mut out = String::from(ROOT);
     for (name, node) in icons {
         out.push_str(&format!(r#"<symbol id="i-{}" viewBox="0 0 24 24">"#, escape(name)));
         for part in node.as_array().into_iter().flatten() {
@@ -97,7 +103,7 @@ mod tests {
             json!([["path", { "d": "a\"<b" }], ["bad tag", { "d": "x" }], ["path", { "on click": "x" }], 7]),
         );
         let svg = sprite_svg(&icons);
-        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg">"#));
+        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">"#));
         assert!(svg.contains(r#"<symbol id="i-wrench" viewBox="0 0 24 24"><path d="M1 2h3"/><circle cx="12" cy="12" r="3"/></symbol>"#));
         assert!(
             svg.contains(r#"<symbol id="i-odd" viewBox="0 0 24 24"><path d="a&quot;&lt;b"/><path/></symbol>"#),
