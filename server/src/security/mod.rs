@@ -55,11 +55,16 @@ impl SecurityHeaders {
             (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
             (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
-            // No Cross-Origin-Opener-Policy here: it puts every navigation into the site in a
-            // new browsing context group, so a fresh renderer process, which made the first
-            // paint's work about a third slower and was most of Lighthouse's blocking time.
-            // The public pages hold no visitor state for another window to reach; the staff
-            // console, which does, sends it (admin::access::private_headers).
+            // No Cross-Origin-Opener-Policy here, deliberately. It puts every navigation into
+            // the site in a new browsing context group, so a fresh renderer process, which made
+            // the first paint's work about a third slower and was most of Lighthouse's blocking
+            // time. What is given up: a cross-site page that opened ours keeps its
+            // `window.opener` handle (it can navigate our tab elsewhere, count our frames and
+            // post messages, which nothing here listens to), and browsers that isolate by
+            // opener group, such as Chrome on low-memory Android, may share a process with the
+            // opener. Framing stays denied (frame-ancestors, X-Frame-Options), public pages
+            // hold no session, and the staff console, which does, sends the header
+            // (admin::access::private_headers).
             (
                 HeaderName::from_static("permissions-policy"),
                 HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
