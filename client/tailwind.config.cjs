@@ -18,5 +18,9 @@ module.exports = {
   experimental: {
     optimizeUniversalDefaults: true,
   },
-  plugins: [],
+  plugins: [
+    // `noscript:` styles apply only when the browser runs no script (JavaScript turned off):
+    // the menus' plain-link stand-ins for their buttons (client/islands/Disclosure.tsx).
+    ({ addVariant }) => addVariant("noscript", "@media (scripting: none)"),
+  ],
 };

@@ -155,6 +155,45 @@ test.describe("header", () => {
     await expect(n).toBeHidden();
     await expect(button).toHaveAttribute("aria-expanded", "false");
   });
+
+  test("without JavaScript the header's buttons are links: the menus open as the address's target", async ({ newContext }, testInfo) => {
+    const context = await newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    const n = nav(page);
+    const links = servicesMenu(page).getByRole("link");
+    if (isPhoneProject(testInfo)) {
+      await expect(n).toBeHidden();
+      await expect(page.getByRole("button", { name: "Menu" })).toHaveCount(0);
+      await press(page.getByRole("link", { name: "Menu", exact: true }));
+      await expect(n).toBeVisible();
+      await expect(links).toHaveCount(42);
+      // 'Get Service Now' leads to the services, inside the menu, which stays open.
+      await press(n.getByRole("link", { name: "Get Service Now" }));
+      expect(new URL(page.url()).hash).toBe("#services-menu");
+      await expect(n).toBeVisible();
+      await expect(links.first()).toBeInViewport();
+      await expect(n.getByRole("link", { name: "For Contractors" })).toHaveAttribute("href", "/register");
+      await press(n.getByRole("link", { name: "Close menu" }));
+      await expect(n).toBeHidden();
+    } else {
+      await expect(servicesMenu(page)).toBeHidden();
+      await expect(n.getByRole("button")).toHaveCount(0);
+      await press(n.getByRole("link", { name: "Home Services" }));
+      await expect(servicesMenu(page)).toBeVisible();
+      await expect(links).toHaveCount(42);
+      expect(await columnCount(servicesMenu(page).locator("li"))).toBe(3);
+      await page.goto("/");
+      await expect(servicesMenu(page)).toBeHidden();
+      await press(n.getByRole("link", { name: "Get Service Now" }));
+      await expect(servicesMenu(page)).toBeVisible();
+      await expect(n.getByRole("link", { name: "Close menu" })).toHaveCount(0);
+      await expect(n.getByRole("link", { name: "For Contractors" })).toHaveAttribute("href", "/register");
+    }
+    if (isPhoneProject(testInfo)) await press(page.getByRole("link", { name: "Menu", exact: true }));
+    await press(links.filter({ hasText: "Roofing" }).first());
+    await page.waitForURL((url) => url.pathname === "/roofing");
+  });
 });
 
 test.describe("sections", () => {

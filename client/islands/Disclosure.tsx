@@ -14,14 +14,21 @@ interface Props {
 // Kept here rather than in the props, which travel in the page.
 const CLASSES = {
   menu: "rounded-lg border border-slate-300 p-2 text-slate-900",
-  dropdown: "hidden items-center gap-1 whitespace-nowrap font-normal text-slate-800 hover:underline lg:flex",
+  dropdown: "items-center gap-1 whitespace-nowrap font-normal text-slate-800 hover:underline",
 };
+
+// Where each shows: the button while scripts run, the link standing in for it when none do.
+const BUTTON_DISPLAY = { menu: "noscript:hidden", dropdown: "hidden lg:flex lg:noscript:hidden" };
+const LINK_DISPLAY = { menu: "hidden noscript:inline-flex", dropdown: "hidden lg:noscript:flex" };
 
 const inDialog = (target: EventTarget | null) => target instanceof Element && target.closest("dialog") !== null;
 
 /** A disclosure button for a panel the server rendered (its links are in the HTML for
  * crawlers and stay put without JavaScript). Opening sets `data-open` on the panel, which
- * its classes show; Escape closes and returns focus here, and so does a press outside. */
+ * its classes show; Escape closes and returns focus here, and so does a press outside.
+ *
+ * Without JavaScript the button is replaced by a link to the panel (`#controls`), which the
+ * panel shows while it is the address's target (`noscript:target:` classes on the panel). */
 function Disclosure({ controls, kind, label }: Props) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -54,20 +61,28 @@ function Disclosure({ controls, kind, label }: Props) {
     };
   }, [open, controls, kind]);
 
+  const face = (shown: boolean) =>
+    kind === "menu" ? (
+      <>
+        <SpriteIcon name={shown ? "x" : "menu"} />
+        <span className="sr-only">{shown ? `Close ${label.toLowerCase()}` : label}</span>
+      </>
+    ) : (
+      <>
+        {label}
+        <SpriteIcon name="chevron-down" className="h-4 w-4" />
+      </>
+    );
+
   return (
-    <button ref={button} type="button" aria-expanded={open} aria-controls={controls} onClick={() => setOpen((was) => !was)} className={CLASSES[kind]}>
-      {kind === "menu" ? (
-        <>
-          <SpriteIcon name={open ? "x" : "menu"} />
-          <span className="sr-only">{open ? `Close ${label.toLowerCase()}` : label}</span>
-        </>
-      ) : (
-        <>
-          {label}
-          <SpriteIcon name="chevron-down" className="h-4 w-4" />
-        </>
-      )}
-    </button>
+    <>
+      <button ref={button} type="button" aria-expanded={open} aria-controls={controls} onClick={() => setOpen((was) => !was)} className={`${CLASSES[kind]} ${BUTTON_DISPLAY[kind]}`}>
+        {face(open)}
+      </button>
+      <a href={`#${controls}`} className={`${CLASSES[kind]} ${LINK_DISPLAY[kind]}`}>
+        {face(false)}
+      </a>
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import type { HeaderOverlayState } from "../components/header/overlays";
+import { REGISTER_PATH } from "../forms/paths";
 import { defineIsland, wakesOn } from "./island";
 
 // Loaded when first opened, so the button's own chunk stays small.
@@ -52,9 +53,13 @@ function LoginChooser({ phone, email, campaignsUrl }: Props) {
 
   return (
     <>
-      <button ref={button} type="button" aria-haspopup="dialog" onClick={() => setOverlay({ kind: "chooser" })} className={`${OUTLINE} py-2.5`}>
+      <button ref={button} type="button" aria-haspopup="dialog" onClick={() => setOverlay({ kind: "chooser" })} className={`${OUTLINE} py-2.5 noscript:hidden`}>
         For Contractors
       </button>
+      {/* Without JavaScript: the registration request form, which works without it. */}
+      <a href={REGISTER_PATH} className={`${OUTLINE} hidden py-2.5 noscript:inline-block`}>
+        For Contractors
+      </a>
       {/* Into <body>: on a phone the button sits in the closed menu, and a dialog inside a
           hidden element would not show (a reload at the dashboard's address opens it there). */}
       {overlay

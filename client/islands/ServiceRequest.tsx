@@ -22,6 +22,8 @@ interface Props {
   certification: boolean;
 }
 
+const PRIMARY = "whitespace-nowrap rounded-xl bg-blue-700 px-4 py-2.5 font-bold text-white hover:bg-blue-800";
+
 /** 'Get Service Now' and the service request modal it opens. */
 function ServiceRequest({ servicesFrom, spriteUrl, phone, servicePhones, consentText, certification }: Props) {
   const [services, setServices] = useState<ServiceLink[] | null>(null);
@@ -33,10 +35,14 @@ function ServiceRequest({ servicesFrom, spriteUrl, phone, servicePhones, consent
         type="button"
         aria-haspopup="dialog"
         onClick={() => setServices(readServiceLinks(document.getElementById(servicesFrom)))}
-        className="whitespace-nowrap rounded-xl bg-blue-700 px-4 py-2.5 font-bold text-white hover:bg-blue-800"
+        className={`${PRIMARY} noscript:hidden`}
       >
         Get Service Now
       </button>
+      {/* Without JavaScript: the menu of services, each page with its own callback form. */}
+      <a href={`#${servicesFrom}`} className={`${PRIMARY} hidden noscript:inline-block`}>
+        Get Service Now
+      </a>
       {services ? (
         <Suspense fallback={null}>
           <ServiceRequestDialog
