@@ -218,24 +218,10 @@ async fn the_lead_api_s_limits_apply() {
     assert_eq!(r.json::<Value>().await.expect("json")["error"], site_server::api::MSG_RATE_LIMITED);
 }
 
-/// Deterministic generator so a failure can be replayed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
-
 /// A body that breaks at least one rule, with noise: broken JSON, a value of the wrong type
 /// or missing, a field too long or holding control characters, a bad source or type, a
 /// password, extra fields with unicode, another content type.
-fn hostile(rng: &mut Rng, valid: &[Value]) -> (String, &'static str, String) {
+fn hostile(rng: &mut common::Rng, valid: &[Value]) -> (String, &'static str, String) {
     let base = rng.pick(valid).clone();
     let fields: Vec<String> = base
         .as_object()
@@ -341,7 +327,7 @@ async fn six_hundred_hostile_bodies_on_each_store_get_a_4xx_with_a_json_error() 
         .collect();
     for (db, store) in stores().await {
         let s = server(Arc::clone(&store), None, &[]).await;
-        let mut rng = Rng(0xACC0_0017_5EED_0042);
+        let mut rng = common::Rng(0xACC0_0017_5EED_0042);
         let mut statuses = std::collections::BTreeMap::new();
         for n in 0..600 {
             let (body, content_type, note) = hostile(&mut rng, &valid);

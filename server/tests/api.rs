@@ -230,23 +230,9 @@ async fn the_no_javascript_form_post_path() {
     assert_eq!(s.state.store.count_leads().await.expect("count"), 1);
 }
 
-/// Deterministic generator so a failure can be replayed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
-
 /// A body that breaks at least one rule: bad syntax, a bad top-level value, or a valid
 /// request with one field made invalid, plus random noise (extra fields, unicode).
-fn hostile_body(rng: &mut Rng, n: u32) -> (String, String, String) {
+fn hostile_body(rng: &mut common::Rng, n: u32) -> (String, String, String) {
     let valid = common::lead_body("hvac", &common::phone(n));
     let weird: Vec<Value> = vec![
         Value::Null,
@@ -350,7 +336,7 @@ fn hostile_body(rng: &mut Rng, n: u32) -> (String, String, String) {
 #[tokio::test]
 async fn a_thousand_hostile_bodies_get_a_4xx_with_a_json_error() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
-    let mut rng = Rng(0x5EED_CAFE_F00D_1234);
+    let mut rng = common::Rng(0x5EED_CAFE_F00D_1234);
     let mut statuses = std::collections::BTreeMap::new();
     for n in 0..1200u32 {
         let (body, content_type, note) = hostile_body(&mut rng, n + 100);

@@ -47,22 +47,8 @@ async fn accepted(s: &common::TestServer) -> u64 {
         .map_or(0, |n| n.parse().expect("count"))
 }
 
-/// Deterministic generator so a failure can be replayed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
-
 /// A body that breaks at least one rule, with noise: (body, content type, note).
-fn hostile_body(rng: &mut Rng, n: u32) -> (String, String, String) {
+fn hostile_body(rng: &mut common::Rng, n: u32) -> (String, String, String) {
     let valid = valid(&format!("hostile{n}@leadflow.example"));
     // Values no required field takes.
     let never_valid: Vec<Value> = vec![
@@ -187,7 +173,7 @@ async fn generated_hostile_bodies_get_a_4xx_on_both_stores() {
     for (name, store) in stores().await {
         let config = common::config(&[("RATE_LIMIT_PER_MINUTE", "100000")]);
         let s = common::start_with_store(config, site_server::assets::SSR_BUNDLE, store).await;
-        let mut rng = Rng(0xA991_1CA7_1055_0042);
+        let mut rng = common::Rng(0xA991_1CA7_1055_0042);
         let mut statuses = std::collections::BTreeMap::new();
         for n in 0..600u32 {
             let (body, content_type, note) = hostile_body(&mut rng, n);

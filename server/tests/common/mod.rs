@@ -404,3 +404,20 @@ pub async fn eventually<F: AsyncFnMut() -> bool>(secs: u64, what: &str, mut prob
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
+
+/// A small deterministic generator (xorshift) for the hostile-input tests, so a failure can
+/// be replayed from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
