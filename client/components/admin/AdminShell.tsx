@@ -73,3 +73,21 @@ export function TableScroll({ label, children }: { label: string; children: Reac
     </div>
   );
 }
+
+/** The links between pages of a list, newest first: back to the newest, and on to older rows. */
+export function Pager({ firstHref, nextHref, olderLabel }: { firstHref: string | null; nextHref: string | null; olderLabel: string }) {
+  return (
+    <nav aria-label="Pages" className="mt-4 flex gap-4 font-bold">
+      {firstHref && (
+        <a href={firstHref} className="text-blue-800 underline">
+          Newest
+        </a>
+      )}
+      {nextHref && (
+        <a href={nextHref} className="text-blue-800 underline">
+          {olderLabel}
+        </a>
+      )}
+    </nav>
+  );
+}

@@ -1,4 +1,4 @@
-import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
+import { AdminShell, Pager, TableScroll } from "../../components/admin/AdminShell";
 import { statusClass, statusLabel } from "../../components/admin/labels";
 import type { AdminLeadsProps } from "../../lib/types";
 
@@ -106,18 +106,7 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
           </table>
         </TableScroll>
       )}
-      <nav aria-label="Pages" className="mt-4 flex gap-4 font-bold">
-        {firstHref && (
-          <a href={firstHref} className="text-blue-800 underline">
-            Newest
-          </a>
-        )}
-        {nextHref && (
-          <a href={nextHref} className="text-blue-800 underline">
-            Older leads
-          </a>
-        )}
-      </nav>
+      <Pager firstHref={firstHref} nextHref={nextHref} olderLabel="Older leads" />
     </AdminShell>
   );
 }

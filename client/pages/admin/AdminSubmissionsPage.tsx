@@ -1,4 +1,4 @@
-import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
+import { AdminShell, Pager, TableScroll } from "../../components/admin/AdminShell";
 import type { AdminSubmissionsProps } from "../../lib/types";
 
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
@@ -65,18 +65,7 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
           </table>
         </TableScroll>
       )}
-      <nav aria-label="Pages" className="mt-4 flex gap-4 font-bold">
-        {firstHref && (
-          <a href={firstHref} className="text-blue-800 underline">
-            Newest
-          </a>
-        )}
-        {nextHref && (
-          <a href={nextHref} className="text-blue-800 underline">
-            Older
-          </a>
-        )}
-      </nav>
+      <Pager firstHref={firstHref} nextHref={nextHref} olderLabel="Older" />
     </AdminShell>
   );
 }
