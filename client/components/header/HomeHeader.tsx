@@ -75,7 +75,7 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
               >
                 {services.map((s) => (
                   <li key={s.slug}>
-                    <a href={`/${s.slug}`} data-icon={s.icon} className="flex items-center gap-2 rounded-lg px-2 py-1 text-sm text-slate-800 hover:bg-blue-50">
+                    <a href={`/${s.slug}`} className="flex items-center gap-2 rounded-lg px-2 py-1 text-sm text-slate-800 hover:bg-blue-50">
                       <SpriteImage name={s.icon} sprite={spriteUrl} size={16} className="h-4 w-4 shrink-0" />
                       {s.name}
                     </a>
