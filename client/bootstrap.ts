@@ -83,21 +83,27 @@ declare const RUNTIME_PRELOAD: string[];
     if (islands.touched.length || islands.held.length) start();
   });
 
-  // Fetches the runtime and React ahead (not run), once the page has both painted and loaded
-  // and the browser is idle.
+  // Fetches the runtime and React ahead (not run), once the page has both painted and loaded,
+  // a frame has been drawn since it loaded (so the whole parsed page, its largest paint
+  // included, is on screen: the first paint may have shown only its top), and the browser
+  // is idle.
   let waiting = 2;
   const preload = () => {
     if (--waiting) return;
     const idle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 1));
-    idle(() => {
-      if (started) return;
-      for (const href of RUNTIME_PRELOAD) {
-        const link = doc.createElement("link");
-        link.rel = "modulepreload";
-        link.href = href;
-        doc.head.append(link);
-      }
-    });
+    requestAnimationFrame(() =>
+      setTimeout(() =>
+        idle(() => {
+          if (started) return;
+          for (const href of RUNTIME_PRELOAD) {
+            const link = doc.createElement("link");
+            link.rel = "modulepreload";
+            link.href = href;
+            doc.head.append(link);
+          }
+        }),
+      ),
+    );
   };
 
   // Eager islands, and an island whose dialog the address names (`data-wake`, a list of
