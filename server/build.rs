@@ -64,7 +64,33 @@ fn main() {
         .ok();
     }
     writeln!(code, "];").ok();
+    let favicon = std::fs::read_to_string(manifest_dir.join("../client/favicon.svg")).expect("read client/favicon.svg");
+    writeln!(code, "/// The favicon as a `data:` URL, written into every page's head.").ok();
+    writeln!(code, "pub const FAVICON_URI: &str = {:?};", svg_data_uri(&favicon)).ok();
     std::fs::write(out_dir.join("client_files.rs"), code).expect("write client_files.rs");
+}
+
+/// A small SVG as a `data:` URL: single quotes for attributes, whitespace collapsed to one
+/// space, and every character a URL may not hold or an HTML attribute would misread
+/// (spaces included) percent-encoded.
+fn svg_data_uri(svg: &str) -> String {
+    let mut out = String::from("data:image/svg+xml,");
+    for (i, word) in svg.replace('"', "'").split_whitespace().enumerate() {
+        if i > 0 {
+            out.push_str("%20");
+        }
+        for c in word.chars() {
+            if c.is_ascii_graphic() && !"%#<>{}&\\^`|".contains(c) {
+                out.push(c);
+            } else {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    write!(out, "%{b:02X}").ok();
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The string value after `key` in a small JSON text (no dependency for one lookup).

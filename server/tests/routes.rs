@@ -234,6 +234,47 @@ async fn health_robots_sitemap_and_assets() {
     assert_eq!(s.get("/favicon.svg").await.status(), StatusCode::OK);
 }
 
+/// The favicon travels in each page's head as a `data:` URL (no request of its own, which
+/// a phone would make after the page loaded): the same picture /favicon.svg serves.
+#[tokio::test]
+async fn every_page_carries_the_favicon_inline_and_the_csp_lets_it_show() {
+    let s = common::start().await;
+    let svg = s.get("/favicon.svg").await.text().await.expect("favicon");
+    let expected = svg.replace('"', "'").split_whitespace().collect::<Vec<_>>().join(" ");
+    for path in ["/", "/hvac", "/campaigns", "/privacy", "/register", "/nope"] {
+        let r = s.get(path).await;
+        let csp = r.headers()["content-security-policy"].to_str().expect("csp").to_string();
+        assert!(csp.contains("img-src 'self' data:"), "{path}: {csp}");
+        let html = r.text().await.expect("page");
+        let href = html
+            .split("<link rel=\"icon\" href=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("{path}: an icon link"));
+        let uri = href.replace("&#39;", "'").replace("&#x27;", "'");
+        let data = uri.strip_prefix("data:image/svg+xml,").unwrap_or_else(|| panic!("{path}: {uri}"));
+        assert!(!data.contains(['<', '>', '#', '"']), "{path}: encoded for an attribute and a URL");
+        assert_eq!(percent_decode(data), expected, "{path}");
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("two hex digits");
+            out.push(u8::from_str_radix(hex, 16).expect("hex"));
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("utf-8")
+}
+
 #[tokio::test]
 async fn pages_are_compressed_and_revalidated_with_strong_etags() {
     let s = common::start().await;
