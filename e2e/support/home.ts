@@ -78,8 +78,8 @@ export async function closeDialog(page: Page, dialog: Locator, by: CloseBy): Pro
   await expect(dialog).toHaveCount(0);
 }
 
-/** The distinct left edges of a list's items: its number of columns. */
+/** The distinct left edges of a list's items (those drawn at all): its number of columns. */
 export async function columnCount(items: Locator): Promise<number> {
-  const lefts = await items.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
+  const lefts = await items.evaluateAll((els) => els.filter((el) => el.getClientRects().length > 0).map((el) => Math.round(el.getBoundingClientRect().left)));
   return new Set(lefts).size;
 }

@@ -60,10 +60,11 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
           <nav
             id="site-nav"
             aria-label="Main"
-            className="absolute inset-x-0 top-full z-30 hidden max-h-[calc(100vh-7rem)] flex-col gap-2 overflow-y-auto border-b border-slate-200 bg-white p-4 data-[open]:flex noscript:target:flex noscript:[&:has(:target)]:flex lg:static lg:flex lg:max-h-none lg:flex-row lg:items-center lg:gap-5 lg:overflow-visible lg:border-0 lg:p-0"
+            className="absolute inset-x-0 top-full z-30 hidden max-h-[calc(100vh-7rem)] flex-col gap-2 overflow-y-auto border-b border-slate-200 bg-white p-4 data-[open]:flex noscript:scroll-mt-40 noscript:target:flex noscript:[&:has(:target)]:flex lg:static lg:flex lg:max-h-none lg:flex-row lg:items-center lg:gap-5 lg:overflow-visible lg:border-0 lg:p-0"
           >
-            {/* Without JavaScript the menu is open while the address targets it: this closes it. */}
-            <a href="#main" className="hidden self-end rounded-lg px-2 py-1 text-sm font-bold text-blue-800 underline noscript:block lg:noscript:hidden">
+            {/* Without JavaScript the menu is open while the address targets it: this closes it
+                (#top: the top of the page, so the claims banner shows again). */}
+            <a href="#top" className="hidden self-end rounded-lg px-2 py-1 text-sm font-bold text-blue-800 underline noscript:block lg:noscript:hidden">
               Close menu
             </a>
             <div className="order-last lg:relative lg:order-none">
@@ -71,7 +72,7 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
               <p className="mt-2 border-t border-slate-200 pt-3 text-sm font-bold uppercase tracking-wide text-slate-600 lg:hidden">Home Services</p>
               <ul
                 id="services-menu"
-                className="grid grid-cols-2 gap-1 rounded-xl bg-white lg:absolute lg:top-full lg:z-30 lg:mt-4 lg:hidden lg:w-[600px] lg:grid-cols-3 lg:border lg:p-3 lg:data-[open]:grid lg:noscript:target:grid"
+                className="grid grid-cols-2 gap-1 rounded-xl bg-white lg:absolute lg:top-full lg:z-30 lg:mt-4 lg:hidden lg:w-[600px] lg:grid-cols-3 lg:border lg:p-3 lg:data-[open]:grid noscript:scroll-mt-40 lg:noscript:target:grid"
               >
                 {services.map((s) => (
                   <li key={s.slug}>
@@ -81,6 +82,12 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
                     </a>
                   </li>
                 ))}
+                {/* Without JavaScript, on a wide screen, the dropdown's way out. */}
+                <li className="hidden lg:col-span-3 lg:noscript:block">
+                  <a href="#top" className="block rounded-lg px-2 py-1 text-right text-sm font-bold text-blue-800 underline">
+                    Close
+                  </a>
+                </li>
               </ul>
             </div>
             <a href="/#features" className={LINK}>
