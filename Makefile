@@ -27,7 +27,7 @@ WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js ta
 ## Lists the targets.
 help:
 	@echo "RingReady website. Targets (README.md says more):"
-	@awk '/^## /{doc=substr($$0,4); next} /^[a-z][a-z0-9-]*:/{if(doc!=""){split($$0,t,":"); printf "  make %-10s %s\n", t[1], doc} doc=""; next} {doc=""}' $(MAKEFILE_LIST)
+	@awk '/^## /{doc=substr($$0,4); next} /^[a-z][a-z0-9-]*:/{if(doc!=""){split($$0,t,":"); printf "  make %-13s %s\n", t[1], doc} doc=""; next} {doc=""}' $(MAKEFILE_LIST)
 
 ## Installs the npm packages when package-lock.json changed (checks the Node version first).
 deps: node_modules/.installed
