@@ -156,6 +156,24 @@ test.describe("header", () => {
     await expect(button).toHaveAttribute("aria-expanded", "false");
   });
 
+  test("phone: following About or Contact from the menu closes it and shows that section", async ({ page }, testInfo) => {
+    test.skip(!isPhoneProject(testInfo), "the menu is the phone layout's");
+    await openHome(page);
+    const button = menuButton(page);
+    for (const [name, section] of [
+      ["About", "#features"],
+      ["Contact", "#contact"],
+    ]) {
+      await press(button);
+      await expect(nav(page)).toBeVisible();
+      await press(nav(page).getByRole("link", { name, exact: true }));
+      await expect(nav(page), `the menu closes after '${name}'`).toBeHidden();
+      await expect(button).toHaveAttribute("aria-expanded", "false");
+      expect(new URL(page.url()).hash).toBe(section);
+      await expect(page.locator(section)).toBeInViewport();
+    }
+  });
+
   test("without JavaScript the header's buttons are links: the menus open as the address's target", async ({ newContext }, testInfo) => {
     const context = await newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

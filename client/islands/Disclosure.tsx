@@ -25,7 +25,8 @@ const inDialog = (target: EventTarget | null) => target instanceof Element && ta
 
 /** A disclosure button for a panel the server rendered (its links are in the HTML for
  * crawlers and stay put without JavaScript). Opening sets `data-open` on the panel, which
- * its classes show; Escape closes and returns focus here, and so does a press outside.
+ * its classes show; Escape closes and returns focus here, and so does a press outside; a link
+ * followed from inside the panel closes it too.
  *
  * Without JavaScript the button is replaced by a link to the panel (`#controls`), which the
  * panel shows while it is the address's target (`noscript:target:` classes on the panel). */
@@ -51,13 +52,20 @@ function Disclosure({ controls, kind, label }: Props) {
     const onFocus = (event: FocusEvent) => {
       if (kind === "dropdown" && !inside(event.target)) setOpen(false);
     };
+    // A link followed from the panel (About and Contact lead to sections of this same page,
+    // where nothing else would close it): the panel has done its job.
+    const onLink = (event: MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest("a[href]")) setOpen(false);
+    };
     document.addEventListener("pointerdown", onPointer);
     document.addEventListener("keydown", onKey);
     document.addEventListener("focusin", onFocus);
+    panel.addEventListener("click", onLink);
     return () => {
       document.removeEventListener("pointerdown", onPointer);
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("focusin", onFocus);
+      panel.removeEventListener("click", onLink);
     };
   }, [open, controls, kind]);
 
