@@ -39,6 +39,63 @@ test.describe("header", () => {
     await expect(call).toHaveAttribute("data-track-location", "header");
   });
 
+  test("laptop and tablet widths: the desktop header fits from 1024 px, the menu holds every item below it, the hero's buttons clear the lead card", async ({ page }, testInfo) => {
+    test.skip(isPhoneProject(testInfo), "sets its own widths");
+    await openHome(page);
+    const n = nav(page);
+    const items = [
+      n.getByRole("button", { name: "Home Services" }),
+      n.getByRole("link", { name: "About", exact: true }),
+      n.getByRole("link", { name: "Contact", exact: true }),
+      n.getByRole("button", { name: "For Contractors", exact: true }),
+      n.getByRole("link", { name: SUPPORT.display, exact: true }),
+      n.getByRole("button", { name: "Get Service Now", exact: true }),
+      page.locator("header").getByRole("link", { name: "Log in", exact: true }),
+    ];
+    const rating = n.getByText("4.7 from 230+ reviews");
+    const heroCall = page.locator("main section").first().getByRole("link", { name: `Call ${SUPPORT.display}` });
+    const leadCard = page.locator("figure").filter({ hasText: "Sample roofing lead" });
+    for (const width of [1024, 1100, 1239, 1279, 1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px: the page does not scroll sideways`).toBe(width);
+      await expect(menuButton(page)).toBeHidden();
+      for (const item of items) {
+        await expect(item).toBeVisible();
+        const box = await item.boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= width, `${width} px: ${String(item)} is inside the window`).toBe(true);
+      }
+      // The rating badge from 1280 px; narrower, it is left out of the row (the menu has it),
+      // and the phone link moves up into the claims banner, in white on its blue.
+      const call = n.getByRole("link", { name: SUPPORT.display, exact: true });
+      const banner = await page.getByText("Trusted by 500+ contractors", { exact: true }).locator("xpath=../..").boundingBox();
+      const callBox = await call.boundingBox();
+      const inBanner = !!banner && !!callBox && callBox.y >= banner.y && callBox.y + callBox.height <= banner.y + banner.height;
+      if (width >= 1280) {
+        await expect(rating).toBeVisible();
+        expect(inBanner, `${width} px: the phone link is in the row`).toBe(false);
+        await expect(call).toHaveCSS("color", "rgb(30, 64, 175)");
+      } else {
+        await expect(rating).toBeHidden();
+        expect(inBanner, `${width} px: the phone link is in the claims banner`).toBe(true);
+        await expect(call).toHaveCSS("color", "rgb(255, 255, 255)");
+      }
+      const hero = await heroCall.boundingBox();
+      const card = await leadCard.boundingBox();
+      const overlap = hero && card && hero.x < card.x + card.width && card.x < hero.x + hero.width && hero.y < card.y + card.height && card.y < hero.y + hero.height;
+      expect(overlap, `${width} px: the hero's call button clears the lead card`).toBe(false);
+    }
+    for (const width of [768, 1023]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px: the page does not scroll sideways`).toBe(width);
+      await expect(n).toBeHidden();
+      await menuButton(page).click();
+      for (const item of [...items.slice(1, 6), rating]) await expect(item).toBeVisible();
+      await expect(page.locator("header").getByRole("link", { name: "Login", exact: true })).toBeVisible();
+      await menuButton(page).click();
+      await expect(n).toBeHidden();
+    }
+  });
+
   test("the service links are in the server HTML, with icons, for crawlers and without JavaScript", async ({ newContext }) => {
     const context = await newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -33,7 +33,10 @@ const LINK = "rounded-lg px-2 py-2 font-normal text-slate-800 hover:underline lg
 /** The landing page's header (spec section 2 and 4): the claims banner, then the logo and
  * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
  * 'For Contractors', the phone link and 'Get Service Now', with 'Log in' (the account dialog)
- * in the claims banner. Phone: 'Login' (the account dialog) and a menu with the same items. The navigation is server HTML; only its buttons are islands. */
+ * in the claims banner; from 1024 to 1279 px the rating badge is left out and the phone link
+ * sits in the claims banner, so that the row fits. Phone and tablet (below 1024 px): 'Login'
+ * (the account dialog) and a menu with the same items. The navigation is server HTML; only
+ * its buttons are islands. */
 export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servicePhones, consentText, certification, email, campaignsUrl }: HomeHeaderProps) {
   return (
     <>
@@ -96,14 +99,22 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
             <a href="/#contact" className={LINK}>
               Contact
             </a>
-            <p className="whitespace-nowrap px-2 py-2 text-sm text-slate-700 lg:px-0">
+            {/* Laptop widths (1024 to 1279 px) cannot fit every item in one row: the badge
+                shows from 1280 px (and in the phone menu), the phone link moves up into the
+                claims banner (below). */}
+            <p className="whitespace-nowrap px-2 py-2 text-sm text-slate-700 lg:hidden lg:px-0 xl:block">
               <span aria-hidden="true" className="text-amber-500">
                 ★
               </span>{" "}
               <strong className="text-slate-900">4.7</strong> from 230+ reviews
             </p>
             <LoginChooser phone={phone} email={email} campaignsUrl={campaignsUrl} />
-            <CallLink phone={phone} service="site" location="header" className="flex items-center gap-2 whitespace-nowrap rounded-lg px-2 py-2 font-bold text-blue-800 hover:underline lg:px-0">
+            <CallLink
+              phone={phone}
+              service="site"
+              location="header"
+              className="flex items-center gap-2 rounded-lg px-2 py-2 font-bold text-blue-800 hover:underline lg:absolute lg:left-4 lg:top-0 lg:px-0 lg:text-sm lg:text-white xl:static xl:text-base xl:text-blue-800"
+            >
               <SpriteIcon name="phone" className="h-4 w-4" />
               {formatPhone(phone)}
             </CallLink>

@@ -34,7 +34,7 @@ export function ClosingCallToAction({ sprite, title, text, cta, phone, email, pr
             infoEmail={email}
             className="mt-8 inline-flex w-full items-center justify-center rounded-xl bg-amber-400 px-6 py-4 text-lg font-bold text-slate-900 hover:bg-amber-300 sm:w-auto"
           />
-          <div className="mt-3 flex flex-col gap-3 whitespace-nowrap sm:flex-row">
+          <div className="mt-3 flex flex-col flex-wrap gap-3 whitespace-nowrap sm:flex-row">
             <CallLink
               phone={phone}
               service="site"

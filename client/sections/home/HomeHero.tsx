@@ -26,7 +26,7 @@ export function HomeHero({ eyebrow, title, text, cta, points, phone, email, lead
           <p className="font-bold text-blue-800">{eyebrow}</p>
           <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 md:text-5xl">{title}</h1>
           <p className="mt-5 text-lg text-slate-700">{text}</p>
-          <div className="mt-8 flex flex-col gap-3 whitespace-nowrap sm:flex-row">
+          <div className="mt-8 flex flex-col flex-wrap gap-3 whitespace-nowrap sm:flex-row">
             <RegisterButton
               label={cta}
               infoEmail={email}
