@@ -14,6 +14,8 @@ import {
 } from "./support/campaigns";
 import { expectFocusTrapped } from "./support/dialog";
 import { closeDialog, columnCount, EMAIL, openHome, SUPPORT } from "./support/home";
+import { insideSideways, lineCount } from "./support/layout";
+import { hydrate } from "./support/hydrate";
 import { isPhoneProject, press } from "./support/service";
 
 // The affiliate dashboard panel and its Available Campaigns modal (spec sections 2, 3 and 4,
@@ -48,6 +50,24 @@ test("the chooser's affiliate choice opens the demo dashboard: greeting, terms, 
   await expect(panel).toHaveCount(0);
   await expect(opener).toBeFocused();
   expect(await hash(page)).toBe("");
+});
+
+test("phones at 390, 360 and 320 px: each partner term's figure stays on one line inside its box", async ({ page }, testInfo) => {
+  test.skip(!isPhoneProject(testInfo), "phone widths");
+  await page.goto("/#affiliate-dashboard");
+  await hydrate(page);
+  const figures = dashboard(page).getByRole("list", { name: "Partner terms" }).getByRole("listitem");
+  await expect(figures).toHaveCount(3);
+  for (const width of [390, 360, 320]) {
+    await page.setViewportSize({ width, height: 740 });
+    for (const value of ["$28-$175+", "Weekly", "24-48 hours"]) {
+      const figure = figures.getByText(value, { exact: true });
+      expect(await lineCount(figure), `${width} px: ${value} on one line`).toBe(1);
+      expect(await insideSideways(figure, "li"), `${width} px: ${value} inside its box`).toBe(true);
+    }
+    // The demo partner's line wraps between its parts, never inside the number.
+    expect(await lineCount(dashboard(page).getByText("(800) 555-0123", { exact: true })), `${width} px: the number on one line`).toBe(1);
+  }
 });
 
 test("the portal link leads to /campaigns", async ({ page }, testInfo) => {

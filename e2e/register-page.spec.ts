@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { ACCOUNT_REQUESTS, INFO_EMAIL, accountOpener, captureMailDrafts, expectStoredRequest, fillByLabel, theMailDraft, uniqueEmail } from "./support/accounts";
 import { ALL_RULES, axeViolations, describeViolations } from "./support/axe";
+import { lineCount } from "./support/layout";
 import { waitForLeadMail } from "./support/leads";
 import { expectHydrated, press } from "./support/service";
 
@@ -117,6 +118,26 @@ const COMMON: [string, string, string][] = [
   ["Phone number is required", "Phone Number", "0412 555 0134"],
   ["Please enter a valid phone number", "Phone Number", "+44 20 7946 0958"],
 ];
+
+test("the 'What happens next' box's phone number never breaks; a tall window has no band under the footer", async ({ page }) => {
+  await page.goto("/register");
+  const call = page.getByRole("complementary", { name: "What happens next" }).getByRole("link", { name: /^Call / });
+  for (const width of [320, 360, 390, 1024, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await lineCount(call), `${width} px: '${await call.textContent()}' on one line`).toBe(1);
+  }
+  for (const [width, height] of [
+    [1280, 900],
+    [1440, 1200],
+    [768, 1100],
+  ]) {
+    await page.setViewportSize({ width, height });
+    const footerBottom = await page.locator("footer").evaluate((f) => f.getBoundingClientRect().bottom + window.scrollY);
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(pageHeight, `${width} × ${height}: the page fills the window`).toBeGreaterThanOrEqual(height);
+    expect(Math.abs(footerBottom - pageHeight), `${width} × ${height}: the footer ends the page, with no band under it`).toBeLessThan(1);
+  }
+});
 
 test.describe("with JavaScript", () => {
   test("each type's rules in the spec's order, first failure shown, nothing sent", async ({ page }) => {

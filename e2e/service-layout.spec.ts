@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { insideSideways, lineCount } from "./support/layout";
 import { CALL_LOCATIONS, SLUGS, badgeFor, callbackForm, expectHydrated, footer, isPhoneProject, phoneFor, press, service, services } from "./support/service";
 
 // The service landing page (/{slug}) in a real browser against the real server, at phone
@@ -159,6 +160,20 @@ test.describe("layout", () => {
 // ---------------------------------------------------------------------------------------
 // The badge rule, for every service in the catalogue
 // ---------------------------------------------------------------------------------------
+
+test("phones from 320 px: the bottom bar's 'Tap To Call Now' and 'Request Callback' each keep to one line inside their button", async ({ page }, testInfo) => {
+  test.skip(!isPhoneProject(testInfo), "the bottom bar is the phone layout's");
+  await page.goto("/hvac");
+  const bar = page.getByRole("complementary", { name: "Call or request a callback" });
+  const labels = [bar.getByRole("link", { name: "Tap To Call Now" }).getByText("Tap To Call Now"), bar.getByRole("button", { name: "Request Callback" })];
+  for (const width of [320, 360, 390, 430]) {
+    await page.setViewportSize({ width, height: 740 });
+    for (const label of labels) {
+      expect(await lineCount(label), `${width} px: ${String(label)} on one line`).toBe(1);
+      expect(await insideSideways(label, "a, button"), `${width} px: ${String(label)} inside its button`).toBe(true);
+    }
+  }
+});
 
 test("every service's badge: '24/7 Emergency' iff emergencyAvailable, else 'Fast Response'", async ({ page }) => {
   // 42 page loads in one test: on a busy machine that takes longer than one page's 30 s.

@@ -9,13 +9,15 @@ interface CallButtonProps {
   location: string;
   className: string;
   label: string;
+  /** The icon's size (and display) classes. */
+  iconClassName?: string;
 }
 
 /** A call link with the phone icon: the service pages' many 'Call …' buttons. */
-export function CallButton({ phone, service, location, className, label }: CallButtonProps) {
+export function CallButton({ phone, service, location, className, label, iconClassName = "h-5 w-5" }: CallButtonProps) {
   return (
     <CallLink phone={phone} service={service} location={location} className={className}>
-      <Icon node={PHONE_ICON} className="h-5 w-5 shrink-0" />
+      <Icon node={PHONE_ICON} className={`${iconClassName} shrink-0`} />
       <span>{label}</span>
     </CallLink>
   );

@@ -34,7 +34,8 @@ export function SiteFooter(props: SiteFooterProps) {
   const { variant, site, phone, service } = props;
   const isService = variant === "service";
   return (
-    <footer className={`bg-slate-900 text-slate-300 ${isService ? "pb-28 md:pb-0" : ""}`}>
+    // mt-auto: at the foot of a page laid out as a column (RegisterPage); elsewhere nothing.
+    <footer className={`bg-slate-900 text-slate-300 ${isService ? "pb-28 md:pb-0" : "mt-auto"}`}>
       <div className="mx-auto max-w-6xl px-4 py-10 md:px-6">
         <div className="flex flex-col gap-6 md:flex-row md:items-start md:justify-between">
           <div className="max-w-sm">

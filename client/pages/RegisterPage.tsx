@@ -16,10 +16,12 @@ const STEPS = [
  * posts to /api/account-requests, which answers with this page and the error in place, or
  * with the thank-you page. */
 export function RegisterPage({ site, accountType, values, error }: RegisterProps) {
+  // A column at least as tall as the window, the footer at its foot (SiteFooter's mt-auto):
+  // on a tall screen no band shows under the footer.
   return (
-    <>
+    <div className="flex min-h-screen flex-col">
       <SiteHeader variant="plain" brand={site.brand} phone={site.supportPhone} />
-      <main id="main" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <main id="main" className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0">
           <h1 className="text-3xl font-bold tracking-tight text-slate-900 md:text-4xl">Request an Account</h1>
           <p className="mt-3 text-lg text-slate-700">
@@ -52,6 +54,6 @@ export function RegisterPage({ site, accountType, values, error }: RegisterProps
         </aside>
       </main>
       <SiteFooter variant="legal" site={site} phone={site.supportPhone} service="site" />
-    </>
+    </div>
   );
 }

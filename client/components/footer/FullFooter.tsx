@@ -2,6 +2,7 @@ import LegalLink from "../../islands/LegalLink";
 import { formatPhone } from "../../lib/phone";
 import type { ServiceLink, SiteInfo } from "../../lib/types";
 import { CallLink } from "../CallLink";
+import { EmailText } from "../EmailText";
 import { Logo } from "../Logo";
 
 // The footer of the home page and /campaigns (spec section 2, Footer). Phones get a call
@@ -51,9 +52,10 @@ export function FullFooter({ site, services }: Props) {
     { href: "/#pricing", label: "Pricing" },
     { href: "/#contact", label: "Contact" },
   ];
+  // The desktop contact column is narrow at tablet widths.
   const email = (
     <a href={`mailto:${site.infoEmail}`} className={LINK}>
-      {site.infoEmail}
+      <EmailText address={site.infoEmail} />
     </a>
   );
   const call = (location: string, className = LINK) => (

@@ -8,6 +8,8 @@ import { formatPhone } from "../../lib/phone";
 import { AvailableCampaignsDialog } from "../campaigns/AvailableCampaignsDialog";
 import { CallLink } from "../CallLink";
 import { Dialog } from "../Dialog";
+import { EmailText } from "../EmailText";
+import { PhoneText } from "../PhoneText";
 
 interface Props {
   /** The support number (ten digits) and info address: the account manager's lines. */
@@ -44,14 +46,16 @@ export function AffiliateDashboard({ phone, email, campaignsUrl, campaignsOpen, 
       </p>
       <h3 className="mt-4 text-2xl font-bold text-slate-900">Welcome back, {user.contactName}</h3>
       <p className="text-slate-700">
-        {user.companyName} · {user.email} · {formatPhone(user.phone)}
+        <PhoneText text={`${user.companyName} · ${user.email} · ${formatPhone(user.phone)}`} />
       </p>
 
-      <ul className="mt-4 grid grid-cols-3 gap-2 text-center" aria-label="Partner terms">
+      {/* Phones: one figure a line ("$28-$175+ per qualified lead"), as three columns would
+          not hold the payout; from 768 px, three boxes side by side. */}
+      <ul className="mt-4 grid gap-2 md:grid-cols-3" aria-label="Partner terms">
         {FIGURES.map((f) => (
-          <li key={f.label} className="rounded-xl border border-slate-200 px-2 py-3">
-            <span className="block text-lg font-bold text-blue-800 sm:text-xl">{f.value}</span>
-            <span className="block text-xs text-slate-700 sm:text-sm">{f.label}</span>
+          <li key={f.label} className="rounded-xl border border-slate-200 px-3 py-2">
+            <span className="whitespace-nowrap text-lg font-bold text-blue-800 md:block md:text-xl">{f.value}</span>{" "}
+            <span className="text-sm text-slate-700 md:block">{f.label}</span>
           </li>
         ))}
       </ul>
@@ -79,7 +83,7 @@ export function AffiliateDashboard({ phone, email, campaignsUrl, campaignsOpen, 
         <p className="mt-1 text-sm text-slate-700">Questions about payouts, caps or traffic rules? We answer 24/7.</p>
         <p className="mt-2 flex flex-col gap-1 sm:flex-row sm:gap-5">
           <a href={`mailto:${email}`} className="font-bold text-blue-800 underline underline-offset-2">
-            {email}
+            <EmailText address={email} />
           </a>
           <CallLink phone={phone} service="site" location="affiliate-dashboard" className="font-bold text-blue-800 underline underline-offset-2">
             {formatPhone(phone)}

@@ -7,6 +7,7 @@ import type { LoginAlert } from "../../lib/headerAlerts";
 import { clearAffiliateViewMode } from "../../lib/preferences";
 import { CallLink } from "../CallLink";
 import { Dialog } from "../Dialog";
+import { PhoneText } from "../PhoneText";
 import { AffiliateDashboard } from "./AffiliateDashboard";
 
 /** Which of them is open (spec section 4, Header: each is open or closed). */
@@ -80,7 +81,7 @@ export default function HeaderOverlay({ overlay, onChange, phone, email, campaig
           returnFocusTo={returnFocusTo}
         >
           <p id="login-alert-text" className="text-lg text-slate-800">
-            {loginAlertText(overlay.who, phone)}
+            <PhoneText text={loginAlertText(overlay.who, phone)} />
           </p>
           <div className="mt-5 flex flex-col gap-3 sm:flex-row">
             <CallLink phone={phone} service="site" location="login-alert" className={`${BUTTON} bg-blue-700 text-white hover:bg-blue-800`}>
