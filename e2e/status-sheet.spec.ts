@@ -80,6 +80,20 @@ test.describe("callback status sheet", () => {
     await expect.soft(f.submit, "focus returns to the submit button").toBeFocused();
   });
 
+  test("is a bottom sheet at every width: its bottom edge is the window's, at most 32rem wide and centred", async ({ page }, testInfo) => {
+    await openAt(page, "/roofing", newYork(9, 0));
+    const sheet = await openSheet(page, uniquePhone(testInfo).input);
+    const height = isPhoneProject(testInfo) ? 740 : 800;
+    for (const width of isPhoneProject(testInfo) ? [320, 360, 390] : [768, 1024, 1280, 1440]) {
+      await page.setViewportSize({ width, height });
+      const box = await sheet.boundingBox();
+      if (!box) throw new Error("the sheet has no box");
+      expect(Math.abs(box.y + box.height - height), `${width} px: the sheet sits on the window's bottom edge`).toBeLessThan(1);
+      expect(Math.abs(box.width - Math.min(width, 512)), `${width} px: the window's width, at most 32rem`).toBeLessThan(1);
+      expect(Math.abs(box.x - (width - box.width) / 2), `${width} px: centred`).toBeLessThan(1);
+    }
+  });
+
   test("closes by itself after 8 s", async ({ page }, testInfo) => {
     await openAt(page, "/plumbing", newYork(11, 0));
     const pressedAt = await callbackForm(page).submit.boundingBox();

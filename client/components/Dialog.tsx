@@ -6,7 +6,8 @@ interface DialogProps {
   eyebrow?: string;
   onClose: () => void;
   children: ReactNode;
-  /** "sheet": slides up from the bottom on phones; "modal": centred. */
+  /** "sheet": anchored to the bottom of the window at every width (up to 32rem wide,
+   * centred); "modal": centred. */
   variant?: "modal" | "sheet";
   /** Extra props for the dialog element (pointer handlers for the auto-close pause). */
   onPointerEnter?: () => void;
@@ -92,7 +93,7 @@ export function Dialog({
 
   const placement =
     variant === "sheet"
-      ? "mb-0 mt-auto w-full max-w-none rounded-t-2xl md:mb-auto md:max-w-lg md:rounded-2xl"
+      ? "mb-0 mt-auto w-full max-w-lg rounded-t-2xl"
       : `my-auto w-[calc(100%-2rem)] ${wide ? "max-w-6xl" : "max-w-2xl"} rounded-2xl`;
 
   return (
