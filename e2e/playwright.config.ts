@@ -33,6 +33,7 @@ import {
 // (E2E_REUSE=1 reuses running servers, whose databases the tests then cannot see.)
 
 const e2eDir = dirname(fileURLToPath(import.meta.url));
+const LAYOUT_GATE = /[\\/]layout\.spec\.ts$/;
 const baseURL = MAIN_URL;
 
 /** Deletes the server's SQLite files, then runs the server in the shell's place. */
@@ -82,11 +83,19 @@ export default defineConfig({
   projects: [
     {
       name: "phone",
+      testIgnore: LAYOUT_GATE,
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     },
     {
       name: "desktop",
+      testIgnore: LAYOUT_GATE,
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
+    },
+    // The layout gate sets its own widths, from 320 to 1440 px (layout.spec.ts).
+    {
+      name: "layout",
+      testMatch: LAYOUT_GATE,
+      use: { browserName: "chromium" },
     },
   ],
   globalSetup: join(e2eDir, "global-setup.ts"),
