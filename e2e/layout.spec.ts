@@ -187,6 +187,7 @@ for (const screen of SCREENS) {
       await page.clock.install();
       await page.goto("/hvac");
       await hydrate(page);
+      await check(page, "/hvac once live");
       for (const title of ["Privacy Policy", "Terms of Service"]) {
         await page.locator("footer").getByRole("link", { name: title }).click();
         const legal = page.getByRole("dialog", { name: title, exact: true });
