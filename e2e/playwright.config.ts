@@ -36,10 +36,12 @@ const e2eDir = dirname(fileURLToPath(import.meta.url));
 const LAYOUT_GATE = /[\\/]layout\.spec\.ts$/;
 const baseURL = MAIN_URL;
 
-/** Deletes the server's SQLite files, then runs the server in the shell's place. */
+/** Deletes the server's SQLite files, then runs the server in the shell's place. Its
+ * /metrics listener is off: the default port (9100) would collide between the four servers
+ * and with a second checkout running the suite. */
 function siteCommand(db: string): string {
   const rel = relative(repoRoot, db);
-  return `rm -f '${rel}' '${rel}-wal' '${rel}-shm' && exec ./target/debug/site`;
+  return `rm -f '${rel}' '${rel}-wal' '${rel}-shm' && METRICS_LISTEN= exec ./target/debug/site`;
 }
 
 const serverDefaults = {
