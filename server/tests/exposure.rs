@@ -210,25 +210,11 @@ fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).expect("metadata").permissions().mode() & 0o777
 }
 
-/// Applies the first `n` SQLite migrations to a new file, as an older binary left it.
-fn older_database(db: &Path, n: usize) {
-    let conn = rusqlite::Connection::open(db).expect("open");
-    conn.execute_batch(
-        "PRAGMA journal_mode = WAL; CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
-    )
-    .expect("table");
-    for m in &site_server::store::migrations::SQLITE[..n] {
-        conn.execute_batch(m.sql).expect("migration");
-        conn.execute("INSERT INTO schema_migrations VALUES (?1, 0)", [m.version])
-            .expect("row");
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_backup_is_readable_by_its_owner_only() {
     let dir = common::temp_dir("backup-mode");
     let db = dir.join("site.db");
-    older_database(&db, 3);
+    common::old_database(&db, 3);
     let backups = dir.join("backups");
     let port = common::free_port();
     let child = site_command(
