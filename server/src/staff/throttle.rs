@@ -9,8 +9,8 @@
 //!
 //! Kept in memory: each server counts its own attempts. The interface is what a count
 //! shared between servers would offer too: [`LoginThrottle::reserve`] → check the password
-//! → [`Attempt::failed`], [`Attempt::succeeded`] or [`Attempt::release`]; and
-//! [`LoginThrottle::unlock`] for `site staff unlock`.
+//! → [`Attempt::failed`] or [`Attempt::succeeded`] (an attempt dropped unsettled counts as
+//! failed); and [`LoginThrottle::unlock`] for `site staff unlock`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -133,18 +133,6 @@ impl Attempt<'_> {
         }
     }
 
-    /// Nothing was checked (the store could not be read): the attempt is given back.
-    pub fn release(mut self) {
-        self.settled = true;
-        let mut counts = self.throttle.lock();
-        if let Some(entries) = counts.accounts.get_mut(&self.account) {
-            entries.retain(|e| e.id != self.id);
-        }
-        if let Some(entries) = self.client.and_then(|k| counts.clients.get_mut(&k)) {
-            entries.retain(|e| e.id != self.id);
-        }
-    }
-
     fn mark_failed(&mut self) {
         self.settled = true;
         let mut counts = self.throttle.lock();
@@ -207,29 +195,34 @@ mod tests {
     }
 
     #[test]
-    fn a_success_forgives_the_account_and_a_release_gives_the_place_back() {
+    fn a_success_forgives_the_account_but_not_attempts_still_being_checked() {
         let t = LoginThrottle::default();
-        for _ in 0..PER_ACCOUNT - 1 {
+        for _ in 0..PER_ACCOUNT - 2 {
             t.reserve("a@x.example", client(1), 5_000).expect("reserved").failed();
         }
-        let in_flight = t.reserve("a@x.example", client(1), 5_000).expect("the fifth");
-        assert!(t.reserve("a@x.example", client(2), 5_000).is_err(), "four failed and one in flight");
-        in_flight.release();
-        let right = t.reserve("a@x.example", client(2), 5_000).expect("given back");
-        let still_checking = t.reserve("a@x.example", client(3), 5_000);
-        assert!(still_checking.is_err(), "five again");
+        let in_flight = t.reserve("a@x.example", client(1), 5_000).expect("the fourth");
+        let right = t.reserve("a@x.example", client(2), 5_000).expect("the fifth");
+        assert!(
+            t.reserve("a@x.example", client(3), 5_000).is_err(),
+            "three failed and two in flight"
+        );
         right.succeeded();
-        let held: Vec<Attempt> = (0..PER_ACCOUNT)
-            .map(|_| t.reserve("a@x.example", client(4), 6_000).expect("forgiven"))
+        // The three failures are forgiven; the attempt still being checked stays counted.
+        let held: Vec<Attempt> = (0..PER_ACCOUNT - 1)
+            .map(|_| t.reserve("a@x.example", client(3), 5_500).expect("a place"))
             .collect();
-        assert_eq!(held.len(), PER_ACCOUNT);
+        assert!(
+            t.reserve("a@x.example", client(3), 5_500).is_err(),
+            "four new and the one in flight"
+        );
+        in_flight.failed();
         drop(held);
         assert!(
-            t.reserve("a@x.example", client(5), 6_000).is_err(),
-            "dropped attempts count as failures"
+            t.reserve("a@x.example", client(4), 5_500).is_err(),
+            "attempts dropped unsettled count as failures"
         );
-        t.unlock("A@x.example", 6_000);
-        assert!(t.reserve("a@x.example", client(5), 6_001).is_ok(), "unlocked");
+        t.unlock("A@x.example", 5_500);
+        assert!(t.reserve("a@x.example", client(5), 5_501).is_ok(), "unlocked");
     }
 
     #[test]
