@@ -20,6 +20,8 @@ const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 pub const MIN_GIVE_UP_HOURS: u32 = 72;
 /// The longest wait between two attempts an operator may configure.
 const MAX_RETRY_CAP_MS: u64 = 3_600_000;
+/// The most proxies `server.trusted_proxy_hops` may name.
+const MAX_PROXY_HOPS: usize = 10;
 
 /// Environment variables that override configuration keys, and the key each sets.
 pub const ENV_OVERRIDES: &[(&str, &str)] = &[
@@ -27,6 +29,7 @@ pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("METRICS_LISTEN", "server.metrics_listen"),
     ("METRICS_TOKEN", "server.metrics_token"),
     ("TRUST_FORWARDED_FOR", "server.trust_forwarded_for"),
+    ("TRUSTED_PROXY_HOPS", "server.trusted_proxy_hops"),
     ("HEADER_TIMEOUT_MS", "server.header_timeout_ms"),
     ("BODY_TIMEOUT_MS", "server.body_timeout_ms"),
     ("REQUEST_TIMEOUT_MS", "server.request_timeout_ms"),
@@ -127,6 +130,9 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     pub database_url: String,
     pub trust_forwarded_for: bool,
+    /// How many proxies of ours each append an X-Forwarded-For entry (Caddy alone: 1; a
+    /// load balancer, then Caddy: 2): the visitor is that many entries from the right.
+    pub trusted_proxy_hops: usize,
     /// Where /metrics is served, apart from the site; empty: nowhere but behind the token.
     pub metrics_listen: String,
     /// When set, /metrics is also served on the site's listener to `Authorization: Bearer <token>`.
@@ -367,8 +373,8 @@ impl Config {
             }
         }
         if n.webhook_enabled() {
-            let plain_ok = n.webhook_url.starts_with("http://") && url_host(&n.webhook_url).is_some_and(is_loopback_host);
-            if !(n.webhook_url.starts_with("https://") || plain_ok) {
+            // Judged on the host the HTTP client will connect to, by the parser it uses.
+            if !crate::urls::webhook_allowed(&n.webhook_url) {
                 return Err(key("notify.webhook_url", "must be an https URL (http only to a loopback host)"));
             }
             if n.webhook_secret.len() < 16 {
@@ -403,6 +409,9 @@ impl Config {
             if ms == 0 {
                 return Err(key(name, "must be at least 1"));
             }
+        }
+        if !(1..=MAX_PROXY_HOPS).contains(&sv.trusted_proxy_hops) {
+            return Err(key("server.trusted_proxy_hops", "must be between 1 and 10"));
         }
         if self.api.rate_limit_per_minute == 0 {
             return Err(key("api.rate_limit_per_minute", "must be at least 1"));
@@ -556,23 +565,6 @@ impl From<figment::Error> for ConfigError {
             message: format!("{message}{origin}"),
         }
     }
-}
-
-/// The host of an absolute URL: between "://" (and any "user:pass@") and the port or path.
-pub fn url_host(url: &str) -> Option<&str> {
-    let rest = url.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = match host_port.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host_port.split(':').next().unwrap_or(""),
-    };
-    (!host.is_empty()).then_some(host)
-}
-
-/// True for `localhost` and loopback addresses (127.0.0.0/8, ::1): traffic that never leaves the machine.
-pub fn is_loopback_host(host: &str) -> bool {
-    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 fn is_email(s: &str) -> bool {

@@ -29,6 +29,7 @@ pub mod staff;
 pub mod state;
 pub mod store;
 pub mod time;
+pub mod urls;
 
 pub use app::{app, metrics_app};
 pub use background::Background;

@@ -3,7 +3,7 @@
 //! Usage: site [--config FILE] [--catalogue DIR]
 //!        site --version
 //!        site [--config FILE] outbox retry [--all | ID | mail:ID]
-//!        site [--config FILE] staff add EMAIL | disable EMAIL | list   (staff accounts)
+//!        site [--config FILE] staff add EMAIL | disable EMAIL | unlock EMAIL | list
 //!        site [--config FILE] backup FILE | restore FILE               (the SQLite database)
 //!        site [--config FILE] copy-store [--from sqlite://PATH] --to postgres://…
 //! The operator's commands do their work in `site_server::ops`; this file only dispatches.
@@ -17,6 +17,7 @@ use std::sync::Arc;
 use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
 use site_server::store::{Outbox, RetryScope, Store};
+use site_server::urls::redact;
 use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
 use tokio::sync::watch;
 use tracing_subscriber::EnvFilter;
@@ -184,7 +185,7 @@ async fn run() -> Result<(), String> {
     let backup_dir = if serving { config.backup.dir() } else { None };
     let store = Store::open_with(url, backup_dir)
         .await
-        .map_err(|e| format!("database {}: {e}", redact_url(url)))?;
+        .map_err(|e| format!("database {}: {e}", redact(url)))?;
     if let Some(command) = &args.staff {
         let result = site_server::staff::cli::run(
             command,
@@ -262,12 +263,12 @@ async fn run() -> Result<(), String> {
 fn sqlite_only(url: &str) -> String {
     format!(
         "this command works on the SQLite database, and DATABASE_URL is {}: back PostgreSQL up with pg_dump and restore it with pg_restore (docs/operations.md)",
-        redact_url(url)
+        redact(url)
     )
 }
 
 /// Where the data lives, for the start message: the SQLite file's absolute path, or the
-/// PostgreSQL URL without its password.
+/// PostgreSQL URL without its credentials.
 fn data_location(url: &str) -> String {
     match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
         Some(path) => {
@@ -275,7 +276,7 @@ fn data_location(url: &str) -> String {
             let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
             format!("{} (SQLite)", shown.display())
         }
-        None => format!("{} (PostgreSQL)", redact_url(url)),
+        None => format!("{} (PostgreSQL)", redact(url)),
     }
 }
 
@@ -342,14 +343,6 @@ async fn list_failed(store: &Store) -> Result<(), String> {
         println!("no failed notifications");
     }
     Ok(())
-}
-
-/// The database URL without its password, for messages.
-fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => format!("{}://…@{}", &url[..scheme], &url[at + 1..]),
-        _ => url.to_string(),
-    }
 }
 
 /// Resolves on SIGINT or SIGTERM: axum then stops accepting and finishes requests in flight.

@@ -174,25 +174,11 @@ fn latest_version() -> u32 {
     site_server::store::migrations::SQLITE.last().map_or(0, |m| m.version)
 }
 
-/// Applies the first `n` SQLite migrations the way the binary before checksums did.
-fn old_database(db: &Path, n: usize) {
-    let conn = Connection::open(db).expect("open");
-    conn.execute_batch(
-        "PRAGMA journal_mode = WAL; CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
-    )
-    .expect("table");
-    for m in &site_server::store::migrations::SQLITE[..n] {
-        conn.execute_batch(m.sql).expect("migration");
-        conn.execute("INSERT INTO schema_migrations VALUES (?1, 0)", [m.version])
-            .expect("row");
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_older_database_is_backed_up_then_migrated_and_its_rows_get_checksums() {
     let dir = common::temp_dir("older");
     let db = dir.join("site.db");
-    old_database(&db, 3);
+    common::old_database(&db, 3);
     let backups = dir.join("backups");
     let store = Store::open_with(&format!("sqlite:{}", db.display()), Some(&backups))
         .await

@@ -11,9 +11,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::{AdminRoute, Kind, LOGIN_PATH, cookies, page};
-use crate::security::rate_limit::client_ip;
 use crate::leads::percent_decode;
 use crate::pages::props::{AdminFrame, AdminSection};
+use crate::security::rate_limit::client_ip;
 use crate::staff::session::{self, TOUCH_AFTER_MS, csrf_matches, csrf_token, id_hash, is_live, well_formed};
 use crate::state::AppState;
 use crate::store::NewAudit;
@@ -79,10 +79,10 @@ impl FormFields {
     }
 }
 
-/// The request's client IP as the API sees it (the last X-Forwarded-For entry only when
-/// configured to trust it).
+/// The request's client IP as the API sees it (from X-Forwarded-For only when configured
+/// to trust it).
 pub fn request_ip(state: &AppState, headers: &HeaderMap, connect: Option<&ConnectInfo<SocketAddr>>) -> Option<IpAddr> {
-    client_ip(headers, connect.map(|c| c.0), state.config.server.trust_forwarded_for)
+    client_ip(headers, connect.map(|c| c.0), &state.config.server)
 }
 
 /// The live session the request's cookie names, if any. An expired one is deleted.

@@ -1,6 +1,6 @@
 //! The console's cookies: the session (`rr_admin`) and the login form's CSRF twin
-//! (`rr_admin_login`). Both `HttpOnly; SameSite=Strict; Path=/admin`, and `Secure` unless
-//! the site is reached over plain HTTP on a loopback address (a developer's machine).
+//! (`rr_admin_login`). Both `HttpOnly; SameSite=Strict; Path=/admin`, and `Secure` whenever
+//! the configured public URL is https.
 
 use axum::http::{HeaderMap, HeaderValue, header};
 
@@ -31,16 +31,12 @@ pub fn set(name: &str, value: &str, secure: bool, max_age: Option<i64>) -> Heade
     HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static("rr_admin=; Path=/admin; Max-Age=0"))
 }
 
-/// Whether cookies must be `Secure`: always, except when the request names a loopback host
-/// (plain HTTP on a developer's machine or in tests, where a browser would drop them).
-pub fn secure(headers: &HeaderMap) -> bool {
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.split(':').next().unwrap_or(""),
-    };
-    let loopback = name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
-    !loopback
+/// Whether cookies must be `Secure`: whenever the configured public URL is https. Decided
+/// from configuration, not from the request: a proxy may hand requests on with its own
+/// loopback upstream as Host. Only a site configured on plain http (a developer's machine)
+/// gets cookies without it, which a browser would otherwise drop.
+pub fn secure(public_url: &str) -> bool {
+    public_url.starts_with("https://")
 }
 
 #[cfg(test)]
@@ -58,17 +54,9 @@ mod tests {
     }
 
     #[test]
-    fn secure_except_on_loopback() {
-        let host = |h: &'static str| {
-            let mut m = HeaderMap::new();
-            m.insert(header::HOST, HeaderValue::from_static(h));
-            m
-        };
-        assert!(secure(&host("www.ringready.example")));
-        assert!(secure(&host("10.0.0.5:8080")));
-        assert!(!secure(&host("127.0.0.1:8080")));
-        assert!(!secure(&host("localhost:5600")));
-        assert!(!secure(&host("[::1]:8080")));
+    fn secure_whenever_the_public_url_is_https() {
+        assert!(secure("https://www.ringready.example"));
+        assert!(!secure("http://127.0.0.1:8080"));
         assert_eq!(
             set(SESSION, "x", true, None),
             "rr_admin=x; Path=/admin; HttpOnly; SameSite=Strict; Secure"

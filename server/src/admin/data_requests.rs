@@ -17,7 +17,7 @@ use super::zone::Zone;
 use crate::pages::props::{AdminDataRequestsProps, AdminSection, PageProps, PersonRecordRow};
 use crate::phone::UsPhone;
 use crate::state::AppState;
-use crate::store::{Person, SubmissionKind};
+use crate::store::{Person, SubmissionKind, masked};
 
 /// Whom a typed phone number or e-mail address names, or why it names no one.
 pub fn person(typed: &str) -> Result<Person, String> {
@@ -34,6 +34,19 @@ pub fn person(typed: &str) -> Result<Person, String> {
     UsPhone::parse(typed)
         .map(|p| Person::PhoneE164(p.e164()))
         .map_err(|_| format!("“{typed}” is neither a US phone number nor an e-mail address."))
+}
+
+/// Whom a search was for, as the audit log keeps it: enough to tell searches apart, never
+/// the whole number or address.
+fn masked_person(who: &Person) -> String {
+    match who {
+        Person::PhoneE164(phone) => masked(phone),
+        Person::Email(email) => {
+            let (local, domain) = email.split_once('@').unwrap_or((email, ""));
+            let first: String = local.chars().take(1).collect();
+            format!("email:{first}***@{domain}")
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -77,6 +90,21 @@ pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extensio
             return page::unavailable();
         }
     };
+    // Every search is audited, as opening a lead is: who looked for whom (masked), and what was found.
+    let detail = format!(
+        "{} lead(s), {} account request(s) or application(s)",
+        found.leads.len(),
+        found.submissions.len()
+    );
+    let now = state.staff.clock.now_ms();
+    if let Err(e) = state
+        .store
+        .audit(staff.audit("data_search", Some(masked_person(&who)), Some(detail)), now)
+        .await
+    {
+        tracing::error!(error = %e, "console: cannot write the audit log");
+        return page::unavailable();
+    }
     let zone = Zone::new(&state.config.site.time_zone);
     props.searched = true;
     props.can_erase = !found.submissions.is_empty() || found.leads.iter().any(|l| l.erased_ms.is_none());

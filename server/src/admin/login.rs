@@ -1,9 +1,11 @@
 //! GET and POST /admin/login (a plain form: works without JavaScript), POST /admin/logout.
 //!
 //! A wrong password, an unknown address and a disabled account get the same answer, after
-//! the same work (a password check against a decoy for an unknown address). Failures are
-//! counted per address typed and per IP; past the limit the login is refused, unchecked,
-//! until the window has passed. A successful login always starts a new session id.
+//! the same work (a password check against a decoy for an unknown address). Attempts are
+//! counted per address typed and per client before the password is checked
+//! (`staff::throttle`); past the limit the login is refused, unchecked, until the window has
+//! passed or `site staff unlock` lifts the account's lockout. A successful login always
+//! starts a new session id.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -18,10 +20,12 @@ use serde::Deserialize;
 use super::access::{FormFields, StaffSession, current, new_token, request_ip, safe_next};
 use super::{HOME_PATH, LOGIN_PATH, cookies, page};
 use crate::pages::props::{AdminLoginProps, PageProps};
+use crate::security::rate_limit::{ClientKey, client_key};
 use crate::staff::password::{verify_nothing, verify_password};
 use crate::staff::session::{csrf_matches, id_hash};
+use crate::staff::throttle::{Attempt, LockedOut, WINDOW_MS};
 use crate::state::AppState;
-use crate::store::{NewAudit, NewSession};
+use crate::store::{NewAudit, NewSession, StaffLogin};
 
 pub const MSG_WRONG: &str = "That e-mail address and password do not match an active staff account.";
 pub const MSG_EXPIRED: &str = "The sign-in form had expired. Please sign in again.";
@@ -44,7 +48,7 @@ pub async fn form(State(state): State<Arc<AppState>>, headers: HeaderMap, Query(
             return page::unavailable();
         }
     }
-    login_page(&state, &headers, StatusCode::OK, "", &next, None).await
+    login_page(&state, StatusCode::OK, "", &next, None).await
 }
 
 /// POST /admin/login.
@@ -53,23 +57,15 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
     let headers = parts.headers;
     let ip = request_ip(&state, &headers, parts.extensions.get::<ConnectInfo<SocketAddr>>());
     let Some(fields) = read_form(body).await else {
-        return login_page(&state, &headers, StatusCode::BAD_REQUEST, "", HOME_PATH, Some(MSG_UNREADABLE)).await;
+        return login_page(&state, StatusCode::BAD_REQUEST, "", HOME_PATH, Some(MSG_UNREADABLE)).await;
     };
     let email = fields.get("email").to_lowercase().chars().take(254).collect::<String>();
     let next = safe_next(fields.get("next"));
     let expected = cookies::get(&headers, cookies::LOGIN_CSRF).unwrap_or("");
     if expected.is_empty() || !csrf_matches(expected, fields.get("csrf")) {
-        return login_page(&state, &headers, StatusCode::FORBIDDEN, &email, &next, Some(MSG_EXPIRED)).await;
+        return login_page(&state, StatusCode::FORBIDDEN, &email, &next, Some(MSG_EXPIRED)).await;
     }
     let now = state.staff.clock.now_ms();
-    if let Err(locked) = state.staff.throttle.check(&email, ip, now) {
-        tracing::warn!("console: sign-in refused while locked out");
-        let mut r = login_page(&state, &headers, StatusCode::TOO_MANY_REQUESTS, &email, &next, Some(MSG_LOCKED)).await;
-        if let Ok(v) = HeaderValue::from_str(&(locked.retry_after_ms / 1000 + 1).to_string()) {
-            r.headers_mut().insert(header::RETRY_AFTER, v);
-        }
-        return r;
-    }
     let account = match state.store.staff_login(&email).await {
         Ok(a) => a,
         Err(e) => {
@@ -77,10 +73,27 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
             return page::unavailable();
         }
     };
+    // The attempt is counted before the password is checked: however many arrive at once,
+    // no more than the limits allow are ever checked.
+    let client = ip.map(client_key);
+    let attempt = match state.staff.throttle.reserve(&email, client, now) {
+        Ok(attempt) => attempt,
+        Err(locked) => match reserve_after_unlock(&state, &email, client, account.as_ref(), locked, now).await {
+            Ok(attempt) => attempt,
+            Err(locked) => {
+                tracing::warn!("console: sign-in refused while locked out");
+                let mut r = login_page(&state, StatusCode::TOO_MANY_REQUESTS, &email, &next, Some(MSG_LOCKED)).await;
+                if let Ok(v) = HeaderValue::from_str(&(locked.retry_after_ms / 1000 + 1).to_string()) {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+                return r;
+            }
+        },
+    };
     let password = fields.get("password").to_string();
-    let known = account.as_ref().map(|a| (a.id, a.active, a.password_hash.clone()));
+    let known = account.as_ref().map(|a| (a.active, a.password_hash.clone()));
     let checked = tokio::task::spawn_blocking(move || match known {
-        Some((_, active, hash)) => verify_password(&password, &hash) && active,
+        Some((active, hash)) => verify_password(&password, &hash) && active,
         None => {
             verify_nothing(&password);
             false
@@ -89,10 +102,12 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
     .await
     .unwrap_or(false);
     let ip_text = ip.map(|ip| ip.to_string());
+    let guessed_at = account.as_ref().map(|a| a.id);
     let Some(account) = account.filter(|_| checked) else {
-        state.staff.throttle.failed(&email, ip, now);
+        attempt.failed();
         let audit = NewAudit {
-            staff_id: None,
+            // The account guessed at, when there is one.
+            staff_id: guessed_at,
             action: "login_failed",
             target: None,
             ip: ip_text,
@@ -101,9 +116,9 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
         if let Err(e) = state.store.audit(audit, now).await {
             tracing::error!(error = %e, "console: cannot write the audit log");
         }
-        return login_page(&state, &headers, StatusCode::UNAUTHORIZED, &email, &next, Some(MSG_WRONG)).await;
+        return login_page(&state, StatusCode::UNAUTHORIZED, &email, &next, Some(MSG_WRONG)).await;
     };
-    state.staff.throttle.succeeded(&email);
+    attempt.succeeded();
     // A session id the browser brought along is never reused: end it, start a new one.
     if let Some(old) = cookies::get(&headers, cookies::SESSION)
         && let Err(e) = state.store.end_session(&id_hash(old), None, now).await
@@ -132,7 +147,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
         return page::unavailable();
     }
     tracing::info!(staff = account.id, "console: signed in");
-    let secure = cookies::secure(&headers);
+    let secure = cookies::secure(&state.config.site.public_url);
     let mut r = see_other(&next);
     r.headers_mut()
         .append(header::SET_COOKIE, cookies::set(cookies::SESSION, &token, secure, None));
@@ -142,7 +157,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
 }
 
 /// POST /admin/logout (behind the session and CSRF checks): ends the session.
-pub async fn logout(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, headers: HeaderMap) -> Response {
+pub async fn logout(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>) -> Response {
     let now = state.staff.clock.now_ms();
     if let Err(e) = state
         .store
@@ -156,13 +171,40 @@ pub async fn logout(State(state): State<Arc<AppState>>, Extension(staff): Extens
     let mut r = see_other(LOGIN_PATH);
     r.headers_mut().append(
         header::SET_COOKIE,
-        cookies::set(cookies::SESSION, "", cookies::secure(&headers), Some(0)),
+        cookies::set(cookies::SESSION, "", cookies::secure(&state.config.site.public_url), Some(0)),
     );
     r
 }
 
+/// A lockout of the account that an operator lifted (`site staff unlock`) since its
+/// attempts were counted: they are forgotten and the attempt is reserved once more. Only
+/// looked up when the account's own limit refused it.
+async fn reserve_after_unlock<'a>(
+    state: &'a AppState,
+    email: &str,
+    client: Option<ClientKey>,
+    account: Option<&StaffLogin>,
+    locked: LockedOut,
+    now: i64,
+) -> Result<Attempt<'a>, LockedOut> {
+    let Some(account) = account.filter(|_| locked.account) else {
+        return Err(locked);
+    };
+    match state.store.staff_unlocked_since(account.id, now - WINDOW_MS).await {
+        Ok(Some(at_ms)) => {
+            state.staff.throttle.unlock(email, at_ms);
+            state.staff.throttle.reserve(email, client, now)
+        }
+        Ok(None) => Err(locked),
+        Err(e) => {
+            tracing::error!(error = %e, "console: cannot read the audit log for an unlock");
+            Err(locked)
+        }
+    }
+}
+
 /// The login page with a fresh form token (set as the cookie it must match).
-async fn login_page(state: &AppState, headers: &HeaderMap, status: StatusCode, email: &str, next: &str, error: Option<&str>) -> Response {
+async fn login_page(state: &AppState, status: StatusCode, email: &str, next: &str, error: Option<&str>) -> Response {
     let Some(token) = new_token() else { return page::unavailable() };
     let props = PageProps::AdminLogin(AdminLoginProps {
         brand: state.config.site.brand.clone(),
@@ -174,7 +216,12 @@ async fn login_page(state: &AppState, headers: &HeaderMap, status: StatusCode, e
     let mut r = page::render(state, status, props, "Staff sign-in").await;
     r.headers_mut().append(
         header::SET_COOKIE,
-        cookies::set(cookies::LOGIN_CSRF, &token, cookies::secure(headers), Some(3600)),
+        cookies::set(
+            cookies::LOGIN_CSRF,
+            &token,
+            cookies::secure(&state.config.site.public_url),
+            Some(3600),
+        ),
     );
     r
 }

@@ -221,7 +221,19 @@ pub async fn detail(
     show(&state, &staff, &id, notice, false, None).await
 }
 
-/// The detail page; `typed` is the form shown back after a refusal (status, note).
+/// The audit line of a look at a submission (written before it is shown; without it, nothing
+/// is shown).
+async fn audit_view(state: &AppState, staff: &StaffSession, id: &str) -> Result<(), Response> {
+    let now = state.staff.clock.now_ms();
+    let entry = staff.audit("view_submission", Some(format!("submission:{id}")), None);
+    state.store.audit(entry, now).await.map_err(|e| {
+        tracing::error!(error = %e, "console: cannot write the audit log");
+        page::unavailable()
+    })
+}
+
+/// The detail page; `typed` is the form shown back after a refusal (status, note). Without
+/// it the page is a look at the record, audited before anything is shown.
 async fn show(
     state: &AppState,
     staff: &StaffSession,
@@ -247,6 +259,11 @@ async fn show(
         )
         .await;
     };
+    if typed.is_none()
+        && let Err(refused) = audit_view(state, staff, &r.id).await
+    {
+        return refused;
+    }
     let zone = Zone::new(&state.config.site.time_zone);
     let (_, kind_label) = titles(r.kind);
     let context = [("IP address", &r.ip), ("Browser", &r.user_agent), ("Page", &r.page_url)]

@@ -72,7 +72,7 @@ pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, nex
         return refuse(ApiError::CrossSite);
     }
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
-    let ip = client_ip(request.headers(), peer, server.trust_forwarded_for);
+    let ip = client_ip(request.headers(), peer, server);
     if let Some(ip) = ip
         && let Err(limited) = state.rate_limiter.check(ip)
     {

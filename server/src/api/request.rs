@@ -39,7 +39,7 @@ pub async fn read(state: &AppState, request: Request) -> (Option<Encoding>, Resu
         None => client_ip(
             &parts.headers,
             parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0),
-            state.config.server.trust_forwarded_for,
+            &state.config.server,
         ),
     };
     let encoding = media_type(&parts.headers);

@@ -54,6 +54,10 @@ fn bad_values_name_their_key() {
     assert!(bad("[site]\nsocial = [{ name = \" \", url = \"https://x.example\" }]").contains("site.social[0].name"));
     assert!(bad("[notify]\nsmtp_url = \"smtp://127.0.0.1:25\"").contains("notify.recipients"));
     assert!(bad("[notify]\nwebhook_url = \"https://x.example/hook\"").contains("notify.webhook_secret"));
+    let secret = "webhook_secret = \"0123456789abcdef\"";
+    assert!(bad(&format!("[notify]\nwebhook_url = 'http://203.0.113.9\\@127.0.0.1/hook'\n{secret}")).contains("notify.webhook_url"));
+    assert!(bad("[server]\ntrusted_proxy_hops = 0").contains("server.trusted_proxy_hops"));
+    assert!(bad("[server]\ntrusted_proxy_hops = 11").contains("server.trusted_proxy_hops"));
     let e = Config::build(None, &env(&[("LISTEN", "not an address")]))
         .expect_err("must fail")
         .to_string();

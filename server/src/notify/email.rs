@@ -7,10 +7,11 @@ use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use crate::config::{NotifyConfig, is_loopback_host, url_host};
+use crate::config::NotifyConfig;
 use crate::phone::UsPhone;
 use crate::store::{LeadRecord, MailItem};
 use crate::time::human_utc;
+use crate::urls::{host, is_loopback_host};
 
 /// What both e-mail templates show.
 struct LeadView<'a> {
@@ -51,11 +52,11 @@ impl EmailSender {
         match tls_rule(&config.smtp_url, config.smtp_allow_plaintext) {
             SmtpTls::AsConfigured => {}
             SmtpTls::RequireStartTls(host) => {
-                let parameters = TlsParameters::new(host.to_string()).map_err(|e| format!("notify.smtp_url: {e}"))?;
+                let parameters = TlsParameters::new(host).map_err(|e| format!("notify.smtp_url: {e}"))?;
                 builder = builder.tls(Tls::Required(parameters));
             }
             SmtpTls::PlaintextAllowed(host) => {
-                tracing::warn!(host, "e-mail to a non-loopback SMTP host without TLS (notify.smtp_allow_plaintext)");
+                tracing::warn!(host = %host, "e-mail to a non-loopback SMTP host without TLS (notify.smtp_allow_plaintext)");
             }
         }
         let transport = builder.build();
@@ -136,21 +137,22 @@ impl EmailSender {
 
 /// What the TLS rule makes of an SMTP URL.
 #[derive(Debug, PartialEq, Eq)]
-pub enum SmtpTls<'a> {
+pub enum SmtpTls {
     /// `smtps://`, `?tls=required`, or a loopback host: lettre's reading of the URL stands.
     AsConfigured,
     /// A non-loopback host over `smtp://` without `tls=required`: STARTTLS is made
     /// mandatory (without it, lettre would send credentials and leads in clear).
-    RequireStartTls(&'a str),
+    RequireStartTls(String),
     /// As above, but the operator opted out (`notify.smtp_allow_plaintext`).
-    PlaintextAllowed(&'a str),
+    PlaintextAllowed(String),
 }
 
-pub fn tls_rule(url: &str, allow_plaintext: bool) -> SmtpTls<'_> {
-    let Some(host) = url_host(url) else { return SmtpTls::AsConfigured };
+/// The host is the one lettre connects to: read by the same URL parser.
+pub fn tls_rule(url: &str, allow_plaintext: bool) -> SmtpTls {
+    let Some(host) = host(url) else { return SmtpTls::AsConfigured };
     let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
     let tls_required = query.split('&').any(|p| p == "tls=required");
-    if url.starts_with("smtps://") || tls_required || is_loopback_host(host) {
+    if url.starts_with("smtps://") || tls_required || is_loopback_host(&host) {
         SmtpTls::AsConfigured
     } else if allow_plaintext {
         SmtpTls::PlaintextAllowed(host)
@@ -172,12 +174,12 @@ mod tests {
         assert_eq!(tls_rule("smtp://mail.example:587?tls=required", false), SmtpTls::AsConfigured);
         assert_eq!(
             tls_rule("smtp://user:pass@mail.example:587", false),
-            SmtpTls::RequireStartTls("mail.example")
+            SmtpTls::RequireStartTls("mail.example".into())
         );
         assert_eq!(
             tls_rule("smtp://mail.example:587?tls=opportunistic", false),
-            SmtpTls::RequireStartTls("mail.example")
+            SmtpTls::RequireStartTls("mail.example".into())
         );
-        assert_eq!(tls_rule("smtp://10.0.0.5:25", true), SmtpTls::PlaintextAllowed("10.0.0.5"));
+        assert_eq!(tls_rule("smtp://10.0.0.5:25", true), SmtpTls::PlaintextAllowed("10.0.0.5".into()));
     }
 }

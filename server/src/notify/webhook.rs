@@ -20,12 +20,20 @@ pub struct WebhookSender {
 
 impl WebhookSender {
     pub fn new(url: &str, secret: &str) -> Result<Self, String> {
-        let client = reqwest::Client::builder()
+        // Checked at load too; checked here again so no sender is ever made for another URL.
+        if !crate::urls::webhook_allowed(url) {
+            return Err("notify.webhook_url: must be an https URL (http only to a loopback host)".into());
+        }
+        let mut builder = reqwest::Client::builder()
             .timeout(std::time::Duration::from_secs(10))
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent("ringready-lead-webhook/1")
-            .build()
-            .map_err(|e| format!("notify.webhook_url: {}", e.without_url()))?;
+            .user_agent("ringready-lead-webhook/1");
+        if reqwest::Url::parse(url).is_ok_and(|u| u.scheme() == "http") {
+            // Plain http goes to this machine only: never through a proxy named in the
+            // environment (HTTP_PROXY), which would carry the lead elsewhere in clear.
+            builder = builder.no_proxy();
+        }
+        let client = builder.build().map_err(|e| format!("notify.webhook_url: {}", e.without_url()))?;
         Ok(Self {
             client,
             url: url.to_string(),

@@ -15,6 +15,8 @@ use governor::clock::{Clock, DefaultClock};
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 
+use crate::config::ServerConfig;
+
 /// Clients remembered at most (about 100 bytes each).
 pub const MAX_KEYS: usize = 100_000;
 /// How often (in checks) the table's size is looked at.
@@ -26,7 +28,7 @@ pub struct RateLimited {
     pub retry_after: Duration,
 }
 
-type Keyed = Gcra<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
+type Keyed = Gcra<ClientKey, DefaultKeyedStateStore<ClientKey>, DefaultClock>;
 
 pub struct RateLimiter {
     quota: Quota,
@@ -85,36 +87,61 @@ impl RateLimiter {
     }
 }
 
-/// The rate-limit key of an address: IPv4 as it is, IPv6 by its /64 (an IPv4-mapped IPv6
-/// address counts as its IPv4 address).
-pub fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
+/// A client as every per-client limit counts it (the rate limit and the sign-in lockout):
+/// made only by [`client_key`], so no limit can key a client another way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientKey(IpAddr);
+
+/// The client of an address: IPv4 as it is, IPv6 by its /64 (one subscriber's network),
+/// and an IPv4-mapped IPv6 address (`::ffff:203.0.113.50`) as its IPv4 address.
+pub fn client_key(ip: IpAddr) -> ClientKey {
+    ClientKey(match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),
             None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
         },
-    }
+    })
 }
 
-/// The visitor's address: the last `X-Forwarded-For` entry when `trust_forwarded` (set
-/// only behind your own proxy), else the connection's peer. Warns once when forwarding
-/// headers arrive while they are not trusted (a proxy in front makes every visitor share
-/// its address and so its rate limit).
-pub fn client_ip(headers: &HeaderMap, peer: Option<SocketAddr>, trust_forwarded: bool) -> Option<IpAddr> {
-    let forwarded = headers.get("x-forwarded-for");
-    if trust_forwarded {
-        let ip = forwarded
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .and_then(|v| v.trim().parse().ok());
-        if ip.is_some() {
-            return ip;
+/// The visitor's address: from `X-Forwarded-For` when `server.trust_forwarded_for` (set
+/// only behind your own proxy; see [`forwarded_client`]), else the connection's peer.
+/// Warns once when forwarding headers arrive while they are not trusted (a proxy in front
+/// makes every visitor share its address and so its rate limit).
+pub fn client_ip(headers: &HeaderMap, peer: Option<SocketAddr>, server: &ServerConfig) -> Option<IpAddr> {
+    if server.trust_forwarded_for {
+        if let Some(ip) = forwarded_client(headers, server.trusted_proxy_hops) {
+            return Some(ip);
         }
     } else {
         warn_if_forwarded(headers);
     }
     peer.map(|p| p.ip())
+}
+
+/// The visitor in `X-Forwarded-For` behind `hops` proxies of ours. Every line of the header
+/// is read, in order, as one comma-separated list (a proxy may append its entry as a line
+/// of its own). Each of our proxies appended one entry, so the visitor is the entry `hops`
+/// places from the right (the ones to its right name our own proxies); with fewer entries
+/// than that (a request that skipped an outer proxy), the first one. None when that entry
+/// is not an address (with or without a port).
+pub fn forwarded_client(headers: &HeaderMap, hops: usize) -> Option<IpAddr> {
+    let lines: Vec<String> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
+    let entries: Vec<&str> = lines
+        .iter()
+        .flat_map(|line| line.split(','))
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    let entry = entries.get(entries.len().saturating_sub(hops.max(1)))?;
+    entry
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|s| s.ip()))
 }
 
 /// Called for requests while forwarding headers are not trusted: the first one that
@@ -154,7 +181,29 @@ mod tests {
         assert_eq!(client_key(a), client_key(b));
         assert_ne!(client_key(a), client_key(c));
         let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
-        assert_eq!(client_key(mapped), IpAddr::from([192, 0, 2, 7]));
+        assert_eq!(client_key(mapped), client_key(IpAddr::from([192, 0, 2, 7])));
+    }
+
+    #[test]
+    fn the_visitor_is_counted_from_the_right_across_every_line() {
+        let headers = |lines: &[&'static str]| {
+            let mut h = HeaderMap::new();
+            for line in lines {
+                h.append("x-forwarded-for", axum::http::HeaderValue::from_static(line));
+            }
+            h
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().ok();
+        let two_lines = headers(&["192.0.2.1, 192.0.2.2", "198.51.100.3"]);
+        assert_eq!(forwarded_client(&two_lines, 1), ip("198.51.100.3"));
+        assert_eq!(forwarded_client(&two_lines, 2), ip("192.0.2.2"));
+        assert_eq!(forwarded_client(&two_lines, 3), ip("192.0.2.1"));
+        assert_eq!(forwarded_client(&two_lines, 4), ip("192.0.2.1"), "fewer entries: the first");
+        assert_eq!(forwarded_client(&headers(&["198.51.100.3:4711"]), 1), ip("198.51.100.3"));
+        assert_eq!(forwarded_client(&headers(&["[2001:db8::1]:4711"]), 1), ip("2001:db8::1"));
+        assert_eq!(forwarded_client(&headers(&["203.0.113.1,,  "]), 1), ip("203.0.113.1"));
+        assert_eq!(forwarded_client(&headers(&["unknown"]), 1), None);
+        assert_eq!(forwarded_client(&HeaderMap::new(), 1), None);
     }
 
     #[test]

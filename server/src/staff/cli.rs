@@ -1,14 +1,17 @@
-//! `site staff add EMAIL | disable EMAIL | list`: staff accounts are made on the command line
-//! only. The password is read from standard input (one line), never from an argument, so it
-//! stays out of the shell history and the process list.
+//! `site staff add EMAIL | disable EMAIL | unlock EMAIL | list`: staff accounts are made on
+//! the command line only. The password is read from standard input (one line), never from an
+//! argument, so it stays out of the shell history and the process list. `unlock` lifts a
+//! sign-in lockout: it writes an audit line that every server reads at the account's next
+//! refused attempt (the throttle forgets the attempts made before it).
 
 use std::io::{BufRead, Write};
 
 use super::password::{MIN_PASSWORD_CHARS, hash_password};
-use crate::store::{NewAudit, Store};
+use crate::store::{NewAudit, Store, UNLOCK_ACTION};
 
 pub const USAGE: &str = "usage: site [--config FILE] staff add EMAIL   (password on standard input)\n       \
-                         site [--config FILE] staff disable EMAIL\n       site [--config FILE] staff list";
+                         site [--config FILE] staff disable EMAIL\n       site [--config FILE] staff unlock EMAIL\n       \
+                         site [--config FILE] staff list";
 
 /// Runs one staff command against `store`. `input` gives the password for `add`; what the
 /// command reports goes to `out`. The error is the message to print.
@@ -44,19 +47,27 @@ pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &
             writeln!(out, "added staff account {email} (id {id})").map_err(|e| e.to_string())
         }
         ["disable", email] => {
-            let email = checked_email(email)?;
+            let (email, id) = account(store, email).await?;
             if !store.disable_staff(&email, now_ms).await.map_err(|e| e.to_string())? {
                 return Err(format!("{email} has no staff account"));
             }
-            let audit = NewAudit {
-                staff_id: None,
-                action: "staff_disable",
-                target: None,
-                ip: None,
-                detail: Some("command line".into()),
-            };
-            store.audit(audit, now_ms).await.map_err(|e| e.to_string())?;
+            store
+                .audit(command_line("staff_disable", id), now_ms)
+                .await
+                .map_err(|e| e.to_string())?;
             writeln!(out, "disabled {email}; its sessions have ended").map_err(|e| e.to_string())
+        }
+        ["unlock", email] => {
+            let (email, id) = account(store, email).await?;
+            store
+                .audit(command_line(UNLOCK_ACTION, id), now_ms)
+                .await
+                .map_err(|e| e.to_string())?;
+            writeln!(
+                out,
+                "unlocked {email}: failed sign-ins before now no longer count (a running server applies it at the next attempt)"
+            )
+            .map_err(|e| e.to_string())
         }
         ["list"] => {
             let accounts = store.list_staff().await.map_err(|e| e.to_string())?;
@@ -70,6 +81,26 @@ pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &
             Ok(())
         }
         _ => Err(USAGE.to_string()),
+    }
+}
+
+/// The address in lower case and the id of its staff account.
+async fn account(store: &Store, email: &str) -> Result<(String, i64), String> {
+    let email = checked_email(email)?;
+    match store.staff_login(&email).await.map_err(|e| e.to_string())? {
+        Some(account) => Ok((email, account.id)),
+        None => Err(format!("{email} has no staff account")),
+    }
+}
+
+/// The audit line of a command run on staff account `id`.
+fn command_line(action: &'static str, id: i64) -> NewAudit {
+    NewAudit {
+        staff_id: None,
+        action,
+        target: Some(format!("staff:{id}")),
+        ip: None,
+        detail: Some("command line".into()),
     }
 }
 

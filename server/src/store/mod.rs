@@ -29,7 +29,7 @@ pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, Le
 pub use erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
 pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord};
 pub use review::{SUBMISSION_STATUSES, SubmissionFilter};
-pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin};
+pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 pub use suppressions::{Suppression, masked};
 
 use serde::Serialize;

@@ -65,7 +65,7 @@ impl PgTarget {
         };
         let mut config: Config = plain_url.parse().map_err(|e| StoreError::Url(format!("{e}")))?;
         let loopback_only = config.get_hosts().iter().all(|h| match h {
-            Host::Tcp(name) => crate::config::is_loopback_host(name),
+            Host::Tcp(name) => crate::urls::is_loopback_host(name),
             #[cfg(unix)]
             Host::Unix(_) => true,
         });

@@ -5,7 +5,7 @@ use tokio_postgres::Row;
 
 use super::StoreError;
 use super::postgres::PgStore;
-use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin};
+use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 
 const INSERT_AUDIT: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
 
@@ -151,6 +151,18 @@ impl PgStore {
             )
             .await?;
         Ok(())
+    }
+
+    pub async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_one(
+                "SELECT MAX(at_ms) FROM staff_audit WHERE at_ms >= $1 AND action = $2 AND target = $3",
+                &[&since_ms, &UNLOCK_ACTION, &format!("staff:{staff_id}")],
+            )
+            .await?;
+        Ok(row.get(0))
     }
 
     pub async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {

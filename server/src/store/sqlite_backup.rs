@@ -4,7 +4,7 @@
 //! block the writer), and page for page, so rowids (which the FTS5 name index is keyed by)
 //! are kept. It is written under a temporary name, checked (`PRAGMA integrity_check`,
 //! row counts), flushed to disk and only then renamed: a crash or a kill mid-way never
-//! leaves a file under the final name.
+//! leaves a file under the final name. Every backup is readable by its owner only (0600).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -56,7 +56,7 @@ pub fn backup(src: &Path, dest: &Path) -> Result<BackupReport, StoreError> {
         Some(d) => d.to_path_buf(),
         None => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).map_err(|e| err(format!("cannot create {}: {e}", dir.display())))?;
+    create_private_dir(&dir).map_err(|e| err(format!("cannot create {}: {e}", dir.display())))?;
     remove_stale_partials(dest);
     let partial = partial_name(dest);
     let result = copy_and_check(src, &partial);
@@ -99,8 +99,30 @@ fn remove_stale_partials(dest: &Path) {
     }
 }
 
+/// A folder made for backups (and any missing parent) is its owner's only (0700); one that
+/// exists is left as it is.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// A new empty file only its owner may read and write (0600, whatever the umask):
+/// a backup holds every lead. SQLite writes the database into it, and gives its journal the
+/// same mode.
+fn create_private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop)
+}
+
 fn copy_and_check(src: &Path, partial: &Path) -> Result<Vec<(String, i64)>, StoreError> {
     let _ = std::fs::remove_file(partial);
+    create_private_file(partial).map_err(|e| err(format!("cannot create {}: {e}", partial.display())))?;
     let from = Connection::open_with_flags(src, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     from.busy_timeout(Duration::from_secs(10))?;
     let mut to = Connection::open(partial)?;

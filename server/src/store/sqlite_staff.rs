@@ -4,7 +4,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreError;
 use super::sqlite::SqliteStore;
-use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin};
+use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 
 pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> rusqlite::Result<()> {
     conn.prepare_cached("INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
@@ -133,6 +133,14 @@ impl SqliteStore {
 
     pub async fn audit(&self, entry: NewAudit, now_ms: i64) -> Result<(), StoreError> {
         self.write(move |conn| insert_audit(conn, &entry, now_ms)).await
+    }
+
+    pub async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
+        self.read(move |conn| {
+            conn.prepare_cached("SELECT MAX(at_ms) FROM staff_audit WHERE at_ms >= ?1 AND action = ?2 AND target = ?3")?
+                .query_row(params![since_ms, UNLOCK_ACTION, format!("staff:{staff_id}")], |r| r.get(0))
+        })
+        .await
     }
 
     pub async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {

@@ -44,6 +44,10 @@ pub struct SessionRecord {
     pub last_seen_ms: i64,
 }
 
+/// The audit action `site staff unlock` writes: a sign-in throttle forgets the account's
+/// attempts made before it.
+pub const UNLOCK_ACTION: &str = "staff_unlock";
+
 /// One line of the audit log, to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewAudit {
@@ -134,6 +138,15 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.audit(entry, now_ms).await,
             Store::Postgres(s) => s.audit(entry, now_ms).await,
+        }
+    }
+
+    /// When the account `staff_id` was last unlocked (`site staff unlock`) at or after
+    /// `since_ms`, if it was: a range of the audit log's time index, never the whole log.
+    pub async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.staff_unlocked_since(staff_id, since_ms).await,
+            Store::Postgres(s) => s.staff_unlocked_since(staff_id, since_ms).await,
         }
     }
 

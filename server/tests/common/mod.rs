@@ -109,6 +109,21 @@ pub fn temp_dir(label: &str) -> PathBuf {
     dir
 }
 
+/// Applies the first `n` SQLite migrations to a new file `db` the way the binary before
+/// checksums did: a database an older release left.
+pub fn old_database(db: &std::path::Path, n: usize) {
+    let conn = rusqlite::Connection::open(db).expect("open");
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
+    )
+    .expect("table");
+    for m in &site_server::store::migrations::SQLITE[..n] {
+        conn.execute_batch(m.sql).expect("migration");
+        conn.execute("INSERT INTO schema_migrations VALUES (?1, 0)", [m.version])
+            .expect("row");
+    }
+}
+
 /// Starts the app on a loopback port with a fresh SQLite database and its background tasks
 /// (cache cold: pages render on first request).
 pub async fn start_with(config: Config, bundle: &str) -> TestServer {
