@@ -8,6 +8,7 @@ import { hydrateRoot } from "react-dom/client";
 import { islands } from "virtual:islands";
 import { IslandTree } from "./islands/island";
 import type { IslandGlobal } from "./islands/protocol";
+import { settlePreferences } from "./lib/preferences";
 
 type Loaded = Awaited<ReturnType<(typeof islands)[string]>>;
 
@@ -63,6 +64,9 @@ async function start(global: IslandGlobal): Promise<void> {
     if (loaded) await hydrate(root, loaded, global);
     await yieldToBrowser();
   }
+  // The stored theme and language: read (and stored in their shape) only now, after the
+  // islands match the server's HTML.
+  settlePreferences();
   document.documentElement.setAttribute("data-hydrated", "true");
 }
 

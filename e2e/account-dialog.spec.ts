@@ -169,22 +169,37 @@ test.describe("login", () => {
       await expect(note).toHaveText(`Attempts remaining: ${3 - attempt}`);
       await expect(password).toHaveValue("");
     }
-    // At the maximum the form is disabled.
+    // After the third failure the form stays usable: the lock comes only with the next submit,
+    // refused at once (no 'Logging in...', no attempt) with the spec's last message.
+    await expect(username).toBeEnabled();
+    await expect(password).toBeEnabled();
+    await expect(submit).toBeEnabled();
+    await expect(password).toBeFocused();
+    await password.fill("attempt-4");
+    await press(submit);
+    await expect(banner(dialog)).toHaveText("Login FailedMaximum login attempts exceeded. Please try again later.");
+    await expect(dialog.getByRole("button", { name: "Logging in..." })).toHaveCount(0);
     await expect(username).toBeDisabled();
     await expect(password).toBeDisabled();
     await expect(submit).toBeDisabled();
+    await expect(note).toHaveText("Attempts remaining: 0");
     await expect(dialog.getByRole("tab", { name: "Sign Up" })).toBeFocused();
     expect(requests, "no network call").toEqual([]);
 
-    // Switching tab or type resets fields and status, not the count.
+    // Switching tab or type resets fields and status, not the count: the form is usable
+    // again, and a submit is refused and locks it again, before any rule is checked.
     await press(dialog.getByRole("tab", { name: "Sign Up" }));
     await press(dialog.getByRole("tab", { name: "Login" }));
     await expect(username).toHaveValue("");
+    await expect(banner(dialog)).toHaveCount(0);
+    await expect(submit).toBeEnabled();
+    await expect(note).toHaveText("Attempts remaining: 0");
+    await press(submit);
     await expect(banner(dialog)).toHaveText("Login FailedMaximum login attempts exceeded. Please try again later.");
     await expect(submit).toBeDisabled();
     await press(dialog.getByRole("button", { name: "Back" }));
     await chooseAccountType(dialog, "Affiliate Partners");
-    await expect(submit).toBeDisabled();
+    await expect(submit).toBeEnabled();
     await expect(note).toHaveText("Attempts remaining: 0");
 
     // Closing resets everything, the count included.

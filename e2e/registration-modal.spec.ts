@@ -112,6 +112,8 @@ test.describe("the forms", () => {
         if (kind === "textarea") await expect(control).toHaveAttribute("rows", "3");
         if (kind === "select") {
           expect(await control.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(options[label]);
+          // One spelling with the campaign application (campaign-application.spec.ts).
+          if (label === "Monthly Volume") await expect(control.locator("option:not([value=''])")).toHaveText(["1-50 leads", "50-100 leads", "100-500 leads", "500-1000 leads", "1000+ leads"]);
           await expect(control).toHaveValue("");
         }
       }

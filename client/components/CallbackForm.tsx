@@ -10,6 +10,7 @@ import {
   SUBMIT_LEAD_URL,
   SUCCESS_MESSAGE,
   waitForCertificate,
+  wakeOnChildren,
   type Certificate,
 } from "../forms/callback";
 import { callbackWindow, type CallbackWindow } from "../lib/callbackWindow";
@@ -81,7 +82,7 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
     const data = new FormData(form);
     setStatus({ kind: "sending" });
     try {
-      const cert = await waitForCertificate(certificate);
+      const cert = await waitForCertificate(certificate, certification, wakeOnChildren(form));
       const response = await fetch(SUBMIT_LEAD_URL, {
         method: "POST",
         headers: { "Content-Type": "application/json" },

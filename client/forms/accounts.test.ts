@@ -133,7 +133,7 @@ describe("the registration draft", () => {
     expect(registrationSubject("call-buyer", values)).toBe("New Contractor Registration - Jordan Reyes");
     const body = registrationBody("affiliate", values, new Date(2025, 0, 1, 9, 30));
     expect(body).toContain("Company Name: Summit Lead Partners");
-    expect(body).toContain("Monthly Volume: 500-1,000 leads");
+    expect(body).toContain("Monthly Volume: 500-1000 leads");
     expect(body).toContain("Traffic Sources: Search ads\nSEO sites");
     expect(body).toContain("Submitted: January 1, 2025 at 9:30 AM");
     expect(registrationMailto("info@ringready.example", "affiliate", values, new Date())).toMatch(/^mailto:info@ringready\.example\?subject=New%20Affiliate%20Registration%20-%20Jordan%20Reyes&body=/);

@@ -43,18 +43,47 @@ describe("poll", () => {
 });
 
 describe("waitForCertificate", () => {
-  it("looks every 100 ms for up to 2500 ms, then goes on with empty strings", async () => {
-    let elapsed = 0;
+  /** A clock that moves only when the form waits. */
+  function fakeTime() {
+    let t = 0;
+    const waits: number[] = [];
+    return { waits, now: () => t, wait: async (ms: number) => void (waits.push(ms), (t += ms)) };
+  }
+  const cert = readCertificate("https://cert.trustedform.com/t", "");
+
+  it("with the certification script off, goes on at once with empty strings: no wait at all", async () => {
+    const time = fakeTime();
     const probe = vi.fn(() => null);
-    const cert = await waitForCertificate(probe, async (ms) => void (elapsed += ms));
-    expect(cert).toEqual(NO_CERTIFICATE);
-    expect(elapsed).toBe(2500);
+    expect(await waitForCertificate(probe, false, time.wait, time.now)).toEqual(NO_CERTIFICATE);
+    expect(time.waits).toEqual([]);
+  });
+  it("with it on, looks every 100 ms for up to 2500 ms, then goes on with empty strings", async () => {
+    const time = fakeTime();
+    const probe = vi.fn(() => null);
+    expect(await waitForCertificate(probe, true, time.wait, time.now)).toEqual(NO_CERTIFICATE);
+    expect(time.now()).toBe(2500);
+    expect(time.waits.every((ms) => ms === 100)).toBe(true);
     expect(probe).toHaveBeenCalledTimes(26);
   });
-  it("returns as soon as the token is there", async () => {
+  it("returns as soon as the token is there, without waiting out the 2500 ms", async () => {
+    const time = fakeTime();
     let n = 0;
-    const cert = await waitForCertificate(() => (++n === 4 ? readCertificate("https://cert.trustedform.com/t", "") : null), noWait);
-    expect(cert.token).toBe("t");
+    const found = await waitForCertificate(() => (++n === 4 ? cert : null), true, time.wait, time.now);
+    expect(found.token).toBe("t");
+    expect(time.now()).toBe(300);
+  });
+  it("looks again whenever the wait ends early, and still stops at 2500 ms", async () => {
+    // A wait woken after 1 ms each time (the form changing) looks 2500 times, not 26.
+    let t = 0;
+    const probe = vi.fn(() => null);
+    expect(await waitForCertificate(probe, true, async () => void (t += 1), () => t)).toEqual(NO_CERTIFICATE);
+    expect(t).toBe(2500);
+    expect(probe).toHaveBeenCalledTimes(2501);
+  });
+  it("sends a token already there at once", async () => {
+    const time = fakeTime();
+    expect(await waitForCertificate(() => cert, true, time.wait, time.now)).toBe(cert);
+    expect(time.waits).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
-// The callback form's logic, kept free of React so it can be tested alone (spec sections
-// 4, 7 and 8): the certificate token wait, the record-token polling and the error messages.
+// The callback form's logic, kept free of React so it can be tested alone (docs/product.md,
+// The callback request): the certificate token wait, the record-token polling and the error
+// messages.
 
 export const SUBMIT_LEAD_URL = "/.netlify/functions/submit-lead";
 export const RECORD_TOKEN_URL = "/.netlify/functions/record-token";
@@ -44,11 +45,42 @@ export async function poll<T>(probe: () => T | null, intervalMs: number, tries: 
   return null;
 }
 
-/** Before sending: wait up to 2500 ms, looking every 100 ms, for the token; then go on with
- * whatever is there (empty strings when the script is off). */
-export async function waitForCertificate(probe: () => Certificate | null, wait: Sleep = sleep): Promise<Certificate> {
-  const tries = Math.floor(TOKEN_WAIT_MS / TOKEN_WAIT_POLL_MS) + 1;
-  return (await poll(probe, TOKEN_WAIT_POLL_MS, tries, wait)) ?? NO_CERTIFICATE;
+/** The certificate to send with a lead. With the certification script off there is none to
+ * wait for: at once, empty strings. With it on: the token as soon as it is there, looking
+ * every 100 ms (and whenever `wait` ends early), for at most 2500 ms; then go on without it.
+ * The wait is a limit, never a delay. `now` is a clock in milliseconds. */
+export async function waitForCertificate(
+  probe: () => Certificate | null,
+  certification: boolean,
+  wait: Sleep = sleep,
+  now: () => number = () => performance.now(),
+): Promise<Certificate> {
+  if (!certification) return probe() ?? NO_CERTIFICATE;
+  const deadline = now() + TOKEN_WAIT_MS;
+  for (;;) {
+    const cert = probe();
+    if (cert) return cert;
+    const left = deadline - now();
+    if (left <= 0) return NO_CERTIFICATE;
+    await wait(Math.min(TOKEN_WAIT_POLL_MS, left));
+  }
+}
+
+/** A `Sleep` that also ends as soon as an element is added to or removed from `parent` (the
+ * certification script appends its fields to the form), so the token is seen when it comes
+ * rather than at the next look. */
+export function wakeOnChildren(parent: Node): Sleep {
+  return (ms) =>
+    new Promise((resolve) => {
+      const observer = new MutationObserver(() => done());
+      const timer = setTimeout(() => done(), ms);
+      function done() {
+        clearTimeout(timer);
+        observer.disconnect();
+        resolve();
+      }
+      observer.observe(parent, { childList: true });
+    });
 }
 
 /** When the token appears, POST it once to record-token: look every 500 ms, at most 40

@@ -20,6 +20,8 @@ import {
   type Application,
   type ApplicationValues,
 } from "./campaignApplication";
+import { MONTHLY_VOLUMES } from "./options";
+import { REGISTRATION_FIELDS } from "./registration";
 
 interface Vector {
   name: string;
@@ -95,6 +97,15 @@ describe("normaliseWebsite", () => {
     for (const bad of ["", "mailto:a@b.example", "https://a", "a..example", "https://a.example:x", "a.example\u2028", "data:text/html,x"]) {
       expect(normaliseWebsite(bad), bad).toBeNull();
     }
+  });
+});
+
+describe("the monthly volume", () => {
+  it("is one list, spelt one way, in the registration forms and the campaign application", () => {
+    const registration = REGISTRATION_FIELDS.affiliate.find((f) => f.name === "monthlyVolume")?.options;
+    expect(registration).toBe(MONTHLY_VOLUMES);
+    expect(MONTHLY_VOLUMES.map((o) => o.value)).toEqual(["1-50", "50-100", "100-500", "500-1000", "1000+"]);
+    expect(MONTHLY_VOLUMES.map((o) => o.label)).toEqual(["1-50 leads", "50-100 leads", "100-500 leads", "500-1000 leads", "1000+ leads"]);
   });
 });
 

@@ -4,6 +4,7 @@
 // the mailto draft and the post to the server.
 
 import { HONEYPOT_FIELD } from "../components/honeypot";
+import { MONTHLY_VOLUMES } from "./options";
 
 /** Where every application is also posted (design.md §10). */
 export const APPLICATIONS_URL = "/api/campaign-applications";
@@ -22,13 +23,6 @@ export const EXPERIENCE_OPTIONS = [
   { value: "expert", label: "Expert (5+ years)" },
 ] as const;
 
-export const VOLUME_OPTIONS = [
-  { value: "1-50", label: "1-50 leads" },
-  { value: "50-100", label: "50-100 leads" },
-  { value: "100-500", label: "100-500 leads" },
-  { value: "500-1000", label: "500-1000 leads" },
-  { value: "1000+", label: "1000+ leads" },
-] as const;
 
 /** Longest value each text field takes (the inputs' maxlength; the server's limits). */
 export const MAX_CHARS = {
@@ -41,7 +35,7 @@ export const MAX_CHARS = {
   additionalInfo: 2000,
 } as const;
 
-/** The messages, in the order the rules run (spec section 5, then ours). */
+/** The messages, in the order the rules run: the nine of docs/product.md, then ours. */
 export const MESSAGES = {
   firstName: "First name is required",
   lastName: "Last name is required",
@@ -49,10 +43,10 @@ export const MESSAGES = {
   emailInvalid: "Please enter a valid email address",
   phone: "Phone number is required",
   company: "Company name is required",
-  website: "Please enter a valid website address, such as https://example.com",
   experience: "Please select your experience level",
   monthlyVolume: "Please select your expected monthly volume",
   campaigns: "Please select at least one campaign",
+  website: "Please enter a valid website address, such as https://example.com",
   campaignUnavailable: "A campaign you selected is no longer accepting applications. Please reload the page and choose again.",
 } as const;
 
@@ -181,17 +175,18 @@ export function validateApplication(values: ApplicationValues, liveCampaigns: re
   const company = required("company", MESSAGES.company);
   if (typeof company !== "string") return company;
 
+  if (!EXPERIENCE_OPTIONS.some((o) => o.value === values.experience)) return fail(MESSAGES.experience);
+  if (!MONTHLY_VOLUMES.some((o) => o.value === values.monthlyVolume)) return fail(MESSAGES.monthlyVolume);
+  if (values.selectedCampaigns.length === 0) return fail(MESSAGES.campaigns);
+
+  // Ours, after those nine: the optional website, the campaigns still open, the additional
+  // information. (A bad website never hides a missing choice above.)
   let website = trimWhiteSpace(values.website);
   if (website) {
     const normal = charCount(website) <= MAX_CHARS.website ? normaliseWebsite(website) : null;
     if (normal === null) return fail(MESSAGES.website);
     website = normal;
   }
-
-  if (!EXPERIENCE_OPTIONS.some((o) => o.value === values.experience)) return fail(MESSAGES.experience);
-  if (!VOLUME_OPTIONS.some((o) => o.value === values.monthlyVolume)) return fail(MESSAGES.monthlyVolume);
-
-  if (values.selectedCampaigns.length === 0) return fail(MESSAGES.campaigns);
   if (values.selectedCampaigns.some((name) => !liveCampaigns.includes(name))) return fail(MESSAGES.campaignUnavailable);
   const selectedCampaigns = liveCampaigns.filter((name) => values.selectedCampaigns.includes(name));
 
@@ -217,7 +212,7 @@ export function validateApplication(values: ApplicationValues, liveCampaigns: re
 }
 
 export const experienceLabel = (value: string): string => EXPERIENCE_OPTIONS.find((o) => o.value === value)?.label ?? value;
-export const volumeLabel = (value: string): string => VOLUME_OPTIONS.find((o) => o.value === value)?.label ?? value;
+export const volumeLabel = (value: string): string => MONTHLY_VOLUMES.find((o) => o.value === value)?.label ?? value;
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 

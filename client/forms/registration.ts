@@ -7,11 +7,7 @@ import { EMAIL_PATTERN, TYPE_LABEL, textProblem, type AccountType, type FieldErr
 import { formatDateTime } from "../lib/format";
 import { mailtoUrl } from "../lib/mailDraft";
 import { isRegistrationPhone } from "../lib/phone";
-
-export interface Option {
-  value: string;
-  label: string;
-}
+import { MONTHLY_VOLUMES, type Option } from "./options";
 
 export interface FieldSpec {
   name: string;
@@ -51,14 +47,6 @@ export const MONTHLY_BUDGETS: readonly Option[] = [
   { value: "5000-10000", label: "$5,000 - $10,000" },
   { value: "10000-25000", label: "$10,000 - $25,000" },
   { value: "25000+", label: "$25,000+" },
-];
-
-export const MONTHLY_VOLUMES: readonly Option[] = [
-  { value: "1-50", label: "1-50 leads" },
-  { value: "50-100", label: "50-100 leads" },
-  { value: "100-500", label: "100-500 leads" },
-  { value: "500-1000", label: "500-1,000 leads" },
-  { value: "1000+", label: "1,000+ leads" },
 ];
 
 const COMMON: readonly FieldSpec[] = [

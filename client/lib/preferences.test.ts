@@ -9,6 +9,7 @@ import {
   readViewMode,
   savePreferences,
   saveViewMode,
+  settlePreferences,
 } from "./preferences";
 
 /** A Map behind the Storage methods the module uses. */
@@ -95,6 +96,47 @@ describe("the user preferences", () => {
     const warn = vi.fn();
     expect(readPreferences(refusing, warn)).toEqual(DEFAULT_PREFERENCES);
     expect(savePreferences({ theme: "dark" }, refusing, warn)).toEqual({ theme: "dark", language: "en" });
+    expect(warn).toHaveBeenCalled();
+  });
+});
+
+describe("settlePreferences (once the page is live)", () => {
+  /** What the function touches of <html>. */
+  const html = () => ({ dataset: {} as Record<string, string>, lang: "en" }) as unknown as HTMLElement & { dataset: Record<string, string> };
+
+  it("stores the defaults, in their one shape, when nothing is stored", () => {
+    const { store, source } = memory();
+    const root = html();
+    expect(settlePreferences(root, source, vi.fn())).toEqual({ theme: "light", language: "en" });
+    expect(store.get(USER_PREFERENCES_KEY)).toBe('{"theme":"light","language":"en"}');
+    expect(root.dataset.theme).toBe("light");
+    expect(root.lang).toBe("en");
+  });
+
+  it("keeps the visitor's values, completes a partial or broken value, and leaves a whole one alone", () => {
+    const kept = memory([[USER_PREFERENCES_KEY, '{"theme":"dark","language":"fr"}']]);
+    const setItem = vi.spyOn(kept.source(), "setItem");
+    const root = html();
+    expect(settlePreferences(root, kept.source, vi.fn())).toEqual({ theme: "dark", language: "fr" });
+    expect(setItem).not.toHaveBeenCalled();
+    // The site has one theme and one language: the document keeps them.
+    expect(root.dataset.theme).toBe("light");
+    expect(root.lang).toBe("en");
+
+    const partial = memory([[USER_PREFERENCES_KEY, '{"theme":"dark"}']]);
+    settlePreferences(html(), partial.source, vi.fn());
+    expect(partial.store.get(USER_PREFERENCES_KEY)).toBe('{"theme":"dark","language":"en"}');
+
+    const broken = memory([[USER_PREFERENCES_KEY, "{not json"]]);
+    settlePreferences(html(), broken.source, vi.fn());
+    expect(broken.store.get(USER_PREFERENCES_KEY)).toBe('{"theme":"light","language":"en"}');
+  });
+
+  it("never throws when storage refuses: the defaults apply and the failure is only logged", () => {
+    const warn = vi.fn();
+    const root = html();
+    expect(settlePreferences(root, refusing, warn)).toEqual(DEFAULT_PREFERENCES);
+    expect(root.dataset.theme).toBe("light");
     expect(warn).toHaveBeenCalled();
   });
 });

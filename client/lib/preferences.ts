@@ -87,6 +87,31 @@ export function readPreferences(storage: StorageSource = browserStorage, warn: W
   return { theme: pick("theme"), language: pick("language") };
 }
 
+/** The themes and languages the site has: one each today (its styles are light, its text
+ * English). A stored value the site does not have is kept for the visitor, not applied. */
+export const SITE_THEMES: readonly string[] = ["light"];
+export const SITE_LANGUAGES: readonly string[] = ["en"];
+
+/** Once the page is live (the island runtime, after hydrating): reads the user preferences;
+ * stores them in their one shape, `{"theme":…,"language":…}`, when the key is absent or
+ * unreadable (defaults for what is missing, the visitor's own values kept); and marks the
+ * document with those the site has (`<html lang>` and `data-theme`). The server renders both
+ * with the defaults (server/templates/document.html): with one theme and one language nothing
+ * changes on screen, and nothing ever differs from the server's HTML inside an island.
+ * Storage that refuses access is only logged. */
+export function settlePreferences(
+  root: HTMLElement = document.documentElement,
+  storage: StorageSource = browserStorage,
+  warn: Warn = console.warn,
+): UserPreferences {
+  const preferences = readPreferences(storage, warn);
+  const shaped = JSON.stringify(preferences);
+  if (read(USER_PREFERENCES_KEY, storage, () => {}) !== shaped) write(USER_PREFERENCES_KEY, shaped, storage, warn);
+  root.dataset.theme = SITE_THEMES.includes(preferences.theme) ? preferences.theme : DEFAULT_PREFERENCES.theme;
+  root.lang = SITE_LANGUAGES.includes(preferences.language) ? preferences.language : DEFAULT_PREFERENCES.language;
+  return preferences;
+}
+
 /** Stores a change to the theme or language, keeping the other. */
 export function savePreferences(change: Partial<UserPreferences>, storage: StorageSource = browserStorage, warn: Warn = console.warn): UserPreferences {
   const next = { ...readPreferences(storage, warn), ...change };

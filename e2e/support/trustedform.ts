@@ -17,9 +17,14 @@ export function newCertificate(): Certificate {
   return { token, certUrl: `https://cert.trustedform.com/${token}`, ping: `https://ping.trustedform.com/${token}` };
 }
 
-/** The script's source: adds `cert`'s fields after `delayMs`, or nothing when `cert` is null. */
+/** Set on `window` once the stand-in has run (its fields come `delayMs` later), so a test
+ * can move a stopped clock knowing the script's timer is set. */
+export const STAND_IN_RAN = "__trustedFormStandInRan";
+
+/** The script's source: adds `cert`'s fields `delayMs` after it runs, or nothing when `cert`
+ * is null. */
 export function standInScript(cert: Certificate | null, delayMs: number): string {
-  if (!cert) return "/* stand-in certification script: never certifies */\n";
+  if (!cert) return `/* stand-in certification script: never certifies */\nwindow.${STAND_IN_RAN} = true;\n`;
   return `(function () {
   var src = document.currentScript ? document.currentScript.src : "";
   var params = new URL(src, location.href).searchParams;
@@ -40,6 +45,7 @@ export function standInScript(cert: Certificate | null, delayMs: number): string
       add(forms[i], pingField, cert.ping);
     }
   }, ${delayMs});
+  window.${STAND_IN_RAN} = true;
 })();
 `;
 }
@@ -51,8 +57,9 @@ export interface StandIn {
   release: () => void;
 }
 
-/** Serves the stand-in for every request to TrustedForm's hosts. With `hold`, the answer
- * waits until `release()` (so a test can act before the script even runs). */
+/** Serves the stand-in for every request to TrustedForm's hosts; its fields come `delayMs`
+ * after it runs (600 by default; `make bench` uses 300). With `hold`, the answer waits until
+ * `release()` (so a test can act before the script even runs). */
 export async function serveStandIn(
   page: Page,
   options: { cert: Certificate | null; delayMs?: number; hold?: boolean },

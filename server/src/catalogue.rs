@@ -265,6 +265,8 @@ fn validate_services(services: &[Service], icon_exists: &dyn Fn(&str) -> bool) -
         message,
     };
     let mut seen = HashSet::new();
+    // Each service's own icon: the menus and the picker tell services apart by it.
+    let mut icons: HashMap<&str, &str> = HashMap::new();
     for (i, s) in services.iter().enumerate() {
         let entry = entry_name(i, Some(format!("slug {:?}", s.slug)));
         if !SLUGS.contains(&s.slug.as_str()) {
@@ -294,6 +296,9 @@ fn validate_services(services: &[Service], icon_exists: &dyn Fn(&str) -> bool) -
         }
         if !icon_exists(&s.icon) {
             return Err(err(entry, "icon", format!("{:?} is not an icon of the icon set", s.icon)));
+        }
+        if let Some(other) = icons.insert(s.icon.as_str(), s.slug.as_str()) {
+            return Err(err(entry, "icon", format!("{:?} is already the icon of {other:?}", s.icon)));
         }
         if !is_hex_colour(&s.color) {
             return Err(err(entry, "color", format!("{:?} is not a #rrggbb colour", s.color)));

@@ -288,7 +288,7 @@ async fn a_failed_delivery_is_retried_from_the_lead_page() {
 
 fn lead(n: u32) -> NewLead {
     NewLead {
-        service_slug: if n % 2 == 0 { "hvac".into() } else { "roofing".into() },
+        service_slug: if n.is_multiple_of(2) { "hvac".into() } else { "roofing".into() },
         full_name: format!("Person {n}"),
         phone: format!("+1412555{:04}", n),
         zip_code: None,

@@ -45,6 +45,9 @@ fn the_real_catalogue_is_complete() {
         assert_eq!(c.service(slug).expect("present").warranty_years, years);
     }
     assert!((50..=60).contains(&c.campaigns.len()));
+    // Each service has an icon of its own (the menus and the picker tell them apart by it).
+    let icons: std::collections::HashSet<&str> = c.services.iter().map(|s| s.icon.as_str()).collect();
+    assert_eq!(icons.len(), 42);
 }
 
 #[test]
@@ -108,6 +111,10 @@ fn broken_entries_are_named_with_their_field() {
             "service \"car-donation\" is missing",
         ),
         (Box::new(|s| s[0]["color"] = "blue".into()), "entry 1 (slug \"hvac\"): color"),
+        (
+            Box::new(|s| s[26]["icon"] = s[10]["icon"].clone()),
+            "entry 27 (slug \"window-cleaning\"): icon: \"grid-2x2\" is already the icon of \"window-replacement\"",
+        ),
     ];
     for (break_it, expected) in cases {
         let mut s = services();

@@ -1,16 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import {
-  LOGIN_DELAY_MS,
-  LOGIN_FAILED_TITLE,
-  MSG_TRY_LATER,
-  atMaximum,
-  failureMessage,
-  loginStep,
-  remainingNote,
-} from "../../forms/login";
+import { flushSync } from "react-dom";
+import { LOGIN_DELAY_MS, LOGIN_FAILED_TITLE, atMaximum, failureMessage, loginStep, remainingNote } from "../../forms/login";
 import { Banner, FieldMessage, INPUT, LABEL, PasswordField, PRIMARY, Spinner } from "./parts";
 
-type Status = { kind: "idle" } | { kind: "loading" } | { kind: "error"; message: string; title?: string; field?: "username" | "password" };
+/** `locked`: a submit was refused because the count was already at its maximum; only then
+ * are the inputs and the button disabled (until the tab, the type or the dialog changes). */
+type Status =
+  | { kind: "idle" }
+  | { kind: "loading" }
+  | { kind: "error"; message: string; title?: string; field?: "username" | "password"; locked?: boolean };
 
 interface Props {
   /** Failed attempts so far: kept by the dialog across tabs and types, reset on close. */
@@ -18,13 +16,13 @@ interface Props {
   onFailed: (attempts: number) => void;
 }
 
-/** The Login tab (spec sections 4, 5, 8): no account exists and no network call is made, so
- * every attempt ends, after a second, in 'Login Failed'; after three the form is disabled. */
+/** The Login tab (docs/product.md, Accounts): no account exists and no network call is made,
+ * so every attempt ends, after a second, in 'Login Failed'. The third failure leaves the form
+ * usable; a submit after it is refused ('Please try again later') and disables the form. */
 export function LoginPanel({ attempts, onFailed }: Props) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  // Back at the maximum (after switching tab or type), say why the form is disabled.
-  const [status, setStatus] = useState<Status>(atMaximum(attempts) ? { kind: "error", message: MSG_TRY_LATER, title: LOGIN_FAILED_TITLE } : { kind: "idle" });
+  const [status, setStatus] = useState<Status>({ kind: "idle" });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -33,24 +31,29 @@ export function LoginPanel({ attempts, onFailed }: Props) {
     if (status.kind === "loading") return;
     const step = loginStep(attempts, username, password);
     if (step.kind === "refused") {
-      const title = atMaximum(attempts) ? LOGIN_FAILED_TITLE : undefined;
-      setStatus({ kind: "error", message: step.message, title, field: step.field });
-      if (step.field) document.getElementById(`login-${step.field}`)?.focus();
+      const locked = atMaximum(attempts);
+      setStatus({ kind: "error", message: step.message, title: locked ? LOGIN_FAILED_TITLE : undefined, field: step.field, locked });
+      // Locked, the button under the visitor's finger goes disabled: the Sign Up tab is where
+      // to go from there.
+      if (locked) document.getElementById("account-tab-signup")?.focus();
+      else if (step.field) document.getElementById(`login-${step.field}`)?.focus();
       return;
     }
     setStatus({ kind: "loading" });
     timer.current = setTimeout(() => {
       const next = attempts + 1;
-      onFailed(next);
-      setPassword("");
-      setStatus({ kind: "error", message: failureMessage(next), title: LOGIN_FAILED_TITLE });
-      // The form is disabled at the maximum: the Sign Up tab is where to go from there.
-      document.getElementById(atMaximum(next) ? "account-tab-signup" : "login-password")?.focus();
+      // Rendered at once, so the password field is enabled again before it takes the focus.
+      flushSync(() => {
+        onFailed(next);
+        setPassword("");
+        setStatus({ kind: "error", message: failureMessage(next), title: LOGIN_FAILED_TITLE });
+      });
+      document.getElementById("login-password")?.focus();
     }, LOGIN_DELAY_MS);
   };
 
   const loading = status.kind === "loading";
-  const locked = atMaximum(attempts);
+  const locked = status.kind === "error" && status.locked === true;
   const disabled = loading || locked;
   const invalid = status.kind === "error" ? status.field : undefined;
   const fieldError = (name: "username" | "password") => (status.kind === "error" && status.field === name ? status.message : undefined);

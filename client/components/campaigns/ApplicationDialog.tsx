@@ -16,11 +16,11 @@ import {
   postApplication,
   SUCCESS_DELAY_MS,
   validateApplication,
-  VOLUME_OPTIONS,
   type ApplicationValues,
 } from "../../forms/campaignApplication";
 import { Dialog } from "../Dialog";
 import { HONEYPOT_FIELD } from "../honeypot";
+import { MONTHLY_VOLUMES } from "../../forms/options";
 import { CampaignPicker } from "./CampaignPicker";
 
 type Status = { kind: "idle" } | { kind: "submitting" } | { kind: "error"; message: string } | { kind: "success"; firstName: string; email: string };
@@ -196,7 +196,7 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
             </label>
             <select id={field("volume")} name="monthlyVolume" value={values.monthlyVolume} onChange={set("monthlyVolume")} disabled={busy} required className={INPUT}>
               <option value="">Select monthly volume</option>
-              {VOLUME_OPTIONS.map((o) => (
+              {MONTHLY_VOLUMES.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>

@@ -155,7 +155,6 @@ pub const BUSINESS_TYPES: [&str; 8] = [
     "other",
 ];
 pub const MONTHLY_BUDGETS: [&str; 5] = ["1000-2500", "2500-5000", "5000-10000", "10000-25000", "25000+"];
-pub const MONTHLY_VOLUMES: [&str; 5] = ["1-50", "50-100", "100-500", "500-1000", "1000+"];
 
 const PROPERTY_TYPE: Rule = select(
     "propertyType",
@@ -177,7 +176,7 @@ const MONTHLY_BUDGET: Rule = select(
 );
 const MONTHLY_VOLUME: Rule = select(
     "monthlyVolume",
-    &MONTHLY_VOLUMES,
+    &crate::applications::MONTHLY_VOLUME_VALUES,
     "Monthly volume is required",
     "Please choose a monthly volume from the list",
 );

@@ -18,7 +18,8 @@ pub const EXPERIENCE: [(&str, &str); 4] = [
     ("expert", "Expert (5+ years)"),
 ];
 
-/// The monthly volume select: value and label (spec section 5).
+/// The monthly volume select: value and label. The affiliate's registration forms offer the
+/// same list (`MONTHLY_VOLUME_VALUES`); the browser's copy is client/forms/options.ts.
 pub const MONTHLY_VOLUME: [(&str, &str); 5] = [
     ("1-50", "1-50 leads"),
     ("50-100", "50-100 leads"),
@@ -26,6 +27,17 @@ pub const MONTHLY_VOLUME: [(&str, &str); 5] = [
     ("500-1000", "500-1000 leads"),
     ("1000+", "1000+ leads"),
 ];
+
+/// The values of `MONTHLY_VOLUME` alone.
+pub const MONTHLY_VOLUME_VALUES: [&str; 5] = {
+    let mut values = [""; 5];
+    let mut i = 0;
+    while i < values.len() {
+        values[i] = MONTHLY_VOLUME[i].0;
+        i += 1;
+    }
+    values
+};
 
 /// Where the application came from, as the spec's mail draft says.
 pub const SOURCE: &str = "Campaign Portal Application";

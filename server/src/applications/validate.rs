@@ -1,5 +1,5 @@
-//! The campaign application's rules, in the form's order: the first that fails is the
-//! visitor's message (spec section 5, then ours). The browser's twin is
+//! The campaign application's rules, in order: the first that fails is the visitor's message
+//! (the nine of docs/product.md, then ours). The browser's twin is
 //! client/forms/campaignApplication.ts; both pass catalogue/cases/campaign-applications.json.
 
 use super::{Application, EXPERIENCE, MONTHLY_VOLUME};
@@ -12,10 +12,10 @@ pub const MSG_EMAIL: &str = "Email is required";
 pub const MSG_EMAIL_INVALID: &str = "Please enter a valid email address";
 pub const MSG_PHONE: &str = "Phone number is required";
 pub const MSG_COMPANY: &str = "Company name is required";
-pub const MSG_WEBSITE: &str = "Please enter a valid website address, such as https://example.com";
 pub const MSG_EXPERIENCE: &str = "Please select your experience level";
 pub const MSG_VOLUME: &str = "Please select your expected monthly volume";
 pub const MSG_CAMPAIGNS: &str = "Please select at least one campaign";
+pub const MSG_WEBSITE: &str = "Please enter a valid website address, such as https://example.com";
 pub const MSG_CAMPAIGN_UNAVAILABLE: &str =
     "A campaign you selected is no longer accepting applications. Please reload the page and choose again.";
 
@@ -183,15 +183,6 @@ pub fn validate_application(fields: &Fields, campaigns: &[Campaign]) -> Result<A
     let phone = required(fields, PHONE)?;
     let company = required(fields, COMPANY)?;
 
-    let website = match fields.get("website") {
-        Field::Missing => None,
-        Field::Text(s) if s.trim().is_empty() => None,
-        Field::Text(s) if s.trim().chars().count() <= MAX_WEBSITE => {
-            Some(normalise_website(s.trim()).ok_or(invalid("website", MSG_WEBSITE))?)
-        }
-        _ => return Err(invalid("website", MSG_WEBSITE)),
-    };
-
     let experience = choice(fields, "experience", &EXPERIENCE, "experience", MSG_EXPERIENCE)?;
     let monthly_volume = choice(fields, "monthlyVolume", &MONTHLY_VOLUME, "monthly_volume", MSG_VOLUME)?;
 
@@ -203,6 +194,17 @@ pub fn validate_application(fields: &Fields, campaigns: &[Campaign]) -> Result<A
     if named.is_empty() {
         return Err(invalid("campaigns", MSG_CAMPAIGNS));
     }
+
+    // Ours, after those nine: the optional website, the campaigns still open, the additional
+    // information. (A bad website never hides a missing choice above.)
+    let website = match fields.get("website") {
+        Field::Missing => None,
+        Field::Text(s) if s.trim().is_empty() => None,
+        Field::Text(s) if s.trim().chars().count() <= MAX_WEBSITE => {
+            Some(normalise_website(s.trim()).ok_or(invalid("website", MSG_WEBSITE))?)
+        }
+        _ => return Err(invalid("website", MSG_WEBSITE)),
+    };
     let live = |name: &str| campaigns.iter().any(|c| c.campaign == name && c.status == "LIVE");
     if !named.iter().all(|name| live(name)) {
         return Err(invalid("campaign_unavailable", MSG_CAMPAIGN_UNAVAILABLE));
