@@ -18,6 +18,8 @@ use crate::phone::UsPhone;
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 /// The shortest time a notification is retried before it may be marked failed.
 pub const MIN_GIVE_UP_HOURS: u32 = 72;
+/// Engines reserved for staff renders at most (each is a thread with its own heap).
+const MAX_STAFF_ENGINES: usize = 16;
 /// The longest wait between two attempts an operator may configure.
 const MAX_RETRY_CAP_MS: u64 = 3_600_000;
 
@@ -34,12 +36,15 @@ pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("DATABASE_URL", "server.database_url"),
     ("PUBLIC_URL", "site.public_url"),
     ("RENDER_POOL_SIZE", "render.pool_size"),
+    ("RENDER_STAFF_ENGINES", "render.staff_engines"),
     ("RENDER_QUEUE_SIZE", "render.queue_size"),
     ("RENDER_TIMEOUT_MS", "render.timeout_ms"),
     ("RENDER_MEMORY_LIMIT_MB", "render.memory_limit_mb"),
     ("NOSCRIPT_VARIANTS", "render.noscript_variants"),
     ("TRUSTEDFORM_ENABLED", "tracking.trustedform"),
     ("RATE_LIMIT_PER_MINUTE", "api.rate_limit_per_minute"),
+    ("ADMIN_SIGN_IN_RATE_LIMIT_PER_MINUTE", "admin.sign_in_rate_limit_per_minute"),
+    ("ADMIN_STAFF_RATE_LIMIT_PER_MINUTE", "admin.staff_rate_limit_per_minute"),
     ("SMTP_URL", "notify.smtp_url"),
     ("SMTP_ALLOW_PLAINTEXT", "notify.smtp_allow_plaintext"),
     ("NOTIFY_FROM", "notify.from"),
@@ -82,6 +87,7 @@ pub struct Config {
     pub site: SiteConfig,
     pub server: ServerConfig,
     pub api: ApiConfig,
+    pub admin: AdminConfig,
     pub leads: LeadsConfig,
     pub notify: NotifyConfig,
     pub render: RenderConfig,
@@ -155,6 +161,17 @@ pub struct ApiConfig {
     pub max_body_bytes: usize,
 }
 
+/// The staff console's own limits, apart from the visitors' (`api.rate_limit_per_minute`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdminConfig {
+    /// Console requests without a signed-in session (the sign-in page, its form, redirects
+    /// to it), per visitor address per minute.
+    pub sign_in_rate_limit_per_minute: u32,
+    /// Form posts (changes) one signed-in staff session may make per minute.
+    pub staff_rate_limit_per_minute: u32,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeadsConfig {
@@ -213,6 +230,9 @@ impl NotifyConfig {
 #[serde(deny_unknown_fields)]
 pub struct RenderConfig {
     pub pool_size: usize,
+    /// Engines only signed-in staff renders may use, besides the pool (0: none reserved;
+    /// staff renders still go first in the queue).
+    pub staff_engines: usize,
     pub queue_size: usize,
     pub timeout_ms: u64,
     pub memory_limit_mb: usize,
@@ -407,6 +427,12 @@ impl Config {
         if self.api.rate_limit_per_minute == 0 {
             return Err(key("api.rate_limit_per_minute", "must be at least 1"));
         }
+        if self.admin.sign_in_rate_limit_per_minute == 0 {
+            return Err(key("admin.sign_in_rate_limit_per_minute", "must be at least 1"));
+        }
+        if self.admin.staff_rate_limit_per_minute == 0 {
+            return Err(key("admin.staff_rate_limit_per_minute", "must be at least 1"));
+        }
         if self.api.max_body_bytes < 1024 {
             return Err(key("api.max_body_bytes", "must be at least 1024"));
         }
@@ -416,6 +442,9 @@ impl Config {
         let r = &self.render;
         if r.queue_size == 0 {
             return Err(key("render.queue_size", "must be at least 1"));
+        }
+        if r.staff_engines > MAX_STAFF_ENGINES {
+            return Err(key("render.staff_engines", "must be at most 16"));
         }
         if r.timeout_ms == 0 {
             return Err(key("render.timeout_ms", "must be at least 1"));
