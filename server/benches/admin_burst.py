@@ -14,9 +14,10 @@ another on one connection, first with the server otherwise idle, then during eac
     request: more than the public engines can do, so the public queue overflows (503).
 
 Printed for each phase: the staff list's p50, p95 and slowest answer and how many answers were
-not 200 (the aim: none), the burst's requests/s and non-2xx answers, and the engines' renders
-during the burst by lane (/metrics: renders_total), which shows that sign-in page loads render
-nothing.
+not 200 (the aim: none), the burst's requests/s and non-2xx answers (the rendered form answers
+are 400s; the 503s are renders refused for a full public queue, from /metrics), and the
+engines' renders during the burst by lane (/metrics: renders_total), which shows that sign-in
+page loads render nothing.
 """
 
 import os
@@ -40,12 +41,13 @@ wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 
 
 def renders(bench, metrics_url):
-    """(public, staff) renders so far, from /metrics."""
+    """(public renders, staff renders, renders refused for a full queue) so far, from /metrics."""
     _, body = bench.fetch(metrics_url)
     text = body.decode()
-    found = [re.search(rf'^renders_total{{lane="{lane}"}} (\d+)$', text, re.M) for lane in ("public", "staff")]
+    series = ['renders_total{lane="public"}', 'renders_total{lane="staff"}', "render_queue_rejected_total"]
+    found = [re.search(rf"^{re.escape(name)} (\d+)$", text, re.M) for name in series]
     if not all(found):
-        bench.die("/metrics has no renders_total by lane")
+        bench.die("/metrics lacks renders_total by lane or render_queue_rejected_total")
     return tuple(int(m.group(1)) for m in found)
 
 
@@ -89,9 +91,9 @@ def burst(bench, site, client, metrics_url, label, path, script=None):
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     if not rps:
         bench.die(f"no figures from wrk for {label}:\n{out[-500:]}")
-    public, staff = after[0] - before[0], after[1] - before[1]
-    note = (f"burst {float(rps.group(1)):.0f} req/s, {non2xx.group(1) if non2xx else 0} non-2xx; "
-            f"renders public {public}, staff {staff}")
+    public, staff, refused = (a - b for a, b in zip(after, before))
+    note = (f"burst {float(rps.group(1)):.0f} req/s, {non2xx.group(1) if non2xx else 0} non-2xx "
+            f"({refused} of them 503); renders public {public}, staff {staff}")
     line(label, times, bad, note)
     return times, bad, public
 
