@@ -109,8 +109,10 @@ export default defineConfig({
       env: {
         LISTEN: MAIN_LISTEN,
         DATABASE_URL: `sqlite:${MAIN_DB}`,
-        // Many tests post from one IP; the limit itself is tested in server/tests.
+        // Many tests post from one IP, and sign in to the console from it; the limits
+        // themselves are tested in server/tests.
         RATE_LIMIT_PER_MINUTE: "100000",
+        ADMIN_SIGN_IN_RATE_LIMIT_PER_MINUTE: "100000",
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         NOTIFY_RECIPIENTS: NOTIFY_RECIPIENT,
         // Should a delivery fail, retry soon (the tests wait 10 s for each e-mail).

@@ -61,6 +61,16 @@ export const SERVER_DOCUMENTS: ServerDocument[] = [
     status: 400,
     hydrates: false,
   },
+  // The staff sign-in page (React's markup rendered once, filled in per visit), and its
+  // answer to a form that lost its token (the error banner).
+  { name: "admin-sign-in", url: "/admin/login?next=/admin/audit", status: 200, hydrates: false },
+  {
+    name: "admin-sign-in-expired",
+    url: "/admin/login",
+    form: { email: "ana@ringready.example", password: "not it", next: "/admin/leads" },
+    status: 403,
+    hydrates: false,
+  },
   // The server-only error page: the broken server (RENDER_TIMEOUT_MS=1) cannot render any page.
   { name: "server-error", url: `${BROKEN_URL}/hvac`, status: 500, hydrates: false },
 ];

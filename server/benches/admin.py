@@ -43,8 +43,8 @@ def services(bench):
         return [s["slug"] for s in json.load(f)]
 
 
-def fill_sql(dialect, slugs, newest_ms, sha):
-    """One statement that adds LEADS leads, a lead every 30 s back from NEWEST_MS: lead i has
+def fill_sql(dialect, slugs, newest_ms, sha, count=LEADS):
+    """One statement that adds COUNT leads (LEADS unless told), a lead every 30 s back from NEWEST_MS: lead i has
     service slugs[i % n], name FIRST[i % 20] + LAST[(i / 20) % 50], phone +1412 (2000000 + i)."""
     n = len(slugs)
     svc = "CASE " + " ".join(f"WHEN i % {n} = {k} THEN '{s}'" for k, s in enumerate(slugs)) + " END"
@@ -56,14 +56,14 @@ def fill_sql(dialect, slugs, newest_ms, sha):
     if dialect == "sqlite":
         ident = "printf('bench-%08d', i)"
         phone = "'+1412' || (2000000 + i)"
-        return (f"WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {LEADS}) "
+        return (f"WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {count}) "
                 f"INSERT INTO leads ({cols}) SELECT {ident}, {newest_ms} - i * 30000, {svc}, {first} || ' ' || {last}, "
                 f"{phone}, '15213', 1, '{sha}', {status} FROM k")
     ident = "'bench-' || lpad(i::text, 8, '0')"
     phone = "'+1412' || (2000000 + i)::text"
     return (f"INSERT INTO leads ({cols}) SELECT {ident}, {newest_ms}::BIGINT - i * 30000, {svc}, "
             f"{first} || ' ' || {last}, {phone}, '15213', TRUE, '{sha}', {status} "
-            f"FROM generate_series(0::BIGINT, {LEADS - 1}) AS i")
+            f"FROM generate_series(0::BIGINT, {count - 1}) AS i")
 
 
 def filters(slugs, newest_ms):

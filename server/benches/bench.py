@@ -3,7 +3,7 @@
 
 This file holds main(), what the measurements share and sections 1-3; leads.py has
 sections 5-6, browser.py sections 4 and 7, admin.py section 8, ops.py section 9,
-callback.py section 10. Run it from anywhere: python3 server/benches/bench.py
+callback.py section 10, admin_burst.py section 11. Run it from anywhere: python3 server/benches/bench.py
 
   1. Render time per page type, on one engine, outside pool and cache: QuickJS (the
      render_bench binary, the server's own page table) and Node (the same ssr.js in a bare
@@ -33,6 +33,9 @@ callback.py section 10. Run it from anywhere: python3 server/benches/bench.py
  10. The callback (callback.py): tap to confirmation on screen in Chromium as a phone,
      median of 20, with the certification script off (aim 0.5 s) and on (the token 300 ms
      after the tap).
+ 11. Staff console under a public burst (admin_burst.py): the leads list's p50/p95 and its
+     answers other than 200 for a signed-in staff member, idle and while wrk keeps 200
+     connections loading the sign-in page, then posting forms whose answers are rendered.
 
 Expects `make build` to have run (the Makefile's bench target does it). Standard library
 only. Knobs, by environment: BENCH_RENDERS (200), BENCH_DURATION (10s), BENCH_CONNECTIONS
@@ -42,9 +45,10 @@ postgres://postgres@127.0.0.1:5432/test), BENCH_STEADY_RATE (50), BENCH_STEADY_S
 BENCH_LH_PATHS ("/ /hvac /campaigns /privacy"), BENCH_LH_RUNS (3), BENCH_LH_TIMEOUT (60 s a
 run), BENCH_LH_MAX_WAIT_MS (20000), BENCH_LH_VERSION (13.5.0), CHROME_PATH (else
 $CHROMIUM_PATH, else /usr/bin/chromium), and BENCH_ONLY (default all: a subset of
-"render warm throughput sizes leads delivery lighthouse admin ops callback"; throughput and
-sizes imply warm), BENCH_ADMIN_REQUESTS (200 per filter), BENCH_CALLBACK_RUNS (20),
-BENCH_CALLBACK_TOKEN_MS (300).
+"render warm throughput sizes leads delivery lighthouse admin ops callback admin-burst";
+throughput and sizes imply warm), BENCH_ADMIN_REQUESTS (200 per filter), BENCH_CALLBACK_RUNS (20),
+BENCH_CALLBACK_TOKEN_MS (300), BENCH_BURST_LEADS (10000), BENCH_BURST_CONNECTIONS (200),
+BENCH_BURST_SECONDS (15), BENCH_BURST_STAFF_REQUESTS (200).
 """
 
 import gzip
@@ -63,13 +67,14 @@ import urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import admin  # noqa: E402
+import admin_burst  # noqa: E402
 import browser  # noqa: E402
 import callback  # noqa: E402
 import leads  # noqa: E402
 import ops  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback")
+SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback", "admin-burst")
 SERVICE = "hvac"
 
 
@@ -297,7 +302,7 @@ def check_tools(bench):
         ).returncode != 0:
             print("bench: apt-get install wrk nginx-light failed", file=sys.stderr)
     bench.nginx = find_nginx()
-    needs_wrk = k.only & {"throughput", "leads"}
+    needs_wrk = k.only & {"throughput", "leads", "admin-burst"}
     for tool in ["node"] + (["wrk"] if needs_wrk else []):
         if not shutil.which(tool):
             bench.die(f"{tool} is required")
@@ -549,6 +554,8 @@ def main():
             admin.measure_admin(bench)
         if "callback" in only:
             callback.measure_callback(bench)
+        if "admin-burst" in only:
+            admin_burst.measure_burst(bench)
         bench.say("summary")
         for cells in bench.rows:
             print("%-28s %-38s %-28s %s" % cells)

@@ -8,16 +8,18 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use figment::providers::{Format, Serialized, Toml};
-use figment::value::{Dict, Map, Value};
-use figment::{Figment, Metadata, Profile, Provider};
+use figment::{Figment, Profile};
 use serde::Deserialize;
 use thiserror::Error;
 
 use crate::phone::UsPhone;
+use env::{ENV_LAYER, EnvOverrides};
 
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 /// The shortest time a notification is retried before it may be marked failed.
 pub const MIN_GIVE_UP_HOURS: u32 = 72;
+/// Engines reserved for staff renders at most (each is a thread with its own heap).
+const MAX_STAFF_ENGINES: usize = 16;
 /// The longest wait between two attempts an operator may configure.
 const MAX_RETRY_CAP_MS: u64 = 3_600_000;
 /// The most proxies `server.trusted_proxy_hops` may name.
@@ -37,12 +39,15 @@ pub const ENV_OVERRIDES: &[(&str, &str)] = &[
     ("DATABASE_URL", "server.database_url"),
     ("PUBLIC_URL", "site.public_url"),
     ("RENDER_POOL_SIZE", "render.pool_size"),
+    ("RENDER_STAFF_ENGINES", "render.staff_engines"),
     ("RENDER_QUEUE_SIZE", "render.queue_size"),
     ("RENDER_TIMEOUT_MS", "render.timeout_ms"),
     ("RENDER_MEMORY_LIMIT_MB", "render.memory_limit_mb"),
     ("NOSCRIPT_VARIANTS", "render.noscript_variants"),
     ("TRUSTEDFORM_ENABLED", "tracking.trustedform"),
     ("RATE_LIMIT_PER_MINUTE", "api.rate_limit_per_minute"),
+    ("ADMIN_SIGN_IN_RATE_LIMIT_PER_MINUTE", "admin.sign_in_rate_limit_per_minute"),
+    ("ADMIN_STAFF_RATE_LIMIT_PER_MINUTE", "admin.staff_rate_limit_per_minute"),
     ("SMTP_URL", "notify.smtp_url"),
     ("SMTP_ALLOW_PLAINTEXT", "notify.smtp_allow_plaintext"),
     ("NOTIFY_FROM", "notify.from"),
@@ -85,6 +90,7 @@ pub struct Config {
     pub site: SiteConfig,
     pub server: ServerConfig,
     pub api: ApiConfig,
+    pub admin: AdminConfig,
     pub leads: LeadsConfig,
     pub notify: NotifyConfig,
     pub render: RenderConfig,
@@ -161,6 +167,17 @@ pub struct ApiConfig {
     pub max_body_bytes: usize,
 }
 
+/// The staff console's own limits, apart from the visitors' (`api.rate_limit_per_minute`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdminConfig {
+    /// Console requests without a signed-in session (the sign-in page, its form, redirects
+    /// to it), per visitor address per minute.
+    pub sign_in_rate_limit_per_minute: u32,
+    /// Form posts (changes) one signed-in staff session may make per minute.
+    pub staff_rate_limit_per_minute: u32,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeadsConfig {
@@ -219,6 +236,9 @@ impl NotifyConfig {
 #[serde(deny_unknown_fields)]
 pub struct RenderConfig {
     pub pool_size: usize,
+    /// Engines only signed-in staff renders may use, besides the pool (0: none reserved;
+    /// staff renders still go first in the queue).
+    pub staff_engines: usize,
     pub queue_size: usize,
     pub timeout_ms: u64,
     pub memory_limit_mb: usize,
@@ -416,6 +436,12 @@ impl Config {
         if self.api.rate_limit_per_minute == 0 {
             return Err(key("api.rate_limit_per_minute", "must be at least 1"));
         }
+        if self.admin.sign_in_rate_limit_per_minute == 0 {
+            return Err(key("admin.sign_in_rate_limit_per_minute", "must be at least 1"));
+        }
+        if self.admin.staff_rate_limit_per_minute == 0 {
+            return Err(key("admin.staff_rate_limit_per_minute", "must be at least 1"));
+        }
         if self.api.max_body_bytes < 1024 {
             return Err(key("api.max_body_bytes", "must be at least 1024"));
         }
@@ -425,6 +451,9 @@ impl Config {
         let r = &self.render;
         if r.queue_size == 0 {
             return Err(key("render.queue_size", "must be at least 1"));
+        }
+        if r.staff_engines > MAX_STAFF_ENGINES {
+            return Err(key("render.staff_engines", "must be at most 16"));
         }
         if r.timeout_ms == 0 {
             return Err(key("render.timeout_ms", "must be at least 1"));
@@ -459,83 +488,6 @@ impl Config {
     /// The number to call for a service: its own if configured, else the support line.
     pub fn phone_for(&self, slug: &str) -> &UsPhone {
         self.site.service_phones.get(slug).unwrap_or(&self.site.support_phone)
-    }
-}
-
-/// The variables of `ENV_OVERRIDES` that are set, as a figment layer. Every value is text,
-/// except `NOTIFY_RECIPIENTS`: a comma-separated list.
-struct EnvOverrides(Vec<(&'static str, String)>);
-
-impl EnvOverrides {
-    fn from_process() -> Self {
-        Self(
-            ENV_OVERRIDES
-                .iter()
-                .filter_map(|(var, key)| std::env::var(var).ok().map(|v| (*key, v)))
-                .collect(),
-        )
-    }
-
-    fn from_pairs(pairs: &[(String, String)]) -> Self {
-        Self(
-            pairs
-                .iter()
-                .filter_map(|(var, value)| {
-                    let (_, key) = ENV_OVERRIDES.iter().find(|(name, _)| name == var)?;
-                    Some((*key, value.clone()))
-                })
-                .collect(),
-        )
-    }
-}
-
-/// The name figment gives this layer in errors.
-const ENV_LAYER: &str = "environment variable";
-
-impl Provider for EnvOverrides {
-    fn metadata(&self) -> Metadata {
-        // Errors name the variable, not the key path.
-        Metadata::named(ENV_LAYER).interpolater(|_: &Profile, path: &[&str]| {
-            let key = path.join(".");
-            match ENV_OVERRIDES.iter().find(|(_, k)| *k == key) {
-                Some((var, _)) => (*var).to_string(),
-                None => key,
-            }
-        })
-    }
-
-    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
-        let mut dict = Dict::new();
-        for (key, raw) in &self.0 {
-            let value = if *key == "notify.recipients" {
-                Value::from(
-                    raw.split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(String::from)
-                        .collect::<Vec<_>>(),
-                )
-            } else {
-                Value::from(raw.clone())
-            };
-            insert(&mut dict, key, value);
-        }
-        Ok(Profile::Default.collect(dict))
-    }
-}
-
-/// Puts `value` at the dotted `key`, making the tables on the way.
-fn insert(dict: &mut Dict, key: &str, value: Value) {
-    match key.split_once('.') {
-        Some((head, rest)) => {
-            let entry = dict.entry(head.to_string()).or_insert_with(|| Value::from(Dict::new()));
-            if let Value::Dict(_, inner) = entry {
-                insert(inner, rest, value);
-            }
-        }
-        None => {
-            dict.insert(key.to_string(), value);
-        }
     }
 }
 
@@ -580,5 +532,6 @@ fn is_https_url(s: &str) -> bool {
         .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/') && !s.chars().any(|c| c.is_whitespace() || c.is_control()))
 }
 
+mod env;
 #[cfg(test)]
 mod tests;

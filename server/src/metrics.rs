@@ -34,6 +34,19 @@ pub struct BackupFigures {
     pub failures: u64,
 }
 
+/// The render cache's and the render pool's counters, read when /metrics is asked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RenderFigures {
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    /// Renders refused because their queue was full (answered 503).
+    pub rejected: u64,
+    /// Renders the engines did for visitors' pages.
+    pub public_renders: u64,
+    /// Renders the engines did for signed-in staff (the console's pages).
+    pub staff_renders: u64,
+}
+
 /// Upper bounds (seconds) of the accept-to-delivered latency histogram.
 const LATENCY_BUCKETS: [f64; 12] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0];
 
@@ -167,7 +180,7 @@ impl Metrics {
 
     /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
     /// undelivered notification.
-    pub fn render(&self, cache_hits: u64, cache_misses: u64, render_rejected: u64, now_ms: i64) -> String {
+    pub fn render(&self, render: RenderFigures, now_ms: i64) -> String {
         let mut out = String::with_capacity(2048);
         let mut counter = |name: &str, help: &str, value: u64| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
@@ -192,12 +205,17 @@ impl Metrics {
             "Certificate tokens recorded.",
             self.tokens_recorded.load(Ordering::Relaxed),
         );
-        counter("render_cache_hits_total", "Pages served from the render cache.", cache_hits);
-        counter("render_cache_misses_total", "Pages that had to be rendered.", cache_misses);
+        counter("render_cache_hits_total", "Pages served from the render cache.", render.cache_hits);
+        counter("render_cache_misses_total", "Pages that had to be rendered.", render.cache_misses);
         counter(
             "render_queue_rejected_total",
             "Renders refused because the render queue was full (answered 503).",
-            render_rejected,
+            render.rejected,
+        );
+        let _ = writeln!(
+            out,
+            "# HELP renders_total Renders the engines did, by lane (public pages; the console for signed-in staff).\n# TYPE renders_total counter\nrenders_total{{lane=\"public\"}} {}\nrenders_total{{lane=\"staff\"}} {}",
+            render.public_renders, render.staff_renders
         );
         let _ = writeln!(
             out,

@@ -12,8 +12,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
+use crate::metrics::RenderFigures;
 use crate::pages::PreparedPage;
 use crate::pages::errors;
+use crate::render::Lane;
 use crate::state::AppState;
 
 /// Old and alternative paths (spec section 2), answered 301 so no history entry is made.
@@ -218,9 +220,15 @@ fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, con
 /// The exposition, from memory: the outbox figures are refreshed by the notification
 /// worker, so a scrape never touches the database.
 async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    let cache = &state.renderer.cache;
-    let rejected = state.renderer.pool.rejected();
-    let body = state.metrics.render(cache.hits(), cache.misses(), rejected, crate::store::now_ms());
+    let (cache, pool) = (&state.renderer.cache, &state.renderer.pool);
+    let figures = RenderFigures {
+        cache_hits: cache.hits(),
+        cache_misses: cache.misses(),
+        rejected: pool.rejected(),
+        public_renders: pool.renders(Lane::Public),
+        staff_renders: pool.renders(Lane::Staff),
+    };
+    let body = state.metrics.render(figures, crate::store::now_ms());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
 }
 

@@ -31,6 +31,11 @@ pub struct AppState {
     pub notifier: Arc<Notifier>,
     pub metrics: Arc<Metrics>,
     pub rate_limiter: RateLimiter,
+    /// The staff console's requests without a session, per client (`admin.sign_in_rate_limit_per_minute`).
+    pub sign_in_limiter: RateLimiter,
+    /// Signed-in staff's form posts, per session (`admin.staff_rate_limit_per_minute`),
+    /// instead of `rate_limiter`.
+    pub staff_limiter: RateLimiter<String>,
     pub assets: Assets,
     pub pages: PageTable,
     pub renderer: Arc<PageRenderer>,
@@ -85,6 +90,8 @@ impl AppState {
             Notifier::new(&config.notify, Arc::clone(&store), Arc::clone(&catalogue), Arc::clone(&metrics)).map_err(StartError::Setup)?,
         );
         let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute);
+        let sign_in_limiter = RateLimiter::new(config.admin.sign_in_rate_limit_per_minute);
+        let staff_limiter = RateLimiter::keyed(config.admin.staff_rate_limit_per_minute);
         let assets = Assets::load();
         let pages = PageTable::build(&config, &catalogue, &icons, &consent, &assets.shell_version())
             .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
@@ -97,6 +104,7 @@ impl AppState {
             move || QuickJsEngine::new(&bundle, limits),
             PoolOptions {
                 engines: config.render_pool_size(),
+                staff_engines: config.render.staff_engines,
                 queue: config.render.queue_size,
                 timeout: Duration::from_millis(config.render.timeout_ms),
                 thread_stack_bytes: 4 << 20,
@@ -108,6 +116,7 @@ impl AppState {
             css: assets.css,
             bootstrap: assets.bootstrap,
             brand: config.site.brand.clone(),
+            sign_in: Default::default(),
         });
         let error_pages = Arc::new(ErrorPages::new(&config, assets.css)?);
         let security = Arc::new(SecurityHeaders::new(
@@ -124,6 +133,8 @@ impl AppState {
             notifier,
             metrics,
             rate_limiter,
+            sign_in_limiter,
+            staff_limiter,
             assets,
             pages,
             renderer,
@@ -134,10 +145,16 @@ impl AppState {
         }))
     }
 
-    /// Renders every canonical page and the not-found page into the cache.
+    /// Renders every canonical page and the not-found page into the cache, and the staff
+    /// sign-in page (so that no visit to it ever waits for a render).
     pub async fn warm(&self) -> WarmReport {
         let mut all: Vec<_> = self.pages.routes.values().cloned().collect();
         all.push(Arc::clone(&self.pages.not_found));
-        self.renderer.warm(all).await
+        let mut report = self.renderer.warm(all).await;
+        if let Err(e) = self.renderer.sign_in_page().await {
+            tracing::error!(error = %e, "warming the sign-in page failed");
+            report.failed += 1;
+        }
+        report
     }
 }

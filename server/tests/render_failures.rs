@@ -36,7 +36,12 @@ async fn a_hanging_render_is_interrupted_and_the_engine_recovers() {
     let r = s.get("/roofing").await;
     assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(s.get("/siding").await.status(), StatusCode::OK);
-    let fresh = s.state.renderer.pool.render("not-found", &s.state.pages.not_found.props_json).await;
+    let fresh = s
+        .state
+        .renderer
+        .pool
+        .render(site_server::render::Lane::Public, "not-found", &s.state.pages.not_found.props_json)
+        .await;
     assert!(fresh.expect("engine works after the timeout").contains("Service not found"));
 }
 

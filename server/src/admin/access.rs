@@ -1,5 +1,7 @@
-//! Who may use the console: the session check in front of every console route, the CSRF
-//! check of every form that changes something, and the headers every console answer carries.
+//! Who may use the console: the session found once for every console request and the
+//! budget the request is charged to (`identify`), the session check in front of every
+//! console route but the sign-in page, the CSRF check of every form that changes
+//! something, and the headers every console answer carries.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -13,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use super::{AdminRoute, Kind, LOGIN_PATH, cookies, page};
 use crate::leads::percent_decode;
 use crate::pages::props::{AdminFrame, AdminSection};
-use crate::security::rate_limit::client_ip;
+use crate::security::rate_limit::{OwnBudget, client_ip};
 use crate::staff::session::{self, TOUCH_AFTER_MS, csrf_matches, csrf_token, id_hash, is_live, well_formed};
 use crate::state::AppState;
 use crate::store::NewAudit;
@@ -108,11 +110,25 @@ pub async fn current(
     Ok(Some((cookie.to_string(), record)))
 }
 
-/// Middleware in front of every console route but the login page: no live session, no
-/// entry (303 to the login page for pages, 401 for data); a form that changes something
-/// must carry the session's CSRF token (else 403).
-pub async fn require_session(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    let kind = AdminRoute::kind_of(request.uri().path());
+/// Answered when a signed-out client has spent `admin.sign_in_rate_limit_per_minute`.
+pub const MSG_SIGN_IN_LIMITED: &str = "Too many requests to the staff console from your connection. Please wait a minute and try again.";
+/// Answered when a staff session has spent `admin.staff_rate_limit_per_minute`.
+pub const MSG_STAFF_LIMITED: &str =
+    "You have made too many changes in the last minute. Nothing was changed: please wait a moment and try again.";
+
+/// Middleware in front of every console route, the sign-in page included, and outside the
+/// site's guard: finds the request's live session once and charges the request to its
+/// budget.
+///
+/// - Signed in: a form post counts against the session's own budget
+///   (`admin.staff_rate_limit_per_minute`), never against the visitors' per-address limit
+///   (so staff who share an office address are not throttled as one visitor); the session
+///   goes into the request for `require_session` and the handlers, and its pages render in
+///   the staff lane.
+/// - Not signed in (no cookie, or a forged, ended or expired one): every request counts
+///   against the per-address sign-in limit (`admin.sign_in_rate_limit_per_minute`), and a
+///   form post against the visitors' limit as well (the guard's).
+pub async fn identify(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
     let found = match current(&state, request.headers()).await {
         Ok(found) => found,
         Err(e) => {
@@ -120,16 +136,43 @@ pub async fn require_session(State(state): State<Arc<AppState>>, request: Reques
             return page::unavailable();
         }
     };
-    let Some((cookie, record)) = found else {
-        return refuse(&request, kind);
-    };
     let ip = request_ip(&state, request.headers(), request.extensions().get::<ConnectInfo<SocketAddr>>());
-    let staff = StaffSession {
-        staff_id: record.staff_id,
-        email: record.email,
-        id_hash: id_hash(&cookie),
-        csrf: csrf_token(&cookie),
-        ip,
+    match found {
+        Some((cookie, record)) => {
+            let staff = StaffSession {
+                staff_id: record.staff_id,
+                email: record.email,
+                id_hash: id_hash(&cookie),
+                csrf: csrf_token(&cookie),
+                ip,
+            };
+            let changes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+            if changes && let Err(limited) = state.staff_limiter.check_key(&staff.id_hash) {
+                tracing::warn!(staff = staff.staff_id, "console: a session's budget of changes is spent");
+                return page::too_many(limited.retry_after, MSG_STAFF_LIMITED);
+            }
+            request.extensions_mut().insert(OwnBudget);
+            request.extensions_mut().insert(staff);
+        }
+        None => {
+            if let Some(ip) = ip
+                && let Err(limited) = state.sign_in_limiter.check(ip)
+            {
+                tracing::warn!("console: a client's sign-in budget is spent");
+                return page::too_many(limited.retry_after, MSG_SIGN_IN_LIMITED);
+            }
+        }
+    }
+    next.run(request).await
+}
+
+/// Middleware in front of every console route but the login page: no live session (as
+/// `identify` found it), no entry (303 to the login page for pages, 401 for data); a form
+/// that changes something must carry the session's CSRF token (else 403).
+pub async fn require_session(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let kind = AdminRoute::kind_of(request.uri().path());
+    let Some(staff) = request.extensions().get::<StaffSession>().cloned() else {
+        return refuse(&request, kind);
     };
     let (mut parts, body) = request.into_parts();
     let body = if parts.method == Method::GET || parts.method == Method::HEAD {
@@ -163,7 +206,6 @@ pub async fn require_session(State(state): State<Arc<AppState>>, request: Reques
         parts.extensions.insert(fields);
         Body::from(bytes)
     };
-    parts.extensions.insert(staff);
     next.run(Request::from_parts(parts, body)).await
 }
 

@@ -1,4 +1,7 @@
 //! GET and POST /admin/login (a plain form: works without JavaScript), POST /admin/logout.
+//! The sign-in page is React's markup rendered once and filled in per visit with its form
+//! token (`pages::sign_in`): loading it costs no render, so a burst of loads cannot take
+//! render capacity from anyone.
 //!
 //! A wrong password, an unknown address and a disabled account get the same answer, after
 //! the same work (a password check against a decoy for an unknown address). Attempts are
@@ -13,13 +16,14 @@ use std::sync::Arc;
 use axum::Extension;
 use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Query, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
-use super::access::{FormFields, StaffSession, current, new_token, request_ip, safe_next};
+use super::access::{FormFields, StaffSession, new_token, request_ip, safe_next};
 use super::{HOME_PATH, LOGIN_PATH, cookies, page};
-use crate::pages::props::{AdminLoginProps, PageProps};
+use crate::pages::errors;
+use crate::pages::sign_in::SignInFields;
 use crate::security::rate_limit::{ClientKey, client_key};
 use crate::staff::password::{verify_nothing, verify_password};
 use crate::staff::session::{csrf_matches, id_hash};
@@ -38,15 +42,14 @@ pub struct LoginQuery {
 }
 
 /// GET /admin/login: the form, or straight on when already signed in.
-pub async fn form(State(state): State<Arc<AppState>>, headers: HeaderMap, Query(query): Query<LoginQuery>) -> Response {
+pub async fn form(
+    State(state): State<Arc<AppState>>,
+    signed_in: Option<Extension<StaffSession>>,
+    Query(query): Query<LoginQuery>,
+) -> Response {
     let next = safe_next(query.next.as_deref().unwrap_or(HOME_PATH));
-    match current(&state, &headers).await {
-        Ok(Some(_)) => return see_other(&next),
-        Ok(None) => {}
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read the session");
-            return page::unavailable();
-        }
+    if signed_in.is_some() {
+        return see_other(&next);
     }
     login_page(&state, StatusCode::OK, "", &next, None).await
 }
@@ -203,17 +206,21 @@ async fn reserve_after_unlock<'a>(
     }
 }
 
-/// The login page with a fresh form token (set as the cookie it must match).
+/// The login page with a fresh form token (set as the cookie it must match): the page
+/// rendered once, filled in for this visit (no render).
 async fn login_page(state: &AppState, status: StatusCode, email: &str, next: &str, error: Option<&str>) -> Response {
     let Some(token) = new_token() else { return page::unavailable() };
-    let props = PageProps::AdminLogin(AdminLoginProps {
-        brand: state.config.site.brand.clone(),
-        csrf: token.clone(),
-        email: email.to_string(),
-        next: next.to_string(),
-        error: error.map(str::to_string),
-    });
-    let mut r = page::render(state, status, props, "Staff sign-in").await;
+    let template = match state.renderer.sign_in_page().await {
+        Ok(t) => t,
+        Err(e) => return errors::respond(&state.error_pages, e),
+    };
+    let fields = SignInFields {
+        csrf: &token,
+        email,
+        next,
+        error,
+    };
+    let mut r = (status, Html(template.fill(&fields))).into_response();
     r.headers_mut().append(
         header::SET_COOKIE,
         cookies::set(

@@ -2,8 +2,11 @@
 //! team. Every route is listed once in [`routes`], which builds the router, so a test can
 //! walk the list and prove that none answers without a session: pages answer 303 to the
 //! login page, data (CSV, JSON) 401. Every answer is `no-store` and `noindex`; pages are
-//! React rendered per request (never the public render cache). Forms that change anything
-//! carry the session's CSRF token, checked before any handler runs (`access`).
+//! React rendered per request (never the public render cache) on render capacity public
+//! pages cannot take (the staff lane), except the sign-in page, which is rendered once and
+//! filled in per visit. Forms that change anything carry the session's CSRF token, checked
+//! before any handler runs (`access`). Requests without a session have a per-address
+//! limit; a signed-in session's changes have a budget of their own (`access::identify`).
 
 pub mod access;
 mod audit;
@@ -107,11 +110,14 @@ pub fn router(state: Arc<AppState>) -> Router<Arc<AppState>> {
         .fold(Router::new(), |r, (_, path, handler)| r.route(path, handler))
         .route("/admin/{*rest}", any(page::not_found))
         .layer(from_fn_with_state(Arc::clone(&state), access::require_session));
-    // The site's guard (deadlines, cross-site refusal, size, rate limit) inside the private
-    // headers, so that its refusals are never cached or indexed either.
+    // The site's guard (deadlines, cross-site refusal, size, rate limit) inside the session
+    // lookup and the console's own budgets (`access::identify`, which tells the guard when a
+    // staff session was charged instead of the visitor's address), all inside the private
+    // headers, so that their refusals are never cached or indexed either.
     Router::new()
         .route(LOGIN_PATH, get(login::form).post(login::submit))
         .merge(protected)
-        .layer(from_fn_with_state(state, crate::api::guard::guard))
+        .layer(from_fn_with_state(Arc::clone(&state), crate::api::guard::guard))
+        .layer(from_fn_with_state(state, access::identify))
         .layer(map_response(access::private_headers))
 }

@@ -1,4 +1,7 @@
-//! Console pages to answers: rendered per request by the engine pool (never cached).
+//! Console pages to answers: rendered per request by the engine pool (never cached), in
+//! the staff lane.
+
+use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::State;
@@ -9,11 +12,14 @@ use std::sync::Arc;
 use super::access::StaffSession;
 use crate::pages::errors;
 use crate::pages::props::{AdminMessageProps, AdminSection, PageProps};
+use crate::render::Lane;
 use crate::state::AppState;
 
-/// The page for `props`, with `status`.
+/// The page for `props`, with `status`, rendered in the staff lane: every caller is a
+/// handler behind `access::require_session` (a signed-in staff member). The one console
+/// page without a session, the sign-in page, is never rendered per request (`login`).
 pub async fn render(state: &AppState, status: StatusCode, props: PageProps, title: &str) -> Response {
-    match state.renderer.private_document(&props, title).await {
+    match state.renderer.private_document(Lane::Staff, &props, title).await {
         Ok(html) => (status, Html(html)).into_response(),
         Err(e) => errors::respond(&state.error_pages, e),
     }
@@ -49,5 +55,14 @@ pub fn unavailable() -> Response {
     )
         .into_response();
     r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    r
+}
+
+/// A console budget is spent: a plain 429 with Retry-After (no render needed).
+pub fn too_many(wait: Duration, message: &'static str) -> Response {
+    let mut r = (StatusCode::TOO_MANY_REQUESTS, message).into_response();
+    if let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+        r.headers_mut().insert(header::RETRY_AFTER, v);
+    }
     r
 }

@@ -4,7 +4,8 @@
 //! - every request is answered within `server.request_timeout_ms`;
 //! - a state-changing request (anything but GET, HEAD, OPTIONS) is refused when another
 //!   site's page made it (`security::cross_site`, docs/decisions/008), when its client's
-//!   rate limit is spent (429), or when its declared Content-Length is over
+//!   rate limit is spent (429; not for a signed-in staff session, which the console
+//!   charges to a budget of its own), or when its declared Content-Length is over
 //!   `api.max_body_bytes` (413 at once, the body is never read); its body must arrive in
 //!   full within `server.body_timeout_ms` (408).
 //!
@@ -25,7 +26,7 @@ use hyper::body::{Body as HttpBody, Frame, SizeHint};
 
 use super::ApiError;
 use crate::security::cross_site::{self, Verdict};
-use crate::security::rate_limit::{client_ip, warn_if_forwarded};
+use crate::security::rate_limit::{OwnBudget, client_ip, warn_if_forwarded};
 use crate::state::AppState;
 
 /// The visitor's address as the guard judged it (forwarding rules applied), for handlers.
@@ -74,6 +75,7 @@ pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, nex
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
     let ip = client_ip(request.headers(), peer, server);
     if let Some(ip) = ip
+        && request.extensions().get::<OwnBudget>().is_none()
         && let Err(limited) = state.rate_limiter.check(ip)
     {
         return refuse(limited.into());

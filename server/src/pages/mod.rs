@@ -8,6 +8,7 @@ pub mod legal;
 pub mod props;
 pub mod register;
 pub mod renderer;
+pub mod sign_in;
 pub mod sprite;
 
 use std::collections::HashMap;

@@ -8,11 +8,12 @@ use askama::Template;
 
 use super::PreparedPage;
 use super::errors::AppError;
-use crate::encoding::Encoded;
-use crate::render::RenderPool;
-use crate::render::cache::RenderCache;
 use super::props::PageProps;
+use super::sign_in::SignInPage;
+use crate::encoding::Encoded;
+use crate::render::cache::RenderCache;
 use crate::render::document::{Document, PrivateDocument, script_json};
+use crate::render::{Lane, RenderPool};
 
 /// Turns a prepared page into compressed document bytes, through the cache.
 pub struct PageRenderer {
@@ -21,6 +22,8 @@ pub struct PageRenderer {
     pub css: &'static str,
     pub bootstrap: &'static str,
     pub brand: String,
+    /// The staff sign-in page, rendered once on first use (`sign_in_page`).
+    pub sign_in: tokio::sync::OnceCell<SignInPage>,
 }
 
 /// What warming the cache at start did.
@@ -49,7 +52,7 @@ impl PageRenderer {
     /// The page's document as text, rendered now and never cached: for answers made for one
     /// visitor (a form post answered with its values and error).
     pub async fn html(&self, page: &PreparedPage) -> Result<String, AppError> {
-        let markup = self.pool.render(page.page, &page.props_json).await?;
+        let markup = self.pool.render(Lane::Public, page.page, &page.props_json).await?;
         Ok(Document {
             head: &page.head,
             brand: &self.brand,
@@ -61,11 +64,11 @@ impl PageRenderer {
         .render()?)
     }
 
-    /// A page that is not for the public (the staff console), rendered now and never
-    /// cached: its props hold one person's view of private records.
-    pub async fn private_document(&self, props: &PageProps, title: &str) -> Result<String, AppError> {
+    /// A page that is not for the public (the staff console), rendered now in `lane` and
+    /// never cached: its props hold one person's view of private records.
+    pub async fn private_document(&self, lane: Lane, props: &PageProps, title: &str) -> Result<String, AppError> {
         let props_json = serde_json::to_string(props).map_err(|e| AppError::Join(format!("props: {e}")))?;
-        let markup = self.pool.render(props.component(), &props_json).await?;
+        let markup = self.pool.render(lane, props.component(), &props_json).await?;
         Ok(PrivateDocument {
             title,
             brand: &self.brand,
@@ -74,6 +77,13 @@ impl PageRenderer {
             markup: &markup,
         }
         .render()?)
+    }
+
+    /// The staff sign-in page, ready to be filled in: rendered (in the public lane: nobody is
+    /// signed in) by the first call, which every concurrent caller waits for; a failed
+    /// render is tried again by the next call.
+    pub async fn sign_in_page(&self) -> Result<&SignInPage, AppError> {
+        self.sign_in.get_or_try_init(|| SignInPage::render(self)).await
     }
 
     /// Renders every page, one task per engine so the queue never overflows. A page that

@@ -1,7 +1,8 @@
 //! Server-side rendering: React components run in an embedded JavaScript engine.
 //!
 //! - [`Engine`] is the one interface an engine implements (QuickJS today, see `quickjs`).
-//! - [`RenderPool`] runs N engines, each pinned to its own thread, fed by a bounded queue.
+//! - [`RenderPool`] runs N engines, each pinned to its own thread, fed by two bounded queues
+//!   ([`Lane`]s): public renders, and signed-in staff renders, which also have engines of their own.
 //! - [`cache`] keeps each rendered document, compressed, keyed by everything it depends on.
 //! - [`document`] wraps the markup in the askama HTML shell.
 //!
@@ -17,7 +18,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-pub use pool::{PoolOptions, RenderPool};
+pub use pool::{Lane, PoolOptions, RenderPool};
 
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum RenderError {

@@ -2,8 +2,10 @@
 //! evenly over a minute. A client is an IPv4 address or an IPv6 /64 (one subscriber's
 //! network: rotating addresses inside it does not escape the limit). Memory is bounded:
 //! past `MAX_KEYS` clients, idle ones are forgotten, and if every one is active the table
-//! starts afresh.
+//! starts afresh. The same limiter keys other things too: the staff console charges each
+//! signed-in session to a budget of its own (`RateLimiter<String>`, by session).
 
+use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,12 +30,18 @@ pub struct RateLimited {
     pub retry_after: Duration,
 }
 
-type Keyed = Gcra<ClientKey, DefaultKeyedStateStore<ClientKey>, DefaultClock>;
+/// Put into a request that was charged to a budget of its own (a signed-in staff
+/// session's): the per-client limit on state-changing requests (`api::guard`) leaves it alone.
+#[derive(Debug, Clone, Copy)]
+pub struct OwnBudget;
 
-pub struct RateLimiter {
+type Keyed<K> = Gcra<K, DefaultKeyedStateStore<K>, DefaultClock>;
+
+/// A limit per key: per client address (the default), or per anything else hashable.
+pub struct RateLimiter<K: Hash + Eq + Clone = ClientKey> {
     quota: Quota,
     max_keys: usize,
-    limiter: RwLock<Arc<Keyed>>,
+    limiter: RwLock<Arc<Keyed<K>>>,
     checks: AtomicU64,
 }
 
@@ -43,6 +51,22 @@ impl RateLimiter {
     }
 
     pub fn with_max_keys(per_minute: u32, max_keys: usize) -> Self {
+        Self::build(per_minute, max_keys)
+    }
+
+    /// Takes one request from `ip`'s allowance, refused when it is spent.
+    pub fn check(&self, ip: IpAddr) -> Result<(), RateLimited> {
+        self.check_key(&client_key(ip))
+    }
+}
+
+impl<K: Hash + Eq + Clone> RateLimiter<K> {
+    /// A limit keyed by `K` (for addresses, [`RateLimiter::new`] keys by client).
+    pub fn keyed(per_minute: u32) -> Self {
+        Self::build(per_minute, MAX_KEYS)
+    }
+
+    fn build(per_minute: u32, max_keys: usize) -> Self {
         let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
         Self {
             quota,
@@ -52,10 +76,10 @@ impl RateLimiter {
         }
     }
 
-    /// Takes one request from `ip`'s allowance, refused when it is spent.
-    pub fn check(&self, ip: IpAddr) -> Result<(), RateLimited> {
+    /// Takes one request from `key`'s allowance, refused when it is spent.
+    pub fn check_key(&self, key: &K) -> Result<(), RateLimited> {
         let limiter = Arc::clone(&self.limiter.read().unwrap_or_else(|p| p.into_inner()));
-        let result = limiter.check_key(&client_key(ip)).map_err(|not_until| RateLimited {
+        let result = limiter.check_key(key).map_err(|not_until| RateLimited {
             retry_after: not_until.wait_time_from(limiter.clock().now()),
         });
         if self.checks.fetch_add(1, Ordering::Relaxed).is_multiple_of(SIZE_CHECK_EVERY) {
@@ -74,7 +98,7 @@ impl RateLimiter {
     }
 
     /// Keeps the table within `max_keys`: idle clients first, everyone if that is not enough.
-    fn bound(&self, limiter: &Keyed) {
+    fn bound(&self, limiter: &Keyed<K>) {
         if limiter.len() <= self.max_keys {
             return;
         }
