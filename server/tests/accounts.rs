@@ -148,40 +148,134 @@ fn subjects_are_read_as_mail_programs_show_them() {
     let m = "To: a@b\r\nSubject: New Account Registration - Homeowner - =?utf-8?b?Sm9zw6kg5ZCN?=\r\n =?utf-8?b?5YmN?=\r\n\r\nbody";
     assert_eq!(subject_of(m).as_deref(), Some("New Account Registration - Homeowner - José 名前"));
     let folded = "Subject: New Account Registration - Homeowner -\r\n aaaa Whitfield\r\n\r\n";
-    assert_eq!(subject_of(folded).as_deref(), Some("New Account Registration - Homeowner - aaaa Whitfield"));
+    assert_eq!(
+        subject_of(folded).as_deref(),
+        Some("New Account Registration - Homeowner - aaaa Whitfield")
+    );
+}
+
+/// Status, headers that matter and body shape of an answer, and its id.
+async fn answer_of(r: reqwest::Response) -> ((StatusCode, String, Vec<String>), String) {
+    let status = r.status();
+    let cache = r.headers()["cache-control"].to_str().expect("ascii").to_string();
+    let body: Value = r.json().await.expect("json");
+    let keys = body.as_object().expect("object").keys().cloned().collect();
+    let id = body["id"].as_str().expect("id").to_string();
+    ((status, cache, keys), id)
 }
 
 #[tokio::test]
-async fn a_repeat_within_ten_minutes_gets_the_same_id_and_no_second_e_mail() {
+async fn only_an_identical_request_is_a_repeat_and_it_is_answered_exactly_like_a_new_one() {
+    for (db, store) in stores().await {
+        let smtp = common::SmtpServer::start().await;
+        let s = server(Arc::clone(&store), Some(&smtp), &[]).await;
+        let mine = vectors()[0]["body"].clone();
+        // Someone else uses the address first, with another name: stored, and mailed.
+        let mut strangers = mine.clone();
+        strangers["firstName"] = json!("Mallory");
+        let (new_answer, stranger_id) = answer_of(post(&s, &strangers).await).await;
+        assert_eq!(new_answer.0, StatusCode::CREATED, "{db}");
+        // The owner's own request is not swallowed by it: stored, mailed, an id of its own.
+        let (answer, id) = answer_of(post(&s, &mine).await).await;
+        assert_eq!(answer, new_answer, "{db}");
+        assert_ne!(id, stranger_id, "{db}");
+        let stored = store.submission(&id).await.expect("read").expect("the owner's request is stored");
+        assert_eq!(stored.data["firstName"], "Dana", "{db}");
+        // The same request again (the address in another case): answered exactly as a new
+        // one, with an id of its own, and neither stored nor mailed again.
+        let mut again = mine.clone();
+        again["email"] = json!(mine["email"].as_str().expect("email").to_uppercase());
+        let (answer, repeat_id) = answer_of(post(&s, &again).await).await;
+        assert_eq!(answer, new_answer, "{db}: a repeat is not told apart");
+        assert_ne!(repeat_id, id, "{db}: not the first request's id (it carries its time)");
+        assert!(store.submission(&repeat_id).await.expect("read").is_none(), "{db}: not stored");
+        // Another type is another request.
+        let mut affiliate = mine.clone();
+        affiliate["accountType"] = json!("affiliate");
+        affiliate["companyName"] = json!("Whitfield Media");
+        affiliate["website"] = json!("whitfield.example");
+        let (answer, _) = answer_of(post(&s, &affiliate).await).await;
+        assert_eq!(answer.0, StatusCode::CREATED, "{db}");
+        let messages = smtp.wait_for(3, 20).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(
+            smtp.messages().len(),
+            3,
+            "{db}: the stranger's, the owner's, the affiliate's; none for the repeat"
+        );
+        let text = common::unfold_qp(&messages.concat());
+        assert!(text.contains("To: sales@ringready.example"), "{db}");
+        for subject in [
+            "Subject: New Account Registration - Homeowner - Mallory Whitfield",
+            "Subject: New Account Registration - Homeowner - Dana Whitfield",
+            "Subject: New Account Registration - Affiliate - Dana Whitfield",
+        ] {
+            assert!(text.contains(subject), "{db}: {subject} in {text}");
+        }
+        assert!(text.contains("Company name: Whitfield Media"), "{db}");
+        assert!(text.contains("within 24 hours"), "{db}");
+    }
+}
+
+#[tokio::test]
+async fn identical_requests_in_parallel_are_stored_once_and_different_ones_each() {
     for (db, store) in stores().await {
         let smtp = common::SmtpServer::start().await;
         let s = server(Arc::clone(&store), Some(&smtp), &[]).await;
         let mut body = vectors()[0]["body"].clone();
-        let first = post(&s, &body).await;
-        assert_eq!(first.status(), StatusCode::CREATED, "{db}");
-        let id = first.json::<Value>().await.expect("json")["id"].clone();
-        // The same type and address, whatever the case.
-        body["email"] = json!(body["email"].as_str().expect("email").to_uppercase());
-        let again = post(&s, &body).await;
-        assert_eq!(again.status(), StatusCode::OK, "{db}");
-        assert_eq!(again.json::<Value>().await.expect("json"), json!({ "id": id }), "{db}");
-        // Another type is another request.
-        body["accountType"] = json!("affiliate");
-        body["companyName"] = json!("Whitfield Media");
-        body["website"] = json!("whitfield.example");
-        assert_eq!(post(&s, &body).await.status(), StatusCode::CREATED, "{db}");
-        let messages = smtp.wait_for(2, 20).await;
+        body["email"] = json!(format!("parallel-{db}@example.com"));
+        let mut ids = BTreeSet::new();
+        for r in post_all(&s, vec![body.clone(); 16]).await {
+            let ((status, _, _), id) = answer_of(r).await;
+            assert_eq!(status, StatusCode::CREATED, "{db}");
+            ids.insert(id);
+        }
+        assert_eq!(ids.len(), 16, "{db}: every answer has an id of its own");
+        let stored: Vec<_> = {
+            let mut found = Vec::new();
+            for id in &ids {
+                if store.submission(id).await.expect("read").is_some() {
+                    found.push(id.clone());
+                }
+            }
+            found
+        };
+        assert_eq!(stored.len(), 1, "{db}: stored once");
+        // The same address with sixteen different names: sixteen requests.
+        let different: Vec<_> = (0..16)
+            .map(|n| {
+                let mut b = body.clone();
+                b["lastName"] = json!(format!("Whitfield {n}"));
+                b
+            })
+            .collect();
+        let mut stored = 0;
+        for r in post_all(&s, different).await {
+            let ((status, _, _), id) = answer_of(r).await;
+            assert_eq!(status, StatusCode::CREATED, "{db}");
+            stored += usize::from(store.submission(&id).await.expect("read").is_some());
+        }
+        assert_eq!(stored, 16, "{db}");
+        smtp.wait_for(17, 30).await;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        assert_eq!(smtp.messages().len(), 2, "{db}: no e-mail for the repeat");
-        let text = common::unfold_qp(&messages.concat());
-        assert!(text.contains("To: sales@ringready.example"), "{db}");
-        assert!(
-            text.contains("Subject: New Account Registration - Affiliate - Dana Whitfield"),
-            "{db}: {text}"
-        );
-        assert!(text.contains("Company name: Whitfield Media"), "{db}");
-        assert!(text.contains("within 24 hours"), "{db}");
+        assert_eq!(smtp.messages().len(), 17, "{db}: one e-mail per stored request");
     }
+}
+
+/// Posts every body at once; the answers in order.
+async fn post_all(s: &common::TestServer, bodies: Vec<Value>) -> Vec<reqwest::Response> {
+    let handles: Vec<_> = bodies
+        .into_iter()
+        .map(|body| {
+            let (client, url) = (s.client.clone(), s.url(PATH));
+            tokio::spawn(async move { client.post(url).json(&body).send().await.expect("post") })
+        })
+        .collect();
+    let mut out = Vec::with_capacity(handles.len());
+    for h in handles {
+        out.push(h.await.expect("task"));
+    }
+    out
 }
 
 #[tokio::test]

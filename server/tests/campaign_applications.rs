@@ -120,7 +120,7 @@ async fn the_shared_validation_vectors() {
 }
 
 #[tokio::test]
-async fn applications_are_stored_on_both_stores_and_a_repeat_gets_the_same_id() {
+async fn applications_are_stored_on_both_stores_and_only_an_identical_one_is_a_repeat() {
     for (name, store) in stores().await {
         let s = server_on(Arc::clone(&store), open_limit()).await;
         let mut body = valid("Jane@LeadFlow.example");
@@ -144,16 +144,26 @@ async fn applications_are_stored_on_both_stores_and_a_repeat_gets_the_same_id() 
         );
         assert_eq!(stored.data["source"], "Campaign Portal Application", "{name}");
 
-        // The same e-mail (any case) and campaign set within 10 minutes: the same id, 200.
+        // The same application again within 10 minutes (the address in another case, the
+        // campaigns in another order): answered exactly like a new one, with an id of its
+        // own, and not stored again.
         let mut again = valid("jane@leadflow.EXAMPLE");
         again["selectedCampaigns"] = json!(["Roofing Inbound Calls", "HVAC Repair Transfers"]);
-        assert_eq!(id_of(post(&s, &again).await).await, (StatusCode::OK, id.clone()), "{name}");
+        let (status, repeat) = id_of(post(&s, &again).await).await;
+        assert_eq!(status, StatusCode::CREATED, "{name}");
+        assert_ne!(repeat, id, "{name}");
+        assert!(store.submission(&repeat).await.expect("read").is_none(), "{name}: not stored");
+        // Someone else with the same address and campaigns is not a repeat of it.
+        again["firstName"] = json!("Mallory");
+        let (status, other) = id_of(post(&s, &again).await).await;
+        assert_eq!(status, StatusCode::CREATED, "{name}");
+        assert!(store.submission(&other).await.expect("read").is_some(), "{name}: stored");
         // Another campaign set is another application.
         again["selectedCampaigns"] = json!(["Roofing Inbound Calls"]);
         let (status, other) = id_of(post(&s, &again).await).await;
         assert_eq!(status, StatusCode::CREATED, "{name}");
         assert_ne!(other, id, "{name}");
-        assert_eq!(accepted(&s).await, 2, "{name}");
+        assert_eq!(accepted(&s).await, 3, "{name}");
     }
 }
 
@@ -198,8 +208,10 @@ async fn the_staff_e_mail_reaches_the_real_smtp_server_from_both_stores() {
             assert!(text.contains(&line), "{name}: {line:?} in\n{text}");
         }
         assert!(text.contains("Application date: 20"), "{name}: {text}");
-        // A repeat is answered with the same id and sends nothing more.
-        assert_eq!(id_of(post(&s, &body).await).await, (StatusCode::OK, id.clone()), "{name}");
+        // A repeat is answered like a new application and sends nothing more.
+        let (status, repeat) = id_of(post(&s, &body).await).await;
+        assert_eq!(status, StatusCode::CREATED, "{name}");
+        assert_ne!(repeat, id, "{name}");
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         let counts = store.mail_counts().await.expect("counts");
         assert_eq!((counts.pending, counts.delivered), (0, 1), "{name}");

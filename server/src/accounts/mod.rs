@@ -116,11 +116,6 @@ impl AccountRequest {
         self.get("email")
     }
 
-    /// What makes a repeat: the same type and e-mail address.
-    pub fn dedupe_key(&self) -> String {
-        format!("{}|{}", self.account_type.as_str(), self.email().to_lowercase())
-    }
-
     /// The fields as stored: source, type and every field of the form.
     pub fn data(&self) -> serde_json::Value {
         let mut map = serde_json::Map::new();

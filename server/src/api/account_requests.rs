@@ -24,7 +24,7 @@ use crate::pages::errors;
 use crate::pages::props::FormError;
 use crate::pages::register::register_path;
 use crate::state::AppState;
-use crate::store::{NewSubmission, SubmissionKind, Submitted, now_ms};
+use crate::store::{NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
 
 pub const ACCOUNT_REQUESTS_PATH: &str = "/api/account-requests";
 
@@ -67,14 +67,15 @@ async fn submit(state: &AppState, fields: &Fields, context: RequestContext) -> R
     let request = validate_account_request(fields)?;
     let received = now_ms();
     let mail = mail::mail(&request, &context, received);
+    let data = request.data();
     let submission = NewSubmission {
         kind: KIND,
-        dedupe_key: request.dedupe_key(),
+        dedupe_key: dedupe_key(KIND, &data),
         email: request.email().to_string(),
         phone: Some(request.get("phone"))
             .filter(|p| !p.is_empty())
             .map(|p| crate::phone::UsPhone::parse(p).map(|u| u.e164()).unwrap_or_else(|_| p.to_string())),
-        data: request.data(),
+        data,
         context,
     };
     let submitted = intake::accept(state, submission, mail).await?;

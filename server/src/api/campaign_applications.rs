@@ -20,7 +20,7 @@ use crate::applications::{EXPERIENCE, MONTHLY_VOLUME};
 use crate::leads::validate::{Field, Fields};
 use crate::leads::{RequestContext, percent_decode};
 use crate::state::AppState;
-use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, now_ms};
+use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
 
 pub const APPLICATIONS_PATH: &str = "/api/campaign-applications";
 /// The application form as a page of its own (the no-JavaScript path).
@@ -68,12 +68,13 @@ async fn submit(state: &AppState, fields: &Fields, mut context: RequestContext) 
         subject: application.mail_subject(),
         body: application.mail_body(now_ms()),
     };
+    let data = application.data();
     let submission = NewSubmission {
         kind: KIND,
-        dedupe_key: application.dedupe_key(),
+        dedupe_key: dedupe_key(KIND, &data),
         email: application.email.clone(),
         phone: Some(application.phone_for_records()),
-        data: application.data(),
+        data,
         context,
     };
     intake::accept(state, submission, mail).await

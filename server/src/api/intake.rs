@@ -42,12 +42,13 @@ pub fn discard(state: &AppState, kind: SubmissionKind) -> Submitted {
     }
 }
 
-/// 201 `{ "id" }` for a new submission, 200 with the first id for a repeat of the same
-/// request within the window (what the account and application endpoints promise their
-/// forms; unlike a lead, a repeat here tells only the sender that their own request is in).
+/// 201 `{ "id" }`, for every form's JSON answer (leads too). A repeat is answered exactly
+/// like a new submission, with an id of its own: the earlier one's id (a UUIDv7, which
+/// carries its time), or any other difference, would tell whoever sends a request that an
+/// identical one came in recently.
 pub fn answer(submitted: &Submitted) -> Response {
-    let status = if submitted.duplicate { StatusCode::OK } else { StatusCode::CREATED };
-    let mut response = (status, Json(json!({ "id": submitted.id }))).into_response();
+    let id = if submitted.duplicate { new_lead_id() } else { submitted.id.clone() };
+    let mut response = (StatusCode::CREATED, Json(json!({ "id": id }))).into_response();
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -10,9 +10,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{ApiError, Encoding, Submission, read};
+use super::{ApiError, Encoding, Submission, intake, read};
 use crate::leads::RequestContext;
 use crate::leads::validate::{Field, Fields, validate_lead};
 use crate::state::AppState;
@@ -81,17 +80,12 @@ fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>,
     }
 }
 
-/// 201 with the lead's id; a form post is sent on to the thank-you page. A repeat is
-/// answered exactly like a new lead, with an id of its own: the earlier lead's id (a UUIDv7,
-/// which carries its time) would tell anyone that this phone asked about this service.
+/// 201 with the lead's id (`intake::answer`: a repeat is answered exactly like a new lead, so
+/// the answer never tells that this phone asked about this service); a form post is sent on
+/// to the thank-you page.
 fn accepted(encoding: Encoding, submitted: &Submitted, fields: &Fields) -> Response {
     match encoding {
-        Encoding::Json => {
-            let id = if submitted.duplicate { new_lead_id() } else { submitted.id.clone() };
-            let mut r = (StatusCode::CREATED, axum::Json(json!({ "id": id }))).into_response();
-            r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-            r
-        }
+        Encoding::Json => intake::answer(submitted),
         Encoding::Form => {
             let slug = match fields.get("serviceSlug") {
                 Field::Text(s) if s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => s.clone(),

@@ -5,7 +5,6 @@
 pub mod validate;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use crate::phone::UsPhone;
 use crate::time::human_utc;
@@ -84,17 +83,6 @@ impl Application {
     /// E.164 when the number is a US one, else as typed.
     pub fn phone_for_records(&self) -> String {
         UsPhone::parse(&self.phone).map_or_else(|_| self.phone.clone(), |p| p.e164())
-    }
-
-    /// What makes a repeat: the same e-mail (any case) applying to the same set of campaigns.
-    pub fn dedupe_key(&self) -> String {
-        let mut hash = Sha256::new();
-        for name in &self.selected_campaigns {
-            hash.update((name.len() as u64).to_le_bytes());
-            hash.update(name.as_bytes());
-        }
-        let digest: String = hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
-        format!("campaign-application|{}|{digest}", self.email.to_lowercase())
     }
 
     /// Spec section 7: 'New Campaign Application - {firstName} {lastName}'.
@@ -176,14 +164,8 @@ mod tests {
     }
 
     #[test]
-    fn a_repeat_is_the_same_e_mail_and_campaign_set() {
+    fn a_us_number_is_kept_in_e164_and_any_other_as_typed() {
         let a = application();
-        let mut b = application();
-        b.email = "jane@leadflow.example".into();
-        b.first_name = "Janet".into();
-        assert_eq!(a.dedupe_key(), b.dedupe_key());
-        b.selected_campaigns.pop();
-        assert_ne!(a.dedupe_key(), b.dedupe_key());
         assert_eq!(a.phone_for_records(), "+14125550188");
         let mut c = application();
         c.phone = "+44 20 7946 0958".into();

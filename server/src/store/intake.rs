@@ -34,7 +34,8 @@ impl SubmissionKind {
 #[derive(Debug, Clone)]
 pub struct NewSubmission {
     pub kind: SubmissionKind,
-    /// What makes a repeat: the same key within the duplicate window gets the first id back.
+    /// What makes a repeat: the same key within the duplicate window is not stored again
+    /// (see [`dedupe_key`]).
     pub dedupe_key: String,
     /// The visitor's e-mail address (stored in lower case, to find a person's records).
     pub email: String,
@@ -43,6 +44,24 @@ pub struct NewSubmission {
     /// The validated fields. Never a password.
     pub data: serde_json::Value,
     pub context: RequestContext,
+}
+
+/// The dedupe key of a validated submission: a hash of the whole request (its kind and every
+/// field, the e-mail address in lower case), so only an identical request is a repeat. A
+/// request that differs in anything (another person using the same address, another
+/// account type, another answer) is stored and mailed as its own.
+pub fn dedupe_key(kind: SubmissionKind, data: &serde_json::Value) -> String {
+    use sha2::{Digest, Sha256};
+    let mut data = data.clone();
+    if let Some(email) = data.get_mut("email")
+        && let Some(text) = email.as_str()
+    {
+        *email = serde_json::Value::String(text.to_lowercase());
+    }
+    // serde_json writes an object's keys in order, so equal requests hash alike.
+    let digest = Sha256::digest(format!("{}\n{data}", kind.as_str()).as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{}|{hex}", kind.as_str())
 }
 
 /// A plain-text e-mail to the notification recipients.

@@ -27,7 +27,7 @@ mod suppressions;
 
 pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow};
 pub use erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
-pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord};
+pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord, dedupe_key};
 pub use review::{SUBMISSION_STATUSES, SubmissionFilter};
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 pub use suppressions::{Suppression, masked};
