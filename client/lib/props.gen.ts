@@ -249,9 +249,13 @@ phone: string, reason: string, };
 
 export type SubmissionListRow = { id: string, href: string, received: string, 
 /**
- * The person or business, as the form gave it.
+ * The person, as the form gave their name.
  */
-name: string, email: string, phone: string, status: string, };
+name: string, 
+/**
+ * Their company, when the form asked for one.
+ */
+company: string | null, email: string, phone: string, status: string, };
 
 export type AdminSubmissionsProps = { frame: AdminFrame, 
 /**

@@ -190,7 +190,7 @@ async fn exports_quote_every_cell_and_neutralise_formulas() {
                     dedupe_key: "k1".into(),
                     email: "owner@acme.example".into(),
                     phone: Some("+14125550199".into()),
-                    data: serde_json::json!({ "businessName": "=cmd|' /C calc'!A0", "hp_website": "spam", "seats": 3 }),
+                    data: serde_json::json!({ "firstName": "Dana", "lastName": "Whitfield", "businessName": "=cmd|' /C calc'!A0", "hp_website": "spam", "seats": 3 }),
                     context: RequestContext::default(),
                 },
                 None,
@@ -212,19 +212,41 @@ async fn exports_quote_every_cell_and_neutralise_formulas() {
         let rows = parse_csv(&r.text().await.expect("body"));
         assert_eq!(
             rows[0],
-            ["Id", "Received (UTC)", "Status", "Name", "Email", "Phone", "Note", "Fields (JSON)"],
+            [
+                "Id",
+                "Received (UTC)",
+                "Status",
+                "Name",
+                "Company",
+                "Email",
+                "Phone",
+                "Note",
+                "Fields (JSON)"
+            ],
             "{name}"
         );
         assert_eq!(rows.len(), 2, "{name}");
         assert_eq!(
-            (rows[1][2].as_str(), rows[1][3].as_str(), rows[1][4].as_str(), rows[1][5].as_str()),
-            ("new", "'=cmd|' /C calc'!A0", "owner@acme.example", "'+14125550199"),
+            (
+                rows[1][2].as_str(),
+                rows[1][3].as_str(),
+                rows[1][4].as_str(),
+                rows[1][5].as_str(),
+                rows[1][6].as_str()
+            ),
+            (
+                "new",
+                "Dana Whitfield",
+                "'=cmd|' /C calc'!A0",
+                "owner@acme.example",
+                "'+14125550199"
+            ),
             "{name}"
         );
-        let fields: serde_json::Value = serde_json::from_str(&rows[1][7]).expect("JSON");
+        let fields: serde_json::Value = serde_json::from_str(&rows[1][8]).expect("JSON");
         assert_eq!(
             fields,
-            serde_json::json!({ "businessName": "=cmd|' /C calc'!A0", "seats": 3 }),
+            serde_json::json!({ "firstName": "Dana", "lastName": "Whitfield", "businessName": "=cmd|' /C calc'!A0", "seats": 3 }),
             "{name}: no honeypot"
         );
         let rows = parse_csv(

@@ -177,3 +177,86 @@ async fn staff_set_a_status_and_a_note_with_the_form_and_it_is_audited() {
         assert_eq!(r.status(), StatusCode::NOT_FOUND, "{name}");
     }
 }
+
+/// Posts a form's JSON and returns the stored id.
+async fn send(server: &TestServer, path: &str, body: serde_json::Value) -> String {
+    let r = server.client.post(server.url(path)).json(&body).send().await.expect("post");
+    assert_eq!(r.status(), StatusCode::CREATED, "{path}");
+    r.json::<serde_json::Value>().await.expect("json")["id"]
+        .as_str()
+        .expect("id")
+        .to_string()
+}
+
+/// The text of the list row that links to `id`.
+fn row_text(html: &str, id: &str) -> String {
+    let at = html.find(&format!("href=\"/admin/submissions/{id}\"")).expect("row");
+    let start = html[..at].rfind("<tr").expect("row start");
+    let end = at + html[at..].find("</tr>").expect("row end");
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html[start..end].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    unescape_html(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+#[tokio::test]
+async fn the_lists_name_the_person_and_their_company_beside_it_when_there_is_one() {
+    for (name, server) in servers().await {
+        add_staff(&server, "ivy@ringready.example").await;
+        let session = sign_in(&server, "ivy@ringready.example").await;
+        let homeowner = send(
+            &server,
+            "/api/account-requests",
+            json!({
+                "source": "registration", "accountType": "homeowner", "firstName": "Dana", "lastName": "Whitfield",
+                "email": "dana@example.com", "phone": "(412) 555-0134", "address": "118 Maple Street, Erie, PA 16501",
+                "propertyType": "single-family", "serviceNeeds": "Roof leak over the kitchen.", "hp_website": ""
+            }),
+        )
+        .await;
+        let contractor = send(
+            &server,
+            "/api/account-requests",
+            json!({
+                "source": "request", "accountType": "call-buyer", "firstName": "Luis", "lastName": "Ortega",
+                "email": "luis@ortegaroofing.example", "phone": "814-555-0177", "companyName": "Ortega Roofing LLC",
+                "businessType": "roofing", "monthlyBudget": "2500-5000", "serviceAreas": "Erie County, PA", "hp_website": ""
+            }),
+        )
+        .await;
+        let application = send(
+            &server,
+            "/api/campaign-applications",
+            json!({
+                "firstName": "Jane", "lastName": "Okafor", "email": "jane@leadflow.example", "phone": "(412) 555-0188",
+                "company": "LeadFlow Media", "website": "leadflow.example", "experience": "experienced",
+                "monthlyVolume": "100-500", "selectedCampaigns": ["HVAC Repair Transfers"], "additionalInfo": "", "hp_website": ""
+            }),
+        )
+        .await;
+        let (html, _) = page(&server, &session, "/admin/account-requests").await;
+        let row = row_text(&html, &homeowner);
+        assert!(row.contains(" Dana Whitfield dana@example.com "), "{name}: {row}");
+        let row = row_text(&html, &contractor);
+        assert!(
+            row.contains(" Luis Ortega (Ortega Roofing LLC) luis@ortegaroofing.example "),
+            "{name}: {row}"
+        );
+        let (html, _) = page(&server, &session, "/admin/applications").await;
+        let row = row_text(&html, &application);
+        assert!(
+            row.contains(" Jane Okafor (LeadFlow Media) jane@leadflow.example "),
+            "{name}: {row}"
+        );
+    }
+}

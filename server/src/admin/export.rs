@@ -202,7 +202,17 @@ async fn stream_submissions(store: Arc<Store>, mut filter: SubmissionFilter, tx:
     let mut head = String::new();
     csv::push_row(
         &mut head,
-        &["Id", "Received (UTC)", "Status", "Name", "Email", "Phone", "Note", "Fields (JSON)"],
+        &[
+            "Id",
+            "Received (UTC)",
+            "Status",
+            "Name",
+            "Company",
+            "Email",
+            "Phone",
+            "Note",
+            "Fields (JSON)",
+        ],
     );
     if !send(&tx, head).await {
         return;
@@ -222,6 +232,7 @@ async fn stream_submissions(store: Arc<Store>, mut filter: SubmissionFilter, tx:
         let mut chunk = String::with_capacity(rows.len() * 256);
         for r in rows {
             let name = submissions::display_name(&r);
+            let company = submissions::company(&r).unwrap_or_default();
             let fields = match r.data {
                 serde_json::Value::Object(mut map) => {
                     map.retain(|k, _| !k.starts_with("hp_"));
@@ -236,6 +247,7 @@ async fn stream_submissions(store: Arc<Store>, mut filter: SubmissionFilter, tx:
                     crate::time::rfc3339(r.received_at_ms),
                     r.status,
                     name,
+                    company,
                     r.email,
                     r.phone.unwrap_or_default(),
                     r.note.unwrap_or_default(),

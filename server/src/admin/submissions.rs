@@ -129,6 +129,7 @@ async fn list(
                 href: format!("/admin/submissions/{}", r.id),
                 received: zone.local(r.received_at_ms),
                 name: display_name(&r),
+                company: company(&r),
                 phone: phone_text(r.phone.as_deref()),
                 email: r.email,
                 status: r.status,
@@ -144,13 +145,32 @@ async fn list(
     page::render(&state, StatusCode::OK, props, title).await
 }
 
-/// The person or business a submission names, from the first of the usual fields it has.
+/// A text field of a submission's stored fields, when it is there and not blank.
+fn data_text<'a>(r: &'a SubmissionRecord, key: &str) -> Option<&'a str> {
+    r.data.get(key).and_then(|v| v.as_str()).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The person a submission is from: first and last name (every account form and the
+/// application ask for both), or the first of the other usual name fields.
 pub fn display_name(r: &SubmissionRecord) -> String {
-    ["fullName", "name", "contactName", "businessName", "company", "companyName"]
+    let parts: Vec<&str> = ["firstName", "lastName"].iter().filter_map(|k| data_text(r, k)).collect();
+    if !parts.is_empty() {
+        return parts.join(" ");
+    }
+    ["fullName", "name", "contactName"]
         .iter()
-        .find_map(|k| r.data.get(k).and_then(|v| v.as_str()).filter(|s| !s.trim().is_empty()))
+        .find_map(|k| data_text(r, k))
         .map(str::to_string)
         .unwrap_or_default()
+}
+
+/// The company a submission names, when there is one (contractors and affiliates give one,
+/// homeowners do not).
+pub fn company(r: &SubmissionRecord) -> Option<String> {
+    ["companyName", "company", "businessName"]
+        .iter()
+        .find_map(|k| data_text(r, k))
+        .map(str::to_string)
 }
 
 fn phone_text(phone: Option<&str>) -> String {

@@ -258,8 +258,10 @@ pub struct SubmissionListRow {
     pub id: String,
     pub href: String,
     pub received: String,
-    /// The person or business, as the form gave it.
+    /// The person, as the form gave their name.
     pub name: String,
+    /// Their company, when the form asked for one.
+    pub company: Option<String>,
     pub email: String,
     pub phone: String,
     pub status: String,
