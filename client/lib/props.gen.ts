@@ -245,7 +245,15 @@ noticeIsError: boolean,
 /**
  * The add form's values, when it is shown again after a refusal.
  */
-phone: string, reason: string, };
+phone: string, reason: string, 
+/**
+ * The next (older) page, when there is one.
+ */
+nextHref: string | null, 
+/**
+ * The first page, when this is a later one.
+ */
+firstHref: string | null, };
 
 export type SubmissionListRow = { id: string, href: string, received: string, 
 /**

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
-use site_server::store::{Outbox, RetryScope, Store};
+use site_server::store::{Outbox, Retried, RetryScope, Store};
 use site_server::urls::redact;
 use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
 use tokio::sync::watch;
@@ -289,22 +289,30 @@ async fn stopped(mut stopping: watch::Receiver<bool>) {
 /// them pending again (a running server delivers them within seconds).
 async fn outbox_retry(store: &Store, scope: Option<Retry>) -> Result<(), String> {
     let now = site_server::store::now_ms();
-    let n = match scope {
+    let done = match scope {
         None => return list_failed(store).await,
         Some(Retry::All) => {
-            let mut n = 0;
+            let mut done = Retried::default();
             for outbox in Outbox::ALL {
-                n += store.retry_failed(outbox, RetryScope::All, now).await.map_err(|e| e.to_string())?;
+                let r = store.retry_failed(outbox, RetryScope::All, now).await.map_err(|e| e.to_string())?;
+                done.sent += r.sent;
+                done.suppressed += r.suppressed;
             }
-            n
+            done
         }
         Some(Retry::One(outbox, id)) => store
             .retry_failed(outbox, RetryScope::One(id), now)
             .await
             .map_err(|e| e.to_string())?,
     };
-    println!("{n} notification(s) will be sent again");
-    if n == 0 && matches!(scope, Some(Retry::One(..))) {
+    println!("{} notification(s) will be sent again", done.sent);
+    if done.suppressed > 0 {
+        println!(
+            "{} notification(s) not sent: the number is on the do-not-call list (marked suppressed)",
+            done.suppressed
+        );
+    }
+    if done.sent + done.suppressed == 0 && matches!(scope, Some(Retry::One(..))) {
         return Err("no failed notification has that id".into());
     }
     Ok(())

@@ -8,16 +8,16 @@ use reqwest::StatusCode;
 use reqwest::header::LOCATION;
 use site_server::assets;
 use site_server::leads::{Certificate, NewLead, RequestContext};
-use site_server::store::{Channel, Outbox, Store};
+use site_server::store::{Channel, Store};
 use std::sync::Arc;
 
 use common::admin::{add_staff, get, page, post, sign_in};
 use common::stores::stores;
-use common::{SmtpServer, TestServer, config, lead_body, start_with_store, unescape_html};
+use common::{SmtpServer, TestServer, accepted_lead, config, give_up_webhook, lead_body, start_with_store, unescape_html};
 
 /// A server per store, e-mailing leads to a real SMTP server, and with a webhook that
-/// nothing listens to: the worker retries it for days (decision 009), so `give_up_webhook`
-/// gives it up as the worker does after `notify.give_up_after_hours`.
+/// nothing listens to: the worker retries it for days (decision 009), so
+/// `common::give_up_webhook` gives it up as the worker does after `notify.give_up_after_hours`.
 async fn servers(smtp: &SmtpServer) -> Vec<(&'static str, TestServer)> {
     let dead = format!("http://127.0.0.1:{}/hook", common::free_port());
     let mut out = Vec::new();
@@ -36,39 +36,12 @@ async fn servers(smtp: &SmtpServer) -> Vec<(&'static str, TestServer)> {
 async fn submit(server: &TestServer, slug: &str, phone: &str, name: &str) -> String {
     let mut body = lead_body(slug, phone);
     body["fullName"] = name.into();
-    let r = server
-        .client
-        .post(server.url("/.netlify/functions/submit-lead"))
-        .header("referer", "https://www.ringready.example/hvac?utm_source=google&utm_campaign=fall")
-        .json(&body)
-        .send()
-        .await
-        .expect("post");
-    assert_eq!(r.status(), StatusCode::CREATED);
-    r.json::<serde_json::Value>().await.expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string()
-}
-
-/// Gives up the lead's webhook delivery once it has failed once (the worker itself retries
-/// for days, docs/decisions/009): what the console shows for a delivery given up.
-async fn give_up_webhook(store: &Store, lead: &str) {
-    for _ in 0..200 {
-        let rows = store.outbox_rows(Outbox::Leads, "pending", 1000).await.expect("rows");
-        if let Some(row) = rows
-            .iter()
-            .find(|r| r.record_id == lead && r.channel == "webhook" && r.attempts >= 1)
-        {
-            store
-                .mark_failed(row.id, row.attempts as u32, "connection refused")
-                .await
-                .expect("mark failed");
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("lead {lead}: its webhook was never tried");
+    accepted_lead(
+        server,
+        &body,
+        "https://www.ringready.example/hvac?utm_source=google&utm_campaign=fall",
+    )
+    .await
 }
 
 /// Waits (10 s at most) until the lead's delivery status is `status`.
@@ -458,7 +431,7 @@ async fn a_suppressed_number_is_stored_but_never_delivered_and_the_visitor_sees_
             server
                 .state
                 .store
-                .suppressions(Some("+18785550150"), 10)
+                .suppressions(Some("+18785550150"), None, 10)
                 .await
                 .expect("read")
                 .is_empty(),

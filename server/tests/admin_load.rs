@@ -328,7 +328,7 @@ async fn staff_changes_are_charged_to_their_session_not_to_the_visitors_address(
             .await;
             assert_eq!(r.status(), StatusCode::SEE_OTHER, "{name}: change {n} went through");
         }
-        let listed = server.state.store.suppressions(None, 1000).await.expect("list");
+        let listed = server.state.store.suppressions(None, None, 1000).await.expect("list");
         assert_eq!(listed.len(), 100, "{name}: every change was made");
         // A visitor at the same address still has the visitors' budget, less the sign-in
         // post (19 of 20; one more if a refill came meanwhile, one every 3 s), and no more.
@@ -405,7 +405,7 @@ async fn a_staff_sessions_changes_have_a_budget_of_their_own() {
         assert!((1..=60).contains(&wait), "{name}: Retry-After {wait}");
         assert_eq!(r.text().await.expect("body"), MSG_STAFF_LIMITED, "{name}");
         let phone = site_server::phone::UsPhone::parse(&common::phone(2005)).expect("phone").e164();
-        let listed = server.state.store.suppressions(Some(&phone), 10).await.expect("list");
+        let listed = server.state.store.suppressions(Some(&phone), None, 10).await.expect("list");
         assert!(listed.is_empty(), "{name}: the refused change was not made");
         // Reading is not limited, and another session has its own budget.
         assert_eq!(get(&server, &first, "/admin/suppressions").await.status(), StatusCode::OK, "{name}");

@@ -205,7 +205,9 @@ async fn a_refused_write_fails_alone_and_the_writer_goes_on() {
             if i == 17 {
                 l.full_name = "Dana\0Whitfield".into();
             }
-            tasks.push(tokio::spawn(async move { store.submit_lead(l, vec![Channel::Email], now_ms()).await }));
+            tasks.push(tokio::spawn(
+                async move { store.submit_lead(l, vec![Channel::Email], now_ms()).await },
+            ));
         }
         let mut refused = Vec::new();
         for (i, t) in tasks.into_iter().enumerate() {
@@ -307,12 +309,13 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
             store
                 .retry_failed(Outbox::Leads, RetryScope::One(failed[0].id + 1000), now)
                 .await
-                .expect("none"),
+                .expect("none")
+                .sent,
             0,
             "{name}"
         );
         assert_eq!(
-            store.retry_failed(Outbox::Leads, RetryScope::All, now).await.expect("retry"),
+            store.retry_failed(Outbox::Leads, RetryScope::All, now).await.expect("retry").sent,
             1,
             "{name}"
         );
@@ -455,7 +458,11 @@ async fn the_staff_audit_log_is_kept_as_long_as_the_records_it_names() {
         // A cutoff that keeps the lead keeps every line about it.
         store.purge_before(received).await.expect("purge");
         assert!(store.lead(&id).await.expect("read").is_some(), "{name}");
-        assert_eq!(actions(store.audit_log(None, 10).await.expect("log")), ["export", "view_consent"], "{name}");
+        assert_eq!(
+            actions(store.audit_log(None, 10).await.expect("log")),
+            ["export", "view_consent"],
+            "{name}"
+        );
         // Once the lead is past the cutoff, only lines older than the cutoff go with it.
         store.purge_before(received + 5 * day).await.expect("purge");
         assert!(store.lead(&id).await.expect("read").is_none(), "{name}");
@@ -551,7 +558,7 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         let failed = store.outbox_rows(Outbox::Mail, "failed", 10).await.expect("rows");
         assert_eq!((failed.len(), failed[0].channel.as_str()), (1, "email"), "{name}");
         assert_eq!(
-            store.retry_failed(Outbox::Leads, RetryScope::All, now).await.expect("leads"),
+            store.retry_failed(Outbox::Leads, RetryScope::All, now).await.expect("leads").sent,
             0,
             "{name}"
         );
@@ -559,7 +566,8 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
             store
                 .retry_failed(Outbox::Mail, RetryScope::One(failed[0].id), now)
                 .await
-                .expect("mail"),
+                .expect("mail")
+                .sent,
             1,
             "{name}"
         );

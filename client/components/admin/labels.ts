@@ -31,3 +31,8 @@ export function statusClass(status: string): string {
       return "rounded-full bg-slate-50 px-2 py-0.5 text-xs font-bold text-slate-800";
   }
 }
+
+/** What became of one delivery attempt, as staff read it. */
+export function outcomeLabel(outcome: string): string {
+  return outcome === "suppressed" ? "Not sent: on the do-not-call list" : outcome;
+}

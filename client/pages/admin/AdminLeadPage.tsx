@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
-import { statusClass, statusLabel } from "../../components/admin/labels";
+import { outcomeLabel, statusClass, statusLabel } from "../../components/admin/labels";
 import CopyButton from "../../islands/CopyButton";
 import type { AdminLeadProps } from "../../lib/types";
 
@@ -131,7 +131,7 @@ export function AdminLeadPage(p: AdminLeadProps) {
                   <tr key={i} className="border-b border-slate-200">
                     <td className="whitespace-nowrap px-3 py-2">{a.at}</td>
                     <td className="px-3 py-2">{a.channel}</td>
-                    <td className="px-3 py-2">{a.outcome}</td>
+                    <td className="px-3 py-2">{outcomeLabel(a.outcome)}</td>
                     <td className="px-3 py-2">{a.error ?? ""}</td>
                   </tr>
                 ))}

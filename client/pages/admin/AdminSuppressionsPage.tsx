@@ -1,16 +1,17 @@
-import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
+import { AdminShell, CsrfField, Pager, TableScroll } from "../../components/admin/AdminShell";
 import ConfirmSubmit from "../../islands/ConfirmSubmit";
 import type { AdminSuppressionsProps } from "../../lib/types";
 
 const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
-/** The do-not-call list: numbers whose new leads are kept but never delivered. */
-export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsError, phone, reason }: AdminSuppressionsProps) {
+/** The do-not-call list: numbers whose leads are kept but never delivered. Newest first, a page
+ * at a time; one number found however it is typed. */
+export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsError, phone, reason, nextHref, firstHref }: AdminSuppressionsProps) {
   return (
     <AdminShell frame={frame} title="Do not call">
       <p className="mt-2 text-sm text-slate-600">
-        A lead from a number on this list is still stored (it is a legal record) but never sent to the people who call leads back. The visitor sees the usual confirmation.
+        A lead from a number on this list is still stored (it is a legal record) but never sent to the people who call leads back. The visitor sees the usual confirmation. Adding a number also stops every notification of its earlier leads that was not delivered yet.
       </p>
       {notice && (
         <p
@@ -45,7 +46,7 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
       <form method="get" action="/admin/suppressions" className="mt-4 flex flex-wrap items-end gap-3">
         <label className={FIELD}>
           Find a number
-          <input type="search" name="phone" defaultValue={search} autoComplete="off" className={INPUT} />
+          <input type="search" name="phone" defaultValue={search} autoComplete="off" placeholder="Any format" className={INPUT} />
         </label>
         <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-bold text-slate-900 hover:bg-slate-100">
           Find
@@ -98,6 +99,7 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
           </table>
         </TableScroll>
       )}
+      <Pager firstHref={firstHref} nextHref={nextHref} olderLabel="Older numbers" />
     </AdminShell>
   );
 }

@@ -1,6 +1,7 @@
 //! GET /admin/leads (the list: filters, keyset pages), GET /admin/leads/{id} (everything
 //! stored, with the consent record and every delivery attempt), POST
-//! /admin/leads/{id}/retry (a failed delivery back to the outbox).
+//! /admin/leads/{id}/retry (a failed delivery back to the outbox, unless the lead is erased
+//! or its number is on the do-not-call list now).
 
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ use crate::pages::props::{
 };
 use crate::phone::UsPhone;
 use crate::state::AppState;
-use crate::store::{DELIVERY_STATUSES, LeadDetail, LeadFilter, LeadRow};
+use crate::store::{DELIVERY_STATUSES, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 
 /// Rows on one page of the list.
 pub const PAGE: usize = 50;
@@ -217,6 +218,8 @@ pub async fn detail(
     let notice = match q.done.as_deref() {
         Some("retry") => Some("The delivery was sent back to the outbox: it is tried again now.".to_string()),
         Some("not-failed") => Some("That delivery has not failed, so there is nothing to retry.".to_string()),
+        Some("suppressed") => Some("Not sent: the number is on the do-not-call list, so the delivery is marked suppressed.".to_string()),
+        Some("erased") => Some("Not sent: this lead was erased on request, so nothing is sent for it.".to_string()),
         _ => None,
     };
     let props = PageProps::AdminLead(Box::new(lead_props(&state, &staff, detail, notice)));
@@ -277,7 +280,7 @@ fn lead_props(state: &AppState, staff: &StaffSession, d: LeadDetail, notice: Opt
                     ("pending", _) => format!("next try {}", zone.local(o.next_attempt_ms)),
                     _ => String::new(),
                 },
-                can_retry: o.status == "failed",
+                can_retry: o.status == "failed" && !d.suppressed_now && d.erased_ms.is_none(),
                 channel: o.channel,
                 status: o.status,
                 attempts: o.attempts.to_string(),
@@ -317,15 +320,18 @@ pub async fn retry(
     };
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("retry", Some(format!("lead:{id}")), Some(format!("delivery {outbox_id}")));
-    match state.store.retry_delivery(&id, outbox_id, audit, now).await {
-        Ok(true) => {
+    let done = match state.store.retry_delivery(&id, outbox_id, audit, now).await {
+        Ok(RetryOutcome::Queued) => {
             state.notifier.wake.notify_one();
-            Redirect::to(&format!("/admin/leads/{}?done=retry", encode_component(&id))).into_response()
+            "retry"
         }
-        Ok(false) => Redirect::to(&format!("/admin/leads/{}?done=not-failed", encode_component(&id))).into_response(),
+        Ok(RetryOutcome::Suppressed) => "suppressed",
+        Ok(RetryOutcome::Erased) => "erased",
+        Ok(RetryOutcome::NotFailed) => "not-failed",
         Err(e) => {
             tracing::error!(error = %e, "console: cannot retry a delivery");
-            page::unavailable()
+            return page::unavailable();
         }
-    }
+    };
+    Redirect::to(&format!("/admin/leads/{}?done={done}", encode_component(&id))).into_response()
 }

@@ -1,6 +1,8 @@
-//! GET /admin/suppressions (the do-not-call list), POST /admin/suppressions (add a number
-//! with a reason), POST /admin/suppressions/remove. A lead from a listed number is stored,
-//! marked suppressed and never delivered; the visitor sees the usual success.
+//! GET /admin/suppressions (the do-not-call list, newest first, a page at a time, or the one
+//! number searched for, typed in any format), POST /admin/suppressions (add a number with a
+//! reason), POST /admin/suppressions/remove. A lead from a listed number is stored, marked
+//! suppressed and never delivered; the visitor sees the usual success. Adding a number also
+//! stops every notification of its earlier leads not delivered yet.
 
 use std::sync::Arc;
 
@@ -18,59 +20,73 @@ use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::masked;
 
-const SHOWN: usize = 200;
+/// Numbers on one page of the list.
+pub const PAGE: usize = 50;
 const MAX_REASON: usize = 200;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct ListQuery {
     phone: Option<String>,
     done: Option<String>,
+    /// Notifications stopped by the number just added.
+    stopped: Option<u64>,
+    /// Keyset cursor: the page after the row added at this time with this number ("ms.+1…").
+    before: Option<String>,
+}
+
+/// The notice after an action, from the redirect's `done` (and `stopped`).
+fn done_notice(done: Option<&str>, stopped: u64) -> Option<String> {
+    Some(match done? {
+        "added" if stopped > 0 => format!(
+            "Added to the do-not-call list. Its next leads are kept but not delivered, and {stopped} notification(s) of its earlier leads that were not delivered yet never will be."
+        ),
+        "added" => "Added to the do-not-call list. Its next leads are kept but not delivered.".to_string(),
+        "already" => "That number was already on the list.".to_string(),
+        "removed" => "Removed from the do-not-call list. Its next leads are delivered again.".to_string(),
+        "absent" => "That number was not on the list.".to_string(),
+        _ => return None,
+    })
 }
 
 pub async fn list(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, Query(q): Query<ListQuery>) -> Response {
     let search = q.phone.as_deref().unwrap_or("").trim().chars().take(40).collect::<String>();
-    let (filter, mut notice, mut is_error) = match (search.is_empty(), UsPhone::parse(&search)) {
-        (true, _) => (None, None, false),
-        (false, Ok(p)) => (Some(p.e164()), None, false),
-        (false, Err(_)) => (
-            None,
-            Some(format!("“{search}” is not a US phone number: type its ten digits, in any format.")),
-            true,
-        ),
+    let mut view = ListView {
+        search: search.clone(),
+        ..ListView::default()
     };
-    if notice.is_none() {
-        notice = match q.done.as_deref() {
-            Some("added") => Some("Added to the do-not-call list. Its next leads are kept but not delivered.".to_string()),
-            Some("already") => Some("That number was already on the list.".to_string()),
-            Some("removed") => Some("Removed from the do-not-call list. Its next leads are delivered again.".to_string()),
-            Some("absent") => Some("That number was not on the list.".to_string()),
-            _ => None,
-        };
-        is_error = false;
-    }
-    if is_error {
-        return render(
-            &state,
-            &staff,
-            Vec::new(),
-            search,
-            notice,
-            true,
-            String::new(),
-            String::new(),
-            StatusCode::OK,
-        )
-        .await;
-    }
-    let rows = match state.store.suppressions(filter.as_deref(), SHOWN).await {
+    let filter = match (search.is_empty(), UsPhone::parse(&search)) {
+        (true, _) => None,
+        (false, Ok(p)) => Some(p.e164()),
+        (false, Err(_)) => {
+            view.notice = Some(format!("“{search}” is not a US phone number: type its ten digits, in any format."));
+            view.notice_is_error = true;
+            return render(&state, &staff, view, StatusCode::OK).await;
+        }
+    };
+    view.notice = done_notice(q.done.as_deref(), q.stopped.unwrap_or(0));
+    let before = q.before.as_deref().and_then(|b| {
+        let (ms, phone) = b.split_once('.')?;
+        Some((ms.parse::<i64>().ok()?, phone.chars().take(20).collect::<String>()))
+    });
+    let paged = before.is_some();
+    let rows = match state.store.suppressions(filter.as_deref(), before, PAGE + 1).await {
         Ok(r) => r,
         Err(e) => {
             tracing::error!(error = %e, "console: cannot read the do-not-call list");
             return page::unavailable();
         }
     };
+    let more = rows.len() > PAGE;
+    let rows: Vec<_> = rows.into_iter().take(PAGE).collect();
+    view.next_href = more.then(|| rows.last()).flatten().map(|r| {
+        format!(
+            "{LIST_PATH}?before={}",
+            encode_component(&format!("{}.{}", r.added_ms, r.phone_e164))
+        )
+    });
+    view.first_href = paged.then(|| LIST_PATH.to_string());
     let zone = Zone::new(&state.config.site.time_zone);
-    let rows = rows
+    view.rows = rows
         .into_iter()
         .map(|s| SuppressionRow {
             phone: UsPhone::parse(&s.phone_e164)
@@ -82,40 +98,36 @@ pub async fn list(State(state): State<Arc<AppState>>, Extension(staff): Extensio
             added_by: s.staff_email,
         })
         .collect();
-    render(
-        &state,
-        &staff,
-        rows,
-        search,
-        notice,
-        false,
-        String::new(),
-        String::new(),
-        StatusCode::OK,
-    )
-    .await
+    render(&state, &staff, view, StatusCode::OK).await
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn render(
-    state: &AppState,
-    staff: &StaffSession,
+const LIST_PATH: &str = "/admin/suppressions";
+
+/// What the page shows besides its frame.
+#[derive(Debug, Default)]
+struct ListView {
     rows: Vec<SuppressionRow>,
     search: String,
     notice: Option<String>,
     notice_is_error: bool,
+    /// The add form's values, shown again after a refusal.
     phone: String,
     reason: String,
-    status: StatusCode,
-) -> Response {
+    next_href: Option<String>,
+    first_href: Option<String>,
+}
+
+async fn render(state: &AppState, staff: &StaffSession, view: ListView, status: StatusCode) -> Response {
     let props = PageProps::AdminSuppressions(AdminSuppressionsProps {
         frame: staff.frame(state, AdminSection::Suppressions),
-        rows,
-        search,
-        notice,
-        notice_is_error,
-        phone,
-        reason,
+        rows: view.rows,
+        search: view.search,
+        notice: view.notice,
+        notice_is_error: view.notice_is_error,
+        phone: view.phone,
+        reason: view.reason,
+        next_href: view.next_href,
+        first_href: view.first_href,
     });
     page::render(state, status, props, "Do not call").await
 }
@@ -134,21 +146,15 @@ pub async fn add(
         .take(MAX_REASON)
         .collect::<String>();
     let refuse = |message: String| {
-        let (state, staff, typed, reason) = (&state, &staff, typed.clone(), reason.clone());
-        async move {
-            render(
-                state,
-                staff,
-                Vec::new(),
-                String::new(),
-                Some(message),
-                true,
-                typed,
-                reason,
-                StatusCode::BAD_REQUEST,
-            )
-            .await
-        }
+        let view = ListView {
+            notice: Some(message),
+            notice_is_error: true,
+            phone: typed.clone(),
+            reason: reason.clone(),
+            ..ListView::default()
+        };
+        let (state, staff) = (&state, &staff);
+        async move { render(state, staff, view, StatusCode::BAD_REQUEST).await }
     };
     let phone = match UsPhone::parse(&typed) {
         Ok(p) => p.e164(),
@@ -160,7 +166,8 @@ pub async fn add(
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("suppress", Some(masked(&phone)), Some(reason.clone()));
     match state.store.suppress(&phone, reason.trim(), audit, now).await {
-        Ok(added) => done(&phone, if added { "added" } else { "already" }),
+        Ok(listed) if listed.added && listed.stopped > 0 => done(&phone, &format!("added&stopped={}", listed.stopped)),
+        Ok(listed) => done(&phone, if listed.added { "added" } else { "already" }),
         Err(e) => {
             tracing::error!(error = %e, "console: cannot add to the do-not-call list");
             page::unavailable()
@@ -196,5 +203,5 @@ pub async fn remove(
 }
 
 fn done(phone: &str, what: &str) -> Response {
-    Redirect::to(&format!("/admin/suppressions?phone={}&done={what}", encode_component(phone))).into_response()
+    Redirect::to(&format!("{LIST_PATH}?phone={}&done={what}", encode_component(phone))).into_response()
 }

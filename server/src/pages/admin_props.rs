@@ -248,6 +248,10 @@ pub struct AdminSuppressionsProps {
     /// The add form's values, when it is shown again after a refusal.
     pub phone: String,
     pub reason: String,
+    /// The next (older) page, when there is one.
+    pub next_href: Option<String>,
+    /// The first page, when this is a later one.
+    pub first_href: Option<String>,
 }
 
 /// One row of the account requests or applications list.

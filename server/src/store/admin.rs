@@ -91,6 +91,34 @@ pub struct LeadDetail {
     pub suppressed_now: bool,
 }
 
+/// What a console Retry did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryOutcome {
+    /// Back in the outbox, due now.
+    Queued,
+    /// Not sent: the lead's number is on the do-not-call list (the notification is marked
+    /// suppressed, if it was not already).
+    Suppressed,
+    /// Not sent: the lead was erased on request.
+    Erased,
+    /// No such failed notification of that lead (delivered, pending, or none).
+    NotFailed,
+}
+
+/// The audit line of a console Retry that changed something, its outcome in the detail.
+pub(super) fn retry_audit(audit: NewAudit, outcome: RetryOutcome) -> NewAudit {
+    match outcome {
+        RetryOutcome::Suppressed => NewAudit {
+            detail: Some(format!(
+                "{}: not sent, the number is on the do-not-call list",
+                audit.detail.as_deref().unwrap_or("delivery")
+            )),
+            ..audit
+        },
+        _ => audit,
+    }
+}
+
 /// A query parameter of the list's SQL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Param {
@@ -209,9 +237,11 @@ impl Store {
     }
 
     /// Sends a failed notification of `lead_id` back to the outbox, due now, with a fresh
-    /// retry period (what `site outbox retry ID` does, decision 009); writes `audit` in the
-    /// same transaction. False when there is no such failed notification.
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    /// retry period (what `site outbox retry ID` does, decision 009), unless its lead is
+    /// erased or its number is on the do-not-call list: checked in the same transaction,
+    /// which marks it suppressed in that case. `audit` is written with a change, with the
+    /// outcome added to its detail.
+    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
         match self {
             Store::Sqlite(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,
             Store::Postgres(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,

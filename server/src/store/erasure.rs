@@ -1,9 +1,17 @@
 //! Data requests: every record of a person, found by phone number (E.164) or e-mail, and
 //! their deletion on request. A lead is erased down to its consent record (the wording's
 //! hash, certificate, time, IP and the number consented for), which the law requires us to
-//! keep; its name and everything else are cleared and `erased_ms` set, and its pending
-//! deliveries are dropped. Account requests and applications are deleted (their e-mails go
-//! with them). Each erased or deleted record gets its own audit line, in the same statement.
+//! keep; everything else [`ERASURE`] lists as cleared is cleared and `erased_ms` set. Its
+//! notifications end whatever their state: the undelivered ones (pending, being sent, failed)
+//! are deleted, and delivery refuses an erased lead (the outbox claim and every Retry check
+//! `erased_ms` in the same transaction). Account requests and applications are deleted
+//! (their e-mails go with them). Each erased or deleted record gets its own audit line, in
+//! the same transaction.
+//!
+//! [`ERASURE`] names every column of every table with what a data request does to it:
+//! cleared, deleted with its row, or kept and why. A test reads both databases' schemas and
+//! fails on a column missing from it, so a new column is never left holding personal data
+//! by oversight.
 
 use super::{NewAudit, Store, StoreError, SubmissionRecord};
 
@@ -60,10 +68,303 @@ pub struct Erased {
 /// Records shown for one person, at most.
 pub const PERSON_LIMIT: usize = 500;
 
-/// The lead columns a data request clears (everything but the consent record).
-pub(super) const ERASE_SET: &str = "full_name = '', zip_code = NULL, user_agent = NULL, page_url = NULL, referrer = NULL, \
-     utm_source = NULL, utm_medium = NULL, utm_campaign = NULL, utm_term = NULL, utm_content = NULL, \
-     delivery_status = CASE WHEN delivery_status = 'pending' THEN 'none' ELSE delivery_status END";
+/// What a data request does to one column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Set to NULL in the erased person's rows.
+    Cleared,
+    /// Set to '' in the erased person's rows (the column cannot be NULL).
+    Emptied,
+    /// The person's rows are deleted: account requests and applications, their e-mails,
+    /// the undelivered notifications of an erased lead.
+    Deleted,
+    /// Kept, and why.
+    Kept(&'static str),
+}
+
+/// One table, every one of its columns, and how a data request finds its rows of a person.
+#[derive(Debug, Clone, Copy)]
+pub struct TableErasure {
+    pub table: &'static str,
+    /// The column naming the erased lead (`id` in `leads`, `lead_id` in the tables about a
+    /// lead): its [`Fate::Cleared`] and [`Fate::Emptied`] columns are cleared in those rows.
+    pub lead_key: Option<&'static str>,
+    /// Rows of an erased lead that are deleted rather than cleared (SQL, on the table).
+    pub deleted_rows: Option<&'static str>,
+    /// Only in SQLite's schema.
+    pub sqlite_only: bool,
+    pub columns: &'static [(&'static str, Fate)],
+}
+
+const CONSENT: Fate = Fate::Kept("the consent record, which the law requires us to keep");
+const CERTIFICATE: Fate = Fate::Kept("the consent record: its certificate");
+const BOOKKEEPING: Fate = Fate::Kept("not personal: ids, times, counts, states");
+const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
+
+/// Every column of every table, and what a data request does to it. A column added by a
+/// migration goes here too (`server/tests/erasure.rs` fails until it does): cleared when it
+/// can hold anything a visitor sent or that names them, kept only with the reason.
+pub const ERASURE: &[TableErasure] = &[
+    TableErasure {
+        table: "leads",
+        lead_key: Some("id"),
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("received_at_ms", CONSENT),
+            ("service_slug", Fate::Kept("the consent record: what the consent was given for")),
+            ("full_name", Fate::Emptied),
+            ("phone_e164", Fate::Kept("the consent record: the number consented for")),
+            ("zip_code", Fate::Cleared),
+            ("consent", CONSENT),
+            ("consent_sha256", CONSENT),
+            ("cert_url", CERTIFICATE),
+            ("cert_token", CERTIFICATE),
+            ("cert_ping_url", CERTIFICATE),
+            ("ip", Fate::Kept("the consent record: the address consent was given from")),
+            ("user_agent", Fate::Cleared),
+            ("page_url", Fate::Cleared),
+            ("referrer", Fate::Cleared),
+            ("utm_source", Fate::Cleared),
+            ("utm_medium", Fate::Cleared),
+            ("utm_campaign", Fate::Cleared),
+            ("utm_term", Fate::Cleared),
+            ("utm_content", Fate::Cleared),
+            ("seen_referer", Fate::Cleared),
+            ("delivery_status", BOOKKEEPING),
+            ("erased_ms", Fate::Kept("when the data request erased it")),
+        ],
+    },
+    TableErasure {
+        table: "lead_names",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: true,
+        columns: &[(
+            "full_name",
+            Fate::Kept("SQLite's index of leads.full_name, rewritten by a trigger when the name is cleared"),
+        )],
+    },
+    TableErasure {
+        table: "outbox",
+        lead_key: Some("lead_id"),
+        deleted_rows: Some("status IN ('pending', 'failed')"),
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("lead_id", BOOKKEEPING),
+            ("channel", BOOKKEEPING),
+            (
+                "status",
+                Fate::Kept("what became of a delivered or suppressed notification (the undelivered ones are deleted)"),
+            ),
+            ("attempts", BOOKKEEPING),
+            ("next_attempt_ms", BOOKKEEPING),
+            ("locked_until_ms", BOOKKEEPING),
+            ("last_error", Fate::Cleared),
+            ("created_ms", BOOKKEEPING),
+            ("delivered_ms", BOOKKEEPING),
+            ("retry_from_ms", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "delivery_attempts",
+        lead_key: Some("lead_id"),
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("outbox_id", BOOKKEEPING),
+            ("lead_id", BOOKKEEPING),
+            ("channel", BOOKKEEPING),
+            ("at_ms", BOOKKEEPING),
+            ("outcome", BOOKKEEPING),
+            ("error", Fate::Cleared),
+        ],
+    },
+    TableErasure {
+        table: "consent_texts",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[("sha256", CONSENT), ("text", CONSENT), ("first_seen_ms", CONSENT)],
+    },
+    TableErasure {
+        table: "certificates",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("token", CERTIFICATE),
+            ("ping_url", CERTIFICATE),
+            ("cert_url", CERTIFICATE),
+            ("service_slug", CERTIFICATE),
+            ("recorded_at_ms", CERTIFICATE),
+            ("updated_at_ms", CERTIFICATE),
+        ],
+    },
+    TableErasure {
+        table: "submissions",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", Fate::Deleted),
+            ("kind", Fate::Deleted),
+            ("received_at_ms", Fate::Deleted),
+            ("dedupe_key", Fate::Deleted),
+            ("email", Fate::Deleted),
+            ("phone", Fate::Deleted),
+            ("data", Fate::Deleted),
+            ("ip", Fate::Deleted),
+            ("user_agent", Fate::Deleted),
+            ("page_url", Fate::Deleted),
+            ("status", Fate::Deleted),
+            ("note", Fate::Deleted),
+        ],
+    },
+    TableErasure {
+        table: "mail_outbox",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", Fate::Deleted),
+            ("submission_id", Fate::Deleted),
+            ("subject", Fate::Deleted),
+            ("body", Fate::Deleted),
+            ("status", Fate::Deleted),
+            ("attempts", Fate::Deleted),
+            ("next_attempt_ms", Fate::Deleted),
+            ("locked_until_ms", Fate::Deleted),
+            ("last_error", Fate::Deleted),
+            ("created_ms", Fate::Deleted),
+            ("delivered_ms", Fate::Deleted),
+            ("retry_from_ms", Fate::Deleted),
+        ],
+    },
+    TableErasure {
+        table: "suppressions",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            (
+                "phone_e164",
+                Fate::Kept("the do-not-call request itself: erasing it would let the number be called again"),
+            ),
+            (
+                "reason",
+                Fate::Kept("why staff listed the number (their words, about the request, not the person)"),
+            ),
+            ("added_ms", BOOKKEEPING),
+            ("staff_id", STAFF),
+        ],
+    },
+    TableErasure {
+        table: "staff",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", STAFF),
+            ("email", STAFF),
+            ("password_hash", STAFF),
+            ("active", STAFF),
+            ("created_ms", STAFF),
+            ("disabled_ms", STAFF),
+        ],
+    },
+    TableErasure {
+        table: "staff_sessions",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id_hash", STAFF),
+            ("staff_id", STAFF),
+            ("created_ms", STAFF),
+            ("last_seen_ms", STAFF),
+            ("ip", STAFF),
+            ("user_agent", STAFF),
+        ],
+    },
+    TableErasure {
+        table: "staff_audit",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("at_ms", BOOKKEEPING),
+            ("staff_id", STAFF),
+            ("action", BOOKKEEPING),
+            (
+                "target",
+                Fate::Kept("what staff did, kept as long as the records: record ids and masked numbers, never a name"),
+            ),
+            ("ip", STAFF),
+            (
+                "detail",
+                Fate::Kept("what staff did: a filter, a status, a reason for the do-not-call list"),
+            ),
+        ],
+    },
+    TableErasure {
+        table: "schema_migrations",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("version", BOOKKEEPING),
+            ("applied_ms", BOOKKEEPING),
+            ("name", BOOKKEEPING),
+            ("checksum", BOOKKEEPING),
+            ("applied_by", BOOKKEEPING),
+        ],
+    },
+];
+
+impl TableErasure {
+    /// `col = NULL, col = ''…` for its cleared columns (empty when it has none).
+    pub(super) fn clear_set(&self) -> String {
+        self.columns
+            .iter()
+            .filter_map(|(name, fate)| match fate {
+                Fate::Cleared => Some(format!("{name} = NULL")),
+                Fate::Emptied => Some(format!("{name} = ''")),
+                Fate::Deleted | Fate::Kept(_) => None,
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The tables whose rows name an erased lead, other than `leads` itself, with the column
+/// that names it.
+pub(super) fn lead_tables() -> impl Iterator<Item = (&'static TableErasure, &'static str)> {
+    ERASURE
+        .iter()
+        .filter(|t| t.table != "leads")
+        .filter_map(|t| t.lead_key.map(|key| (t, key)))
+}
+
+/// `UPDATE leads SET …` of an erasure: the cleared columns, and a delivery status that no
+/// longer counts the undelivered notifications (deleted in the same transaction).
+pub(super) fn erase_lead_set() -> String {
+    let clear = ERASURE
+        .iter()
+        .find(|t| t.table == "leads")
+        .map(TableErasure::clear_set)
+        .unwrap_or_default();
+    format!(
+        "{clear}, delivery_status = CASE WHEN delivery_status NOT IN ('pending', 'failed') THEN delivery_status \
+         WHEN EXISTS (SELECT 1 FROM outbox o WHERE o.lead_id = leads.id AND o.status = 'suppressed') THEN 'suppressed' \
+         WHEN EXISTS (SELECT 1 FROM outbox o WHERE o.lead_id = leads.id AND o.status = 'delivered') THEN 'delivered' \
+         ELSE 'none' END"
+    )
+}
 
 impl Store {
     pub async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {

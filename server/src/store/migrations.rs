@@ -32,6 +32,7 @@ pub const SQLITE: &[Migration] = &[
     migration!(3, "sqlite", "0003_hardening"),
     migration!(4, "sqlite", "0004_staff"),
     migration!(5, "sqlite", "0005_console_health"),
+    migration!(6, "sqlite", "0006_delivery_checks"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -40,6 +41,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!(3, "postgres", "0003_hardening"),
     migration!(4, "postgres", "0004_staff"),
     migration!(5, "postgres", "0005_console_health"),
+    migration!(6, "postgres", "0006_delivery_checks"),
 ];
 
 /// The table that records them, as each backend creates it (older databases lack the last

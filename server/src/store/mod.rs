@@ -21,16 +21,17 @@ pub mod sqlite;
 mod sqlite_admin;
 pub mod sqlite_backup;
 mod sqlite_intake;
+mod sqlite_outbox;
 mod sqlite_staff;
 mod staff;
 mod suppressions;
 
-pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow};
-pub use erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
+pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
 pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord, dedupe_key};
 pub use review::{SUBMISSION_STATUSES, SubmissionFilter};
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
-pub use suppressions::{Suppression, masked};
+pub use suppressions::{Listed, Suppression, masked};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -228,6 +229,19 @@ impl Outbox {
             Outbox::Mail => ("mail_outbox", "submission_id"),
         }
     }
+
+    /// The condition (on a row of its table, named by the table) under which a notification
+    /// may be sent: its lead is neither erased nor a number on the do-not-call list. A
+    /// submission's e-mails are deleted with it, so any row left may go.
+    fn sendable(self) -> &'static str {
+        match self {
+            Outbox::Leads => {
+                "EXISTS (SELECT 1 FROM leads l WHERE l.id = outbox.lead_id AND l.erased_ms IS NULL \
+                 AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164))"
+            }
+            Outbox::Mail => "TRUE",
+        }
+    }
 }
 
 /// One outbox row as operators see it (`site outbox retry` lists the failed ones).
@@ -248,6 +262,15 @@ pub struct OutboxRow {
 pub enum RetryScope {
     All,
     One(i64),
+}
+
+/// What `Store::retry_failed` did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Retried {
+    /// Made pending again, due now.
+    pub sent: u64,
+    /// Not sent: the number is on the do-not-call list now, so they are marked suppressed.
+    pub suppressed: u64,
 }
 
 /// Counts of outbox rows by status.
@@ -325,11 +348,17 @@ impl Store {
         dispatch!(self, s => s.record_token(record, now_ms).await)
     }
 
-    /// Leases up to `limit` due notifications for `lease_ms`.
+    /// Leases up to `limit` due notifications for `lease_ms`. In the same transaction, due
+    /// notifications whose lead's number is on the do-not-call list are marked suppressed
+    /// instead, and none of an erased lead is ever returned: the list and erasure bind at
+    /// delivery (docs/decisions/011).
     pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         dispatch!(self, s => s.claim_due(now_ms, lease_ms, limit).await)
     }
 
+    /// The outcome of a delivery is recorded only while the notification is still pending: one
+    /// suppressed meanwhile stays suppressed (unless it did go out: then it is delivered), one
+    /// erased meanwhile is gone.
     pub async fn mark_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
         dispatch!(self, s => s.finish(id, "delivered", attempts, Some(now_ms), 0, None).await)
     }
@@ -366,10 +395,11 @@ impl Store {
     }
 
     /// Makes an outbox's failed notifications pending again, due now, with a fresh delivery
-    /// effort (another full retry period). Returns how many.
-    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<u64, StoreError> {
-        let (table, _) = outbox.table();
-        dispatch!(self, s => s.retry_failed(table, scope, now_ms).await)
+    /// effort (another full retry period), in one transaction that checks the do-not-call list
+    /// and erasure: a lead's notification whose number is listed now is marked suppressed
+    /// instead, and one of an erased lead is never sent.
+    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
+        dispatch!(self, s => s.retry_failed(outbox, scope, now_ms).await)
     }
 
     /// False once the writer has stopped (closed, or its thread or task ended): writes would fail.

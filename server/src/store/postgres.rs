@@ -323,10 +323,12 @@ async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
     Ok(())
 }
 
-const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
+/// How many columns `LEAD_COLUMNS` selects.
+pub(super) const LEAD_COLUMN_COUNT: usize = 22;
+pub(super) const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
      l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer";
 
-fn lead_from_row(r: &Row) -> LeadRecord {
+pub(super) fn lead_from_row(r: &Row) -> LeadRecord {
     LeadRecord {
         id: r.get(0),
         received_at_ms: r.get(1),

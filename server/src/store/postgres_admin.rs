@@ -3,9 +3,11 @@
 use tokio_postgres::types::ToSql;
 
 use super::admin::{
-    AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, lead_where, pg_name_query,
+    AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, RetryOutcome, lead_where,
+    pg_name_query, retry_audit,
 };
 use super::postgres::PgStore;
+use super::suppressions::Listed;
 use super::{NewAudit, StoreError};
 
 /// How many of the newest leads (of the other filters) a name search tests first.
@@ -125,15 +127,25 @@ impl PgStore {
         }))
     }
 
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    /// One statement: the notification is locked, then checked (erased, on the list now,
+    /// failed) and changed with its audit line.
+    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
+        let suppressed_detail = retry_audit(audit.clone(), RetryOutcome::Suppressed).detail;
         let row = self
             .client()
             .await?
             .query_one(
-                "WITH u AS (UPDATE outbox SET status = 'pending', next_attempt_ms = $3, locked_until_ms = 0, retry_from_ms = $3 \
-                 WHERE id = $1 AND lead_id = $2 AND status = 'failed' RETURNING id), \
+                "WITH t AS (SELECT o.id, o.status, l.erased_ms IS NOT NULL AS erased, \
+                 EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) AS listed \
+                 FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.id = $1 AND o.lead_id = $2 FOR UPDATE OF o), \
+                 u AS (UPDATE outbox SET status = CASE WHEN t.listed THEN 'suppressed' ELSE 'pending' END, \
+                 next_attempt_ms = CASE WHEN t.listed THEN next_attempt_ms ELSE $3 END, \
+                 retry_from_ms = CASE WHEN t.listed THEN retry_from_ms ELSE $3 END, locked_until_ms = 0 \
+                 FROM t WHERE outbox.id = t.id AND t.status = 'failed' AND NOT t.erased RETURNING outbox.status), \
                  a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
-                 SELECT $3, $4, $5, $6, $7, $8 FROM u RETURNING id) SELECT COUNT(*) FROM a",
+                 SELECT $3, $4, $5, $6, $7, CASE WHEN u.status = 'suppressed' THEN $9 ELSE $8 END FROM u RETURNING 1) \
+                 SELECT (SELECT status FROM t), (SELECT erased_ms IS NOT NULL FROM leads WHERE id = $2), (SELECT status FROM u), \
+                 (SELECT COUNT(*) FROM a)",
                 &[
                     &outbox_id,
                     &lead_id,
@@ -143,24 +155,40 @@ impl PgStore {
                     &audit.target,
                     &audit.ip,
                     &audit.detail,
+                    &suppressed_detail,
                 ],
             )
             .await?;
-        Ok(row.get::<_, i64>(0) == 1)
+        let (status, erased, changed): (Option<String>, Option<bool>, Option<String>) = (row.get(0), row.get(1), row.get(2));
+        Ok(match (status.as_deref(), erased, changed.as_deref()) {
+            // An erased lead's undelivered notifications are deleted.
+            (_, Some(true), _) => RetryOutcome::Erased,
+            (None, _, _) => RetryOutcome::NotFailed,
+            (Some("suppressed"), _, _) | (_, _, Some("suppressed")) => RetryOutcome::Suppressed,
+            (_, _, Some("pending")) => RetryOutcome::Queued,
+            _ => RetryOutcome::NotFailed,
+        })
     }
 }
 
 const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
 
 impl PgStore {
-    pub async fn suppressions(&self, phone: Option<&str>, limit: usize) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+    pub async fn suppressions(
+        &self,
+        phone: Option<&str>,
+        before: Option<(i64, String)>,
+        limit: usize,
+    ) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+        let (before_ms, before_phone) = before.unzip();
         let rows = self
             .client()
             .await?
             .query(
                 "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
-                 WHERE $1::TEXT IS NULL OR p.phone_e164 = $1 ORDER BY p.added_ms DESC, p.phone_e164 LIMIT $2",
-                &[&phone, &(limit as i64)],
+                 WHERE ($1::TEXT IS NULL OR p.phone_e164 = $1) AND ($2::BIGINT IS NULL OR (p.added_ms, p.phone_e164) < ($2, $3::TEXT)) \
+                 ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT $4",
+                &[&phone, &before_ms, &before_phone, &(limit as i64)],
             )
             .await?;
         Ok(rows
@@ -174,7 +202,9 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    /// One statement: the number listed (audited when new) and its leads' undelivered
+    /// notifications suppressed. Rows another server is claiming are waited for, then marked.
+    pub async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         let row = self
             .client()
             .await?
@@ -182,12 +212,18 @@ impl PgStore {
                 &format!(
                     "WITH p AS (INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (phone_e164) DO NOTHING RETURNING 1), \
-                     a AS ({AUDIT_FROM} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
+                     a AS ({AUDIT_FROM} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1), \
+                     o AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
+                     AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = $1) RETURNING 1) \
+                     SELECT (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM o)"
                 ),
                 &[&phone, &reason, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
             )
             .await?;
-        Ok(row.get::<_, i64>(0) == 1)
+        Ok(Listed {
+            added: row.get::<_, i64>(0) == 1,
+            stopped: row.get::<_, i64>(1) as u64,
+        })
     }
 
     pub async fn unsuppress(&self, phone: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {

@@ -4,7 +4,7 @@
 use tokio::sync::oneshot;
 use tokio_postgres::{GenericClient, Row};
 
-use super::erasure::{ERASE_SET, Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+use super::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
 use super::intake::{data_text, data_value};
 use super::postgres::{Op, PgStore};
 use super::review::SubmissionFilter;
@@ -225,24 +225,53 @@ impl PgStore {
         Ok(PersonRecords { leads, submissions })
     }
 
-    /// One statement, so one transaction: erase, delete (their e-mails go by cascade), and an
-    /// audit line per record.
+    /// One statement, so one transaction: erase the leads, end their notifications, delete
+    /// the submissions (their e-mails go by cascade), and an audit line per record.
     pub async fn erase_person(&self, person: &Person, a: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
         let (phone, email) = (person.phone(), person.email());
+        let mut ctes = vec![format!(
+            "l AS (UPDATE leads SET {}, erased_ms = $3::BIGINT WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL RETURNING id)",
+            erase_lead_set()
+        )];
+        // Each sub-statement sees the rows as they were before the statement, so the rows
+        // deleted and the rows cleared must not overlap.
+        for (n, (t, key)) in lead_tables().enumerate() {
+            let keep = match t.deleted_rows {
+                Some(rows) => {
+                    ctes.push(format!(
+                        "d{n} AS (DELETE FROM {} WHERE {key} IN (SELECT id FROM l) AND {rows} RETURNING 1)",
+                        t.table
+                    ));
+                    format!(" AND NOT ({rows})")
+                }
+                None => String::new(),
+            };
+            let set = t.clear_set();
+            if !set.is_empty() {
+                ctes.push(format!(
+                    "c{n} AS (UPDATE {} SET {set} WHERE {key} IN (SELECT id FROM l){keep} RETURNING 1)",
+                    t.table
+                ));
+            }
+        }
+        ctes.push(
+            "s AS (DELETE FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) RETURNING id)"
+                .into(),
+        );
+        ctes.push(
+            "a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
+             SELECT $3::BIGINT, $4::BIGINT, 'erase', 'lead:' || id, $5::TEXT, $6::TEXT FROM l UNION ALL \
+             SELECT $3::BIGINT, $4::BIGINT, 'delete', 'submission:' || id, $5::TEXT, $6::TEXT FROM s RETURNING 1)"
+                .into(),
+        );
+        let sql = format!(
+            "WITH {} SELECT (SELECT COUNT(*) FROM l), (SELECT COUNT(*) FROM s), (SELECT COUNT(*) FROM a)",
+            ctes.join(", ")
+        );
         let row = self
             .client()
             .await?
-            .query_one(
-                &format!(
-                    "WITH l AS (UPDATE leads SET {ERASE_SET}, erased_ms = $3::BIGINT WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL RETURNING id), \
-                     o AS (DELETE FROM outbox WHERE status = 'pending' AND lead_id IN (SELECT id FROM l) RETURNING 1), \
-                     s AS (DELETE FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) RETURNING id), \
-                     a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
-                     SELECT $3::BIGINT, $4::BIGINT, 'erase', 'lead:' || id, $5::TEXT, $6::TEXT FROM l UNION ALL SELECT $3::BIGINT, $4::BIGINT, 'delete', 'submission:' || id, $5::TEXT, $6::TEXT FROM s RETURNING 1) \
-                     SELECT (SELECT COUNT(*) FROM l), (SELECT COUNT(*) FROM s), (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM o)"
-                ),
-                &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail],
-            )
+            .query_one(&sql, &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
             .await?;
         Ok(Erased {
             leads: row.get(0),

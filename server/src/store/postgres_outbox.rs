@@ -2,35 +2,48 @@
 //! so servers never deliver the same one at once), recording outcomes, and what operators
 //! and /metrics read of it (undelivered rows only, never a count of the whole table).
 
-use super::postgres::PgStore;
-use super::{Channel, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, RetryScope, StoreError};
+use super::postgres::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, PgStore, lead_from_row};
+use super::{Channel, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope, StoreError};
 
 impl PgStore {
+    /// One statement, so one snapshot and one transaction: due notifications of listed
+    /// numbers are marked suppressed, the others of leads not erased are leased (rows another
+    /// server is claiming or changing are skipped, and a row changed since the snapshot is
+    /// checked again as it is now), and each comes back with its lead as the claim saw it.
     pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
-        let rows = self.client().await?
+        let rows = self
+            .client()
+            .await?
             .query(
-                "UPDATE outbox SET locked_until_ms = $1 WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_ms <= $2 \
-                 AND locked_until_ms <= $2 ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
+                &format!(
+                    "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
+                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+                     WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= $2 FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
+                     q AS (UPDATE outbox SET locked_until_ms = $1 WHERE id IN \
+                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
+                     AND o.locked_until_ms <= $2 AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+                     ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms) \
+                     SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms \
+                     FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
+                ),
                 &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
             )
             .await?;
-        let mut items = Vec::with_capacity(rows.len());
-        for row in rows {
-            let lead_id: String = row.get(1);
-            let channel: String = row.get(2);
-            let Some(channel) = Channel::parse(&channel) else { continue };
-            if let Some(lead) = self.lead(&lead_id).await? {
-                items.push(OutboxItem {
-                    id: row.get(0),
+        let at = LEAD_COLUMN_COUNT;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let channel = Channel::parse(row.get::<_, &str>(at + 1))?;
+                Some(OutboxItem {
+                    id: row.get(at),
                     channel,
-                    attempts: row.get::<_, i64>(3) as u32,
-                    since_ms: row.get(4),
-                    lead,
-                });
-            }
-        }
-        Ok(items)
+                    attempts: row.get::<_, i64>(at + 2) as u32,
+                    since_ms: row.get(at + 3),
+                    lead: lead_from_row(row),
+                })
+            })
+            .collect())
     }
 
     pub async fn finish(
@@ -45,7 +58,7 @@ impl PgStore {
         self.client().await?
             .execute(
                 "UPDATE outbox SET status = $2, attempts = $3, delivered_ms = $4, next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, \
-                 locked_until_ms = 0, last_error = $6 WHERE id = $1",
+                 locked_until_ms = 0, last_error = $6 WHERE id = $1 AND (status = 'pending' OR ($2 = 'delivered' AND status = 'suppressed'))",
                 &[&id, &status, &i64::from(attempts), &delivered_ms, &next_ms, &error],
             )
             .await?;
@@ -132,22 +145,38 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn retry_failed(&self, table: &'static str, scope: RetryScope, now_ms: i64) -> Result<u64, StoreError> {
+    /// One statement: the failed notifications of listed numbers are marked suppressed, the
+    /// others that may be sent (`Outbox::sendable`) made pending (the two sets cannot overlap).
+    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
         let one = match scope {
             RetryScope::All => None,
             RetryScope::One(id) => Some(id),
         };
-        Ok(self
+        let (table, _) = outbox.table();
+        let suppress = match outbox {
+            Outbox::Leads => {
+                "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) \
+                 AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 WHERE l.id = outbox.lead_id) RETURNING 1"
+            }
+            Outbox::Mail => "SELECT 1 WHERE FALSE",
+        };
+        let row = self
             .client()
             .await?
-            .execute(
+            .query_one(
                 &format!(
-                    "UPDATE {table} SET status = 'pending', next_attempt_ms = $1, locked_until_ms = 0, retry_from_ms = $1 \
-                     WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2)"
+                    "WITH s AS ({suppress}), r AS (UPDATE {table} SET status = 'pending', next_attempt_ms = $1, locked_until_ms = 0, retry_from_ms = $1 \
+                     WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) AND {} RETURNING 1) \
+                     SELECT (SELECT COUNT(*) FROM r), (SELECT COUNT(*) FROM s)",
+                    outbox.sendable()
                 ),
                 &[&now_ms, &one],
             )
-            .await?)
+            .await?;
+        Ok(Retried {
+            sent: row.get::<_, i64>(0) as u64,
+            suppressed: row.get::<_, i64>(1) as u64,
+        })
     }
 
     pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {

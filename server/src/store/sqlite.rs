@@ -1,5 +1,6 @@
 //! SQLite: one file in WAL mode with full fsync. One writer thread owns the write
 //! connection and commits queued operations in groups; reads use their own connection.
+//! The notification outbox is in `sqlite_outbox.rs`.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -9,10 +10,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavio
 use tokio::sync::{mpsc, oneshot};
 
 use super::migrations::{self, Applied};
-use super::{
-    Channel, DUPLICATE_WINDOW_MS, LeadRecord, MAX_BATCH, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, RetryScope, StoreError,
-    Submitted, new_lead_id,
-};
+use super::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, MAX_BATCH, StoreError, Submitted, new_lead_id};
 use crate::leads::{NewLead, TokenRecord};
 
 /// Work for the writer: runs inside the group transaction and returns what to do once the
@@ -159,155 +157,6 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
-        self.write(move |conn| {
-            let mut claimed: Vec<(i64, String, String, u32, i64)> = Vec::new();
-            {
-                let mut stmt = conn.prepare_cached(
-                    "UPDATE outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 \
-                     AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
-                )?;
-                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                })?;
-                for row in rows {
-                    claimed.push(row?);
-                }
-            }
-            let mut items = Vec::with_capacity(claimed.len());
-            for (id, lead_id, channel, attempts, since_ms) in claimed {
-                let Some(channel) = Channel::parse(&channel) else { continue };
-                if let Some(lead) = select_lead(conn, &lead_id)? {
-                    items.push(OutboxItem {
-                        id,
-                        channel,
-                        attempts,
-                        since_ms,
-                        lead,
-                    });
-                }
-            }
-            Ok(items)
-        })
-        .await
-    }
-
-    pub async fn finish(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.write(move |conn| {
-            conn.prepare_cached(
-                "UPDATE outbox SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
-                 locked_until_ms = 0, last_error = ?6 WHERE id = ?1",
-            )?
-            .execute(params![id, status, attempts, delivered_ms, next_ms, error])?;
-            Ok(())
-        })
-        .await
-    }
-
-    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
-        self.read(|conn| {
-            let mut counts = OutboxCounts::default();
-            let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM outbox GROUP BY status")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
-            for row in rows {
-                let (status, n) = row?;
-                counts.set(&status, n);
-            }
-            Ok(counts)
-        })
-        .await
-    }
-
-    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
-        self.read(move |conn| {
-            let mut summary = OutboxSummary::default();
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT status, COUNT(*), MIN(created_ms) FROM {table} WHERE status IN ('pending', 'failed') GROUP BY status"
-            ))?;
-            let rows = stmt.query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?))
-            })?;
-            for row in rows {
-                let (status, n, oldest) = row?;
-                summary.add(&status, n, oldest);
-            }
-            Ok(summary)
-        })
-        .await
-    }
-
-    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
-        self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
-            )?;
-            let rows = stmt.query_map(params![since_ms], |r| {
-                Ok(super::DeliveryCount {
-                    channel: r.get(0)?,
-                    outcome: r.get(1)?,
-                    count: r.get(2)?,
-                })
-            })?;
-            rows.collect()
-        })
-        .await
-    }
-
-    pub async fn outbox_rows(
-        &self,
-        table: &'static str,
-        record: &'static str,
-        status: String,
-        limit: usize,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
-        let channel = if table == "outbox" { "channel" } else { "'email'" };
-        self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = ?1 ORDER BY created_ms, id LIMIT ?2"
-            ))?;
-            let rows = stmt.query_map(params![status, limit as i64], |r| {
-                Ok(OutboxRow {
-                    id: r.get(0)?,
-                    record_id: r.get(1)?,
-                    channel: r.get(2)?,
-                    status: r.get(3)?,
-                    attempts: r.get(4)?,
-                    created_ms: r.get(5)?,
-                    last_error: r.get(6)?,
-                })
-            })?;
-            rows.collect()
-        })
-        .await
-    }
-
-    pub async fn retry_failed(&self, table: &'static str, scope: RetryScope, now_ms: i64) -> Result<u64, StoreError> {
-        let one = match scope {
-            RetryScope::All => None,
-            RetryScope::One(id) => Some(id),
-        };
-        self.write(move |conn| {
-            let n = conn.execute(
-                &format!(
-                    "UPDATE {table} SET status = 'pending', next_attempt_ms = ?1, locked_until_ms = 0, retry_from_ms = ?1 \
-                     WHERE status = 'failed' AND (?2 IS NULL OR id = ?2)"
-                ),
-                params![now_ms, one],
-            )?;
-            Ok(n as u64)
-        })
-        .await
-    }
-
     pub fn writer_alive(&self) -> bool {
         let sender_open = self
             .writer
@@ -322,18 +171,6 @@ impl SqliteStore {
             .as_ref()
             .is_some_and(|t| !t.is_finished());
         sender_open && thread_running
-    }
-
-    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
-        self.read(|conn| {
-            conn.query_row(
-                "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
-                 UNION ALL SELECT MAX(next_attempt_ms, locked_until_ms) FROM mail_outbox WHERE status = 'pending')",
-                [],
-                |r| r.get(0),
-            )
-        })
-        .await
     }
 
     pub async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
@@ -548,7 +385,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
      l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer";
 
-fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {
+pub(super) fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {
     conn.prepare_cached(&format!(
         "SELECT {LEAD_COLUMNS} FROM leads l JOIN consent_texts c ON c.sha256 = l.consent_sha256 WHERE l.id = ?1"
     ))?

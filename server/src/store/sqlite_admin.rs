@@ -5,10 +5,11 @@ use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::admin::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
-    fts_name_query, lead_where,
+    RetryOutcome, fts_name_query, lead_where, retry_audit,
 };
 use super::sqlite::SqliteStore;
 use super::sqlite_staff::insert_audit;
+use super::suppressions::Listed;
 use super::{NewAudit, StoreError};
 
 fn values(params: Vec<Param>) -> Vec<Value> {
@@ -110,33 +111,71 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
         let lead_id = lead_id.to_string();
         self.write(move |conn| {
-            let changed = conn
+            let found: Option<(String, bool, bool)> = conn
                 .prepare_cached(
-                    "UPDATE outbox SET status = 'pending', next_attempt_ms = ?3, locked_until_ms = 0, retry_from_ms = ?3 \
-                     WHERE id = ?1 AND lead_id = ?2 AND status = 'failed'",
+                    "SELECT o.status, l.erased_ms IS NOT NULL, EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+                     FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.id = ?1 AND o.lead_id = ?2",
                 )?
-                .execute(params![outbox_id, lead_id, now_ms])?;
-            if changed == 1 {
-                insert_audit(conn, &audit, now_ms)?;
-            }
-            Ok(changed == 1)
+                .query_row(params![outbox_id, lead_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .optional()?;
+            let (status, erased, listed) = match found {
+                Some(found) => found,
+                // An erased lead's undelivered notifications are deleted.
+                None => {
+                    let erased = conn
+                        .prepare_cached("SELECT erased_ms IS NOT NULL FROM leads WHERE id = ?1")?
+                        .query_row(params![lead_id], |r| r.get::<_, bool>(0))
+                        .optional()?;
+                    return Ok(if erased == Some(true) {
+                        RetryOutcome::Erased
+                    } else {
+                        RetryOutcome::NotFailed
+                    });
+                }
+            };
+            let outcome = match (status.as_str(), erased, listed) {
+                (_, true, _) => return Ok(RetryOutcome::Erased),
+                ("suppressed", _, _) => return Ok(RetryOutcome::Suppressed),
+                ("failed", _, true) => {
+                    conn.prepare_cached("UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id = ?1")?
+                        .execute(params![outbox_id])?;
+                    RetryOutcome::Suppressed
+                }
+                ("failed", _, false) => {
+                    conn.prepare_cached(
+                        "UPDATE outbox SET status = 'pending', next_attempt_ms = ?2, locked_until_ms = 0, retry_from_ms = ?2 WHERE id = ?1",
+                    )?
+                    .execute(params![outbox_id, now_ms])?;
+                    RetryOutcome::Queued
+                }
+                _ => return Ok(RetryOutcome::NotFailed),
+            };
+            insert_audit(conn, &retry_audit(audit, outcome), now_ms)?;
+            Ok(outcome)
         })
         .await
     }
 }
 
 impl SqliteStore {
-    pub async fn suppressions(&self, phone: Option<&str>, limit: usize) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+    pub async fn suppressions(
+        &self,
+        phone: Option<&str>,
+        before: Option<(i64, String)>,
+        limit: usize,
+    ) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
         let phone = phone.map(str::to_string);
+        let (before_ms, before_phone) = before.unzip();
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
-                 WHERE ?1 IS NULL OR p.phone_e164 = ?1 ORDER BY p.added_ms DESC, p.phone_e164 LIMIT ?2",
+                 WHERE (?1 IS NULL OR p.phone_e164 = ?1) AND (?2 IS NULL OR (p.added_ms, p.phone_e164) < (?2, ?3)) \
+                 ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT ?4",
             )?;
-            let rows = stmt.query_map(params![phone, limit as i64], |r| {
+            let rows = stmt.query_map(params![phone, before_ms, before_phone, limit as i64], |r| {
                 Ok(super::suppressions::Suppression {
                     phone_e164: r.get(0)?,
                     reason: r.get(1)?,
@@ -149,7 +188,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    pub async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         let (phone, reason) = (phone.to_string(), reason.to_string());
         self.write(move |conn| {
             let added = conn
@@ -160,7 +199,16 @@ impl SqliteStore {
             if added == 1 {
                 insert_audit(conn, &audit, now_ms)?;
             }
-            Ok(added == 1)
+            let stopped = conn
+                .prepare_cached(
+                    "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
+                     AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = ?1)",
+                )?
+                .execute(params![phone])?;
+            Ok(Listed {
+                added: added == 1,
+                stopped: stopped as u64,
+            })
         })
         .await
     }

@@ -2,7 +2,7 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::erasure::{ERASE_SET, Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+use super::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
 use super::intake::{data_text, data_value};
 use super::review::SubmissionFilter;
 use super::sqlite::SqliteStore;
@@ -204,10 +204,21 @@ impl SqliteStore {
                 .query_map(params![phone], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             for id in &leads {
-                conn.prepare_cached(&format!("UPDATE leads SET {ERASE_SET}, erased_ms = ?2 WHERE id = ?1"))?
+                conn.prepare_cached(&format!("UPDATE leads SET {}, erased_ms = ?2 WHERE id = ?1", erase_lead_set()))?
                     .execute(params![id, now_ms])?;
-                conn.prepare_cached("DELETE FROM outbox WHERE lead_id = ?1 AND status = 'pending'")?
-                    .execute(params![id])?;
+                // Its notifications end: the undelivered ones go (one being sent now finds
+                // its row gone), the rest keep no error text.
+                for (t, key) in lead_tables() {
+                    if let Some(rows) = t.deleted_rows {
+                        conn.prepare_cached(&format!("DELETE FROM {} WHERE {key} = ?1 AND {rows}", t.table))?
+                            .execute(params![id])?;
+                    }
+                    let set = t.clear_set();
+                    if !set.is_empty() {
+                        conn.prepare_cached(&format!("UPDATE {} SET {set} WHERE {key} = ?1", t.table))?
+                            .execute(params![id])?;
+                    }
+                }
                 let line = NewAudit {
                     action: "erase",
                     target: Some(format!("lead:{id}")),

@@ -1,6 +1,9 @@
 //! The do-not-call list. A lead from a listed number is still stored (it is a legal record)
 //! but marked suppressed and never handed to the outbox: the database's triggers see to it
-//! (migration 0003), whichever writer stores the lead.
+//! (migration 0004), whichever writer stores the lead. The list also binds at delivery
+//! (docs/decisions/011): adding a number marks every undelivered notification of its leads
+//! suppressed in the same transaction, and the outbox claim and every Retry check the list
+//! in theirs.
 
 use serde::Serialize;
 
@@ -14,17 +17,34 @@ pub struct Suppression {
     pub staff_email: Option<String>,
 }
 
+/// What adding a number to the list did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listed {
+    /// False when the number was on the list already.
+    pub added: bool,
+    /// Undelivered notifications of its leads (pending, being sent, failed) now suppressed.
+    pub stopped: u64,
+}
+
 impl Store {
-    /// Lists the numbers on the list, newest first; `phone` narrows it to one number.
-    pub async fn suppressions(&self, phone: Option<&str>, limit: usize) -> Result<Vec<Suppression>, StoreError> {
+    /// Lists the numbers on the list, newest first (ties by number, highest first); `phone`
+    /// narrows it to one number, `before` (a row's `added_ms` and number) starts the page
+    /// after that row.
+    pub async fn suppressions(
+        &self,
+        phone: Option<&str>,
+        before: Option<(i64, String)>,
+        limit: usize,
+    ) -> Result<Vec<Suppression>, StoreError> {
         match self {
-            Store::Sqlite(s) => s.suppressions(phone, limit).await,
-            Store::Postgres(s) => s.suppressions(phone, limit).await,
+            Store::Sqlite(s) => s.suppressions(phone, before, limit).await,
+            Store::Postgres(s) => s.suppressions(phone, before, limit).await,
         }
     }
 
-    /// Puts a number on the list (audited in the same transaction). False when it already was.
-    pub async fn suppress(&self, phone_e164: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    /// Puts a number on the list and marks every undelivered notification of its leads
+    /// suppressed, audited, in one transaction.
+    pub async fn suppress(&self, phone_e164: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         match self {
             Store::Sqlite(s) => s.suppress(phone_e164, reason, audit, now_ms).await,
             Store::Postgres(s) => s.suppress(phone_e164, reason, audit, now_ms).await,

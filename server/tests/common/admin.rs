@@ -10,6 +10,17 @@ use super::TestServer;
 
 pub const PASSWORD: &str = "a long staff passphrase";
 
+/// An audit line by no staff account, for store calls a test makes itself.
+pub fn audit(action: &'static str) -> site_server::store::NewAudit {
+    site_server::store::NewAudit {
+        staff_id: None,
+        action,
+        target: None,
+        ip: None,
+        detail: None,
+    }
+}
+
 /// Adds an active staff account with `PASSWORD`.
 pub async fn add_staff(server: &TestServer, email: &str) -> i64 {
     let hash = hash_password(PASSWORD).expect("hash");

@@ -211,6 +211,44 @@ pub fn lead_body(slug: &str, phone: &str) -> serde_json::Value {
     })
 }
 
+/// POSTs a lead's JSON to `server` with a Referer header (empty: none) and returns the id of
+/// its 201.
+pub async fn accepted_lead(server: &TestServer, body: &serde_json::Value, referer: &str) -> String {
+    let mut request = server.client.post(server.url("/.netlify/functions/submit-lead")).json(body);
+    if !referer.is_empty() {
+        request = request.header("referer", referer);
+    }
+    let r = request.send().await.expect("post");
+    assert_eq!(r.status(), reqwest::StatusCode::CREATED);
+    r.json::<serde_json::Value>().await.expect("json")["id"]
+        .as_str()
+        .expect("id")
+        .to_string()
+}
+
+/// Gives up the lead's webhook once it has been tried (the worker itself retries for days,
+/// docs/decisions/009): what the worker does after `notify.give_up_after_hours`.
+pub async fn give_up_webhook(store: &Store, lead: &str) {
+    for _ in 0..200 {
+        let rows = store
+            .outbox_rows(site_server::store::Outbox::Leads, "pending", 1000)
+            .await
+            .expect("rows");
+        if let Some(row) = rows
+            .iter()
+            .find(|r| r.record_id == lead && r.channel == "webhook" && r.attempts >= 1)
+        {
+            store
+                .mark_failed(row.id, row.attempts as u32, "connection refused")
+                .await
+                .expect("mark failed");
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("lead {lead}: its webhook was never tried");
+}
+
 /// A distinct valid phone number for the n-th lead of a test.
 pub fn phone(n: u32) -> String {
     format!("(412) {:03}-{:04}", 200 + (n / 10_000) % 800, n % 10_000)
@@ -434,5 +472,83 @@ impl Rng {
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// A webhook receiver on a loopback port that answers every request with the status it is
+/// set to, and records each request's lead id, phone and the answer it got.
+#[derive(Clone)]
+pub struct Hook {
+    pub url: String,
+    status: Arc<std::sync::atomic::AtomicU16>,
+    seen: Arc<std::sync::Mutex<Vec<HookRequest>>>,
+}
+
+/// One request a [`Hook`] received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookRequest {
+    pub lead_id: String,
+    pub phone: String,
+    /// The status it answered.
+    pub status: u16,
+}
+
+impl Hook {
+    pub async fn start(status: u16) -> Self {
+        let hook = Self {
+            url: String::new(),
+            status: Arc::new(std::sync::atomic::AtomicU16::new(status)),
+            seen: Arc::default(),
+        };
+        let app = {
+            let hook = hook.clone();
+            axum::Router::new().route(
+                "/hook",
+                axum::routing::post(move |body: axum::body::Bytes| {
+                    let hook = hook.clone();
+                    async move {
+                        let lead: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+                        let status = hook.status.load(Ordering::SeqCst);
+                        hook.seen.lock().expect("lock").push(HookRequest {
+                            lead_id: lead["id"].as_str().unwrap_or("").to_string(),
+                            phone: lead["phone"].as_str().unwrap_or("").to_string(),
+                            status,
+                        });
+                        axum::http::StatusCode::from_u16(status).unwrap_or(axum::http::StatusCode::OK)
+                    }
+                }),
+            )
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Self {
+            url: format!("http://127.0.0.1:{port}/hook"),
+            ..hook
+        }
+    }
+
+    /// From now on every request is answered with `status`.
+    pub fn answer(&self, status: u16) {
+        self.status.store(status, Ordering::SeqCst);
+    }
+
+    pub fn requests(&self) -> Vec<HookRequest> {
+        self.seen.lock().expect("lock").clone()
+    }
+
+    /// Requests about `lead_id` that were answered 2xx (delivered).
+    pub fn delivered(&self, lead_id: &str) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.lead_id == lead_id && (200..300).contains(&r.status))
+            .count()
+    }
+
+    /// Requests about `lead_id`, whatever they were answered.
+    pub fn tries(&self, lead_id: &str) -> usize {
+        self.requests().iter().filter(|r| r.lead_id == lead_id).count()
     }
 }

@@ -73,8 +73,7 @@ pub async fn bulk_leads(raw: &Raw, n: i64, base_ms: i64) {
     let sha = "ab".repeat(32);
     match raw {
         Raw::Sqlite(path) => {
-            let conn = rusqlite::Connection::open(path).expect("open sqlite");
-            conn.busy_timeout(std::time::Duration::from_secs(30)).expect("busy timeout");
+            let conn = open_sqlite(path);
             conn.execute(
                 "INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?1, 'I agree.', 0)",
                 [&sha],
@@ -89,13 +88,8 @@ pub async fn bulk_leads(raw: &Raw, n: i64, base_ms: i64) {
             )
             .expect("bulk leads");
         }
-        Raw::Postgres { url, schema } => {
-            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("postgres");
-            tokio::spawn(connection);
-            client
-                .batch_execute(&format!("SET search_path TO \"{schema}\""))
-                .await
-                .expect("search path");
+        Raw::Postgres { .. } => {
+            let client = pg_client(raw).await;
             client
                 .execute(
                     "INSERT INTO consent_texts (sha256, text, first_seen_ms) VALUES ($1, 'I agree.', 0) ON CONFLICT DO NOTHING",
@@ -115,4 +109,106 @@ pub async fn bulk_leads(raw: &Raw, n: i64, base_ms: i64) {
                 .expect("bulk leads");
         }
     }
+}
+
+/// Runs SQL straight on a test store's tables (for what no code path of the site writes,
+/// or to read what the store does not hand out).
+#[allow(dead_code)]
+pub async fn execute(raw: &Raw, sql: &str) {
+    match raw {
+        Raw::Sqlite(path) => {
+            let conn = open_sqlite(path);
+            conn.execute_batch(sql).expect("sql");
+        }
+        Raw::Postgres { .. } => {
+            pg_client(raw).await.batch_execute(sql).await.expect("sql");
+        }
+    }
+}
+
+/// The text of the first column of every row of `sql` (NULL as None).
+#[allow(dead_code)]
+pub async fn texts(raw: &Raw, sql: &str) -> Vec<Option<String>> {
+    match raw {
+        Raw::Sqlite(path) => {
+            let conn = open_sqlite(path);
+            let mut stmt = conn.prepare(sql).expect("prepare");
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok(match r.get_ref(0)? {
+                        rusqlite::types::ValueRef::Null => None,
+                        rusqlite::types::ValueRef::Integer(i) => Some(i.to_string()),
+                        rusqlite::types::ValueRef::Real(f) => Some(f.to_string()),
+                        rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
+                            Some(String::from_utf8_lossy(t).into_owned())
+                        }
+                    })
+                })
+                .expect("query");
+            rows.map(|r| r.expect("row")).collect()
+        }
+        Raw::Postgres { .. } => {
+            let rows = pg_client(raw).await.simple_query(sql).await.expect("query");
+            rows.iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => Some(r.get(0).map(str::to_string)),
+                    _ => None,
+                })
+                .collect()
+        }
+    }
+}
+
+/// Every (table, column) of the store's live schema, as the database describes it.
+#[allow(dead_code)]
+pub async fn columns(raw: &Raw) -> std::collections::BTreeSet<(String, String)> {
+    match raw {
+        Raw::Sqlite(path) => {
+            let conn = open_sqlite(path);
+            let tables = site_server::store::sqlite_backup::user_tables(&conn).expect("tables");
+            let mut out = std::collections::BTreeSet::new();
+            for table in tables {
+                let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)").expect("prepare");
+                let names = stmt.query_map([&table], |r| r.get::<_, String>(0)).expect("columns");
+                for name in names {
+                    out.insert((table.clone(), name.expect("name")));
+                }
+            }
+            out
+        }
+        Raw::Postgres { schema, .. } => pg_client(raw)
+            .await
+            .query(
+                "SELECT c.table_name::text, c.column_name::text FROM information_schema.columns c \
+                 JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name \
+                 WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE'",
+                &[schema],
+            )
+            .await
+            .expect("columns")
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect(),
+    }
+}
+
+/// A connection to a test store's SQLite file, beside the store's own.
+fn open_sqlite(path: &std::path::Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(path).expect("open sqlite");
+    conn.busy_timeout(std::time::Duration::from_secs(30)).expect("busy timeout");
+    conn
+}
+
+#[allow(dead_code)]
+async fn pg_client(raw: &Raw) -> tokio_postgres::Client {
+    let Raw::Postgres { url, schema } = raw else {
+        panic!("not a PostgreSQL store")
+    };
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("postgres");
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("SET search_path TO \"{schema}\""))
+        .await
+        .expect("search path");
+    client
 }

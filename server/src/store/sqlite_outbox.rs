@@ -1,0 +1,198 @@
+//! The SQLite outbox of lead notifications: leasing due rows in the writer's transaction
+//! (the do-not-call list and erasure checked there), recording outcomes, sending failed ones
+//! again, and what operators and /metrics read of it (undelivered rows only, never a count of
+//! the whole table). The twin of `postgres_outbox.rs`.
+
+use rusqlite::params;
+
+use super::sqlite::{SqliteStore, select_lead};
+use super::{Channel, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope, StoreError};
+
+impl SqliteStore {
+    /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
+    /// transaction: a due notification of a listed number is marked suppressed instead, and
+    /// one of an erased lead is never leased (erasure deletes it in any case).
+    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
+                 AND locked_until_ms <= ?1 AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+                 WHERE l.id = outbox.lead_id)",
+            )?
+            .execute(params![now_ms])?;
+            let mut claimed: Vec<(i64, String, String, u32, i64)> = Vec::new();
+            {
+                let mut stmt = conn.prepare_cached(
+                    "UPDATE outbox SET locked_until_ms = ?1 WHERE id IN (SELECT o.id FROM outbox o WHERE o.status = 'pending' \
+                     AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ?2 \
+                     AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
+                     ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
+                )?;
+                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })?;
+                for row in rows {
+                    claimed.push(row?);
+                }
+            }
+            let mut items = Vec::with_capacity(claimed.len());
+            for (id, lead_id, channel, attempts, since_ms) in claimed {
+                let Some(channel) = Channel::parse(&channel) else { continue };
+                if let Some(lead) = select_lead(conn, &lead_id)? {
+                    items.push(OutboxItem {
+                        id,
+                        channel,
+                        attempts,
+                        since_ms,
+                        lead,
+                    });
+                }
+            }
+            Ok(items)
+        })
+        .await
+    }
+
+    pub async fn finish(
+        &self,
+        id: i64,
+        status: &'static str,
+        attempts: u32,
+        delivered_ms: Option<i64>,
+        next_ms: i64,
+        error: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.write(move |conn| {
+            // Only a notification still being sent takes the outcome: one suppressed or erased
+            // meanwhile stays so, unless it did go out (then the record says so).
+            conn.prepare_cached(
+                "UPDATE outbox SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
+                 locked_until_ms = 0, last_error = ?6 WHERE id = ?1 AND (status = 'pending' OR (?2 = 'delivered' AND status = 'suppressed'))",
+            )?
+            .execute(params![id, status, attempts, delivered_ms, next_ms, error])?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+        self.read(|conn| {
+            let mut counts = OutboxCounts::default();
+            let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM outbox GROUP BY status")?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+            for row in rows {
+                let (status, n) = row?;
+                counts.set(&status, n);
+            }
+            Ok(counts)
+        })
+        .await
+    }
+
+    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
+        self.read(move |conn| {
+            let mut summary = OutboxSummary::default();
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT status, COUNT(*), MIN(created_ms) FROM {table} WHERE status IN ('pending', 'failed') GROUP BY status"
+            ))?;
+            let rows = stmt.query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?))
+            })?;
+            for row in rows {
+                let (status, n, oldest) = row?;
+                summary.add(&status, n, oldest);
+            }
+            Ok(summary)
+        })
+        .await
+    }
+
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
+            )?;
+            let rows = stmt.query_map(params![since_ms], |r| {
+                Ok(super::DeliveryCount {
+                    channel: r.get(0)?,
+                    outcome: r.get(1)?,
+                    count: r.get(2)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn outbox_rows(
+        &self,
+        table: &'static str,
+        record: &'static str,
+        status: String,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let channel = if table == "outbox" { "channel" } else { "'email'" };
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = ?1 ORDER BY created_ms, id LIMIT ?2"
+            ))?;
+            let rows = stmt.query_map(params![status, limit as i64], |r| {
+                Ok(OutboxRow {
+                    id: r.get(0)?,
+                    record_id: r.get(1)?,
+                    channel: r.get(2)?,
+                    status: r.get(3)?,
+                    attempts: r.get(4)?,
+                    created_ms: r.get(5)?,
+                    last_error: r.get(6)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
+        let one = match scope {
+            RetryScope::All => None,
+            RetryScope::One(id) => Some(id),
+        };
+        self.write(move |conn| {
+            let (table, _) = outbox.table();
+            let suppressed = match outbox {
+                Outbox::Leads => conn.execute(
+                    "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'failed' AND (?1 IS NULL OR id = ?1) \
+                     AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 WHERE l.id = outbox.lead_id)",
+                    params![one],
+                )?,
+                Outbox::Mail => 0,
+            };
+            let sent = conn.execute(
+                &format!(
+                    "UPDATE {table} SET status = 'pending', next_attempt_ms = ?1, locked_until_ms = 0, retry_from_ms = ?1 \
+                     WHERE status = 'failed' AND (?2 IS NULL OR id = ?2) AND {}",
+                    outbox.sendable()
+                ),
+                params![now_ms, one],
+            )?;
+            Ok(Retried {
+                sent: sent as u64,
+                suppressed: suppressed as u64,
+            })
+        })
+        .await
+    }
+
+    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+        self.read(|conn| {
+            conn.query_row(
+                "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
+                 UNION ALL SELECT MAX(next_attempt_ms, locked_until_ms) FROM mail_outbox WHERE status = 'pending')",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+}
