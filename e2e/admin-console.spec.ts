@@ -1,14 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
-import { axeViolations, describeViolations } from "./support/axe";
+import { addForm, addStaff, checkScreen, expectAccessible, PASSWORD, requestCallback } from "./support/admin";
 import { leadsByPhone, query } from "./support/db";
-import { MAILDIR, MAIN_DB, repoRoot, resultsDir } from "./support/env";
+import { MAILDIR, MAIN_DB } from "./support/env";
 import { waitForLeadMail } from "./support/leads";
 import { readMaildir } from "./support/mail";
-import { callbackForm, expectHydrated, fillCallbackForm, press, uniquePhone } from "./support/service";
+import { press, uniquePhone } from "./support/service";
 
 // The staff console end to end, against the real binary and its SQLite file: a staff account
 // made with `site staff add` (password on standard input), a visitor's callback request on
@@ -16,50 +13,6 @@ import { callbackForm, expectHydrated, fillCallbackForm, press, uniquePhone } fr
 // opens its consent record, exports the list as CSV, puts the number on the do-not-call
 // list (the next lead from it is stored but never e-mailed) and signs out. Every console
 // screen passes axe and is photographed at the project's width.
-
-const PASSWORD = "a long staff passphrase for the e2e run";
-const SITE = join(repoRoot, "target", "debug", "site");
-const SHOTS = join(resultsDir, "admin-console");
-
-/** Makes a staff account with the real command line, against the e2e server's database. */
-function addStaff(email: string): string {
-  return execFileSync(SITE, ["staff", "add", email], {
-    cwd: repoRoot,
-    input: `${PASSWORD}\n`,
-    env: { ...process.env, DATABASE_URL: `sqlite:${MAIN_DB}` },
-    encoding: "utf8",
-  });
-}
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const { violations, passes } = await axeViolations(page);
-  expect(passes, `axe ran its rules on ${screen}`).toBeGreaterThan(10);
-  expect(violations, `axe violations on ${screen}:\n${describeViolations(violations)}`).toEqual([]);
-}
-
-/** axe, then a full-page screenshot in test-results/admin-console/. */
-async function checkScreen(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
-  await expectAccessible(page, screen);
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${testInfo.project.name}-${screen}.png`), fullPage: true });
-}
-
-/** A callback request from a service page, as a visitor makes it; resolves once stored. */
-async function requestCallback(page: Page, slug: string, visitor: { name: string; phone: string }): Promise<void> {
-  await page.goto(`/${slug}`);
-  await expectHydrated(page);
-  await fillCallbackForm(page, { ...visitor, zip: "15213" });
-  const f = callbackForm(page);
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/.netlify/functions/submit-lead"));
-  await press(f.submit);
-  expect((await answer).status()).toBe(201);
-  await expect(f.success).toBeVisible({ timeout: 10_000 });
-}
-
-/** The do-not-call list's form that adds a number. */
-function addForm(page: Page) {
-  return page.locator('form[method="post"][action="/admin/suppressions"]');
-}
 
 /** "+14125550134" → "412.555.0134": the same number as a person might type it. */
 function dotted(e164: string): string {

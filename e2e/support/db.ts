@@ -2,7 +2,9 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
 // Reads a site server's SQLite database through python3's sqlite3 module (Node 20 has no
-// SQLite of its own and the machine has no sqlite3 CLI). Read-only: the server keeps writing.
+// SQLite of its own and the machine has no sqlite3 CLI), read-only: the server keeps writing.
+// `execute` writes, for the one thing a browser test cannot wait for: time (a delivery the
+// worker would give up only after 72 hours).
 
 const run = promisify(execFile);
 
@@ -15,7 +17,22 @@ rows = [dict(r) for r in db.execute(sql, params)]
 print(json.dumps(rows))
 `;
 
+const EXECUTE = `
+import json, sqlite3, sys
+path, sql, params = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+db = sqlite3.connect(path, timeout=10)
+changed = db.execute(sql, params).rowcount
+db.commit()
+print(changed)
+`;
+
 export type Row = Record<string, string | number | null>;
+
+/** Runs one statement that writes; resolves to the number of rows it changed. */
+export async function execute(dbPath: string, sql: string, params: Array<string | number> = []): Promise<number> {
+  const { stdout } = await run("python3", ["-c", EXECUTE, dbPath, sql, JSON.stringify(params)]);
+  return Number(stdout.trim());
+}
 
 export async function query<T = Row>(dbPath: string, sql: string, params: Array<string | number> = []): Promise<T[]> {
   const { stdout } = await run("python3", ["-c", QUERY, dbPath, sql, JSON.stringify(params)]);

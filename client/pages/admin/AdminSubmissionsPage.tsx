@@ -55,11 +55,11 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
                       {r.received}
                     </a>
                   </td>
-                  <td className="px-3 py-2">
+                  <td className="min-w-[9rem] px-3 py-2">
                     {r.name}
                     {r.company && <span className="text-slate-700">{r.name ? ` (${r.company})` : r.company}</span>}
                   </td>
-                  <td className="break-all px-3 py-2">{r.email}</td>
+                  <td className="min-w-[12rem] break-all px-3 py-2">{r.email}</td>
                   <td className="whitespace-nowrap px-3 py-2">{r.phone}</td>
                   <td className="px-3 py-2">{r.status}</td>
                 </tr>
