@@ -28,6 +28,8 @@ pub const TABLES: &[Table] = &[
     t("staff_audit", "id"),
     t("suppressions", "phone_e164"),
     t("delivery_attempts", "id"),
+    t("business_zone", "from_ms"),
+    t("lead_days", "id"),
 ];
 
 /// Tables that are not copied, and why.

@@ -33,6 +33,7 @@ pub const SQLITE: &[Migration] = &[
     migration!(4, "sqlite", "0004_staff"),
     migration!(5, "sqlite", "0005_console_health"),
     migration!(6, "sqlite", "0006_delivery_checks"),
+    migration!(7, "sqlite", "0007_funnel"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -42,6 +43,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!(4, "postgres", "0004_staff"),
     migration!(5, "postgres", "0005_console_health"),
     migration!(6, "postgres", "0006_delivery_checks"),
+    migration!(7, "postgres", "0007_funnel"),
 ];
 
 /// The table that records them, as each backend creates it (older databases lack the last
@@ -147,12 +149,12 @@ mod tests {
         let some = pending(SQLITE, &[row(1, Some(SQLITE[0].checksum())), row(2, None)]).expect("older");
         let rest: Vec<u32> = SQLITE[2..].iter().map(|m| m.version).collect();
         assert_eq!(some.iter().map(|m| m.version).collect::<Vec<_>>(), rest);
-        let newer = pending(SQLITE, &[row(1, None), row(7, None)]).expect_err("newer");
+        let newer = pending(SQLITE, &[row(1, None), row(99, None)]).expect_err("newer");
         assert!(
             matches!(
                 newer,
                 StoreError::SchemaTooNew {
-                    database: 7,
+                    database: 99,
                     binary,
                     ..
                 } if Some(binary) == SQLITE.last().map(|m| m.version)

@@ -7,11 +7,13 @@
 
 mod admin;
 mod erasure;
+mod funnel;
 mod intake;
 pub mod migrations;
 pub mod pg_tls;
 pub mod postgres;
 mod postgres_admin;
+mod postgres_funnel;
 mod postgres_intake;
 mod postgres_outbox;
 mod postgres_staff;
@@ -19,6 +21,7 @@ mod postgres_writer;
 mod review;
 pub mod sqlite;
 mod sqlite_admin;
+mod sqlite_funnel;
 pub mod sqlite_backup;
 mod sqlite_intake;
 mod sqlite_outbox;
@@ -28,6 +31,7 @@ mod suppressions;
 
 pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
+pub use funnel::{FAST_MS, FunnelKind, FunnelRow, SlowDelivery, ZoneOffsets};
 pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord, dedupe_key};
 pub use review::{SUBMISSION_STATUSES, SubmissionFilter};
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
