@@ -1,5 +1,6 @@
 import { AdminAuditPage } from "./pages/admin/AdminAuditPage";
 import { AdminDataRequestsPage } from "./pages/admin/AdminDataRequestsPage";
+import { AdminFunnelPage } from "./pages/admin/AdminFunnelPage";
 import { AdminHealthPage } from "./pages/admin/AdminHealthPage";
 import { AdminLeadPage } from "./pages/admin/AdminLeadPage";
 import { AdminLeadsPage } from "./pages/admin/AdminLeadsPage";
@@ -51,5 +52,7 @@ export function App(props: PageProps) {
       return <AdminDataRequestsPage {...props} />;
     case "admin-health":
       return <AdminHealthPage {...props} />;
+    case "admin-funnel":
+      return <AdminFunnelPage {...props} />;
   }
 }

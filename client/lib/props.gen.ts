@@ -109,7 +109,7 @@ error: FormError | null, };
 
 export type NotFoundProps = { site: SiteInfo, icons: Record<string, IconNode>, };
 
-export type AdminSection = "leads" | "account-requests" | "applications" | "suppressions" | "data-requests" | "health" | "audit";
+export type AdminSection = "funnel" | "leads" | "account-requests" | "applications" | "suppressions" | "data-requests" | "health" | "audit";
 
 export type AdminFrame = { brand: string, staffEmail: string, 
 /**
@@ -343,4 +343,54 @@ export type AdminHealthProps = { frame: AdminFrame, groups: Array<HealthGroup>,
  */
 readAt: string, };
 
-export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps;
+export type FunnelSeries = { label: string, total: number, };
+
+export type FunnelDay = { 
+/**
+ * YYYY-MM-DD, in the business's time zone.
+ */
+date: string, 
+/**
+ * Leads of each of `services` (same order), then of `sources`.
+ */
+byService: Array<number>, bySource: Array<number>, leads: number, 
+/**
+ * Delivered, the last notification within a minute of arrival.
+ */
+fast: number, suppressed: number, erased: number, };
+
+export type SlowDeliveryRow = { href: string, service: string, channel: string, 
+/**
+ * In the business's time zone.
+ */
+received: string, 
+/**
+ * "4 min", "12.5 s".
+ */
+took: string, };
+
+export type FunnelPeriod = { days: number, href: string, current: boolean, };
+
+export type AdminFunnelProps = { frame: AdminFrame, periods: Array<FunnelPeriod>, days: number, 
+/**
+ * The first and last day shown, YYYY-MM-DD.
+ */
+from: string, to: string, timeZone: string, leads: number, delivered: number, fast: number, 
+/**
+ * `fast` of `leads`, "87%" ("none" without leads).
+ */
+fastShare: string, suppressed: number, erased: number, 
+/**
+ * The busiest services, then "Other" when there are more.
+ */
+services: Array<FunnelSeries>, 
+/**
+ * The busiest sources, then "Other" when there are more.
+ */
+sources: Array<FunnelSeries>, 
+/**
+ * Every day of the period, oldest first.
+ */
+rows: Array<FunnelDay>, slowest: Array<SlowDeliveryRow>, };
+
+export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;

@@ -6,6 +6,7 @@ import type { AdminFrame, AdminSection } from "../../lib/types";
 // JavaScript, and only the parts that need it hydrate.
 
 const SECTIONS: ReadonlyArray<readonly [AdminSection, string, string]> = [
+  ["funnel", "Funnel", "/admin"],
   ["leads", "Leads", "/admin/leads"],
   ["account-requests", "Account requests", "/admin/account-requests"],
   ["applications", "Applications", "/admin/applications"],

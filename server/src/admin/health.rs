@@ -115,7 +115,11 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
             note: "The server's scheduled copies of its SQLite database (docs/operations.md; /metrics: backup_*).".to_string(),
             figures: vec![
                 figure("Last attempt", outcome, b.last_attempt_ms != 0 && !b.last_ok),
-                figure("Last good backup", when(b.last_success_ms), b.last_attempt_ms != 0 && b.last_success_ms == 0),
+                figure(
+                    "Last good backup",
+                    when(b.last_success_ms),
+                    b.last_attempt_ms != 0 && b.last_success_ms == 0,
+                ),
                 figure("Failed backups", b.failures.to_string(), b.failures > 0),
             ],
         });
@@ -124,7 +128,7 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
 }
 
 /// "45 s", "12 min", "3 h 5 min", "2 days 4 h".
-fn age_text(ms: i64) -> String {
+pub(super) fn age_text(ms: i64) -> String {
     let s = ms / 1000;
     match s {
         0..60 => format!("{s} s"),

@@ -14,6 +14,7 @@ pub mod cookies;
 pub mod csv;
 mod data_requests;
 mod export;
+mod funnel;
 mod health;
 mod leads;
 mod login;
@@ -35,7 +36,7 @@ use crate::state::AppState;
 pub const LOGIN_PATH: &str = "/admin/login";
 pub const LOGOUT_PATH: &str = "/admin/logout";
 /// Where a signed-in staff member lands.
-pub const HOME_PATH: &str = "/admin/leads";
+pub const HOME_PATH: &str = "/admin";
 
 /// What a route answers with: a page (303 to the login page without a session) or data
 /// (401 without a session).
@@ -68,7 +69,7 @@ impl AdminRoute {
 /// Every route behind the session check, with its handler.
 fn table() -> Vec<(Method, &'static str, MethodRouter<Arc<AppState>>)> {
     vec![
-        (Method::GET, "/admin", get(|| async { Redirect::to(HOME_PATH) })),
+        (Method::GET, "/admin", get(funnel::page)),
         (Method::GET, "/admin/", get(|| async { Redirect::to(HOME_PATH) })),
         (Method::POST, LOGOUT_PATH, post(login::logout)),
         (Method::GET, "/admin/audit", get(audit::page)),

@@ -67,7 +67,9 @@ impl Zone {
 
     /// The local day of an instant: days since 1970-01-01 here (what `lead_days` counts by).
     pub fn day_of(&self, ms: i64) -> i64 {
-        let offset = Timestamp::from_millisecond(ms).map(|t| i64::from(self.tz.to_offset(t).seconds()) * 1000).unwrap_or(0);
+        let offset = Timestamp::from_millisecond(ms)
+            .map(|t| i64::from(self.tz.to_offset(t).seconds()) * 1000)
+            .unwrap_or(0);
         (ms + offset).div_euclid(DAY_MS)
     }
 
@@ -126,7 +128,13 @@ mod tests {
             let (_, off) = o.offsets.iter().rev().find(|(from, _)| *from <= ms).copied().unwrap_or((0, 0));
             (ms + off).div_euclid(DAY_MS)
         };
-        for ms in [1_741_503_599_999, 1_741_503_600_000, 1_762_063_199_999, 1_762_063_200_000, 1_736_917_200_000] {
+        for ms in [
+            1_741_503_599_999,
+            1_741_503_600_000,
+            1_762_063_199_999,
+            1_762_063_200_000,
+            1_736_917_200_000,
+        ] {
             assert_eq!(db_day(ms), z.day_of(ms), "{ms}");
         }
         // 2025-01-15 00:00 EST is day 20103, and back.

@@ -195,6 +195,7 @@ pub enum PageProps {
     AdminSubmission(Box<AdminSubmissionProps>),
     AdminDataRequests(AdminDataRequestsProps),
     AdminHealth(AdminHealthProps),
+    AdminFunnel(AdminFunnelProps),
 }
 
 impl PageProps {
@@ -217,6 +218,7 @@ impl PageProps {
             PageProps::AdminSubmission(_) => "admin-submission",
             PageProps::AdminDataRequests(_) => "admin-data-requests",
             PageProps::AdminHealth(_) => "admin-health",
+            PageProps::AdminFunnel(_) => "admin-funnel",
         }
     }
 }
@@ -274,6 +276,11 @@ mod tests {
             HealthFigure::decl(&cfg),
             HealthGroup::decl(&cfg),
             AdminHealthProps::decl(&cfg),
+            FunnelSeries::decl(&cfg),
+            FunnelDay::decl(&cfg),
+            SlowDeliveryRow::decl(&cfg),
+            FunnelPeriod::decl(&cfg),
+            AdminFunnelProps::decl(&cfg),
             PageProps::decl(&cfg),
         ];
         let mut out = String::from(

@@ -41,7 +41,11 @@ impl PgStore {
              SELECT business_day(received_at_ms), 'source', lead_source(utm_source, referrer, page_url, erased_ms), COUNT(*)
              FROM leads GROUP BY 1, 3;
              COMMIT;",
-            if values.is_empty() { "(0, 0, 'UTC')".to_string() } else { values.join(", ") }
+            if values.is_empty() {
+                "(0, 0, 'UTC')".to_string()
+            } else {
+                values.join(", ")
+            }
         );
         let client = self.client().await?;
         if let Err(e) = client.batch_execute(&sql).await {
