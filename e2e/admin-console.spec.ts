@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { addForm, addStaff, checkScreen, expectAccessible, PASSWORD, requestCallback } from "./support/admin";
@@ -13,6 +14,34 @@ import { press, uniquePhone } from "./support/service";
 // opens its consent record, exports the list as CSV, puts the number on the do-not-call
 // list (the next lead from it is stored but never e-mailed) and signs out. Every console
 // screen passes axe and is photographed at the project's width.
+
+/**
+ * Leads of the last 20 days straight into the server's database, as the intake would have
+ * stored them, with notifications delivered 2 s to 9 min after arrival (one transaction, so
+ * the outbox worker never sees them pending). The database's triggers count them by day.
+ */
+function seedFunnel(tag: string): void {
+  const script = `
+import sqlite3, sys, time
+path, tag = sys.argv[1], sys.argv[2]
+db = sqlite3.connect(path, timeout=30)
+now = int(time.time() * 1000)
+services = ["hvac", "roofing", "plumbing", "electrician", "pest-control", "siding", "flooring"]
+with db:
+    db.execute("INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES ('e2e-funnel', 'I agree.', 0)")
+    for i in range(60):
+        at = now - (i % 20) * 86400000 - i * 60000
+        lead = "funnel-%s-%02d" % (tag, i)
+        utm = ("e2e-" + tag) if i % 3 == 0 else None
+        ref = "https://www.yelp.com/biz/x" if i % 3 == 1 else None
+        db.execute("INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, consent, consent_sha256, page_url, referrer, utm_source) "
+                   "VALUES (?, ?, ?, 'Funnel Person', ?, 1, 'e2e-funnel', 'https://www.ringready.example/hvac', ?, ?)",
+                   (lead, at, services[i % 7 if i % 2 else 0], "+1412%07d" % (8000000 + i), ref, utm))
+        cur = db.execute("INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) VALUES (?, 'email', 'pending', 0, ?, ?)", (lead, at, at))
+        db.execute("UPDATE outbox SET status = 'delivered', attempts = 1, delivered_ms = ? WHERE id = ?", (at + 2000 + (i * 9137) % 540000, cur.lastrowid))
+`;
+  execFileSync("python3", ["-c", script, MAIN_DB, tag]);
+}
 
 /** "+14125550134" → "412.555.0134": the same number as a person might type it. */
 function dotted(e164: string): string {
@@ -134,6 +163,59 @@ test.describe("staff console", () => {
     await expect(page).toHaveURL(/\/admin\/login\?next=/);
   });
 
+  test("the first screen is the funnel: charts of leads per day with their figures in tables, at this width", async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const email = `funnel-${testInfo.project.name}-${testInfo.repeatEachIndex}@ringready.example`;
+    addStaff(email);
+    const tag = `${testInfo.project.name}${testInfo.repeatEachIndex}`;
+    seedFunnel(tag);
+    await page.goto("/admin/login");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await press(page.getByRole("button", { name: "Sign in" }));
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole("heading", { name: "Funnel", level: 1 })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Funnel" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: "Last 30 days" })).toHaveAttribute("aria-current", "page");
+
+    // Two charts, each one named image that fits the page's width.
+    const charts = page.getByRole("img", { name: /Leads per day by/ });
+    await expect(charts).toHaveCount(2);
+    const width = page.viewportSize()?.width ?? 0;
+    for (const chart of await charts.all()) {
+      const box = await chart.boundingBox();
+      expect(box && box.width > 200 && box.x >= 0 && box.x + box.width <= width).toBe(true);
+      expect(await chart.locator("rect").count()).toBeGreaterThan(20);
+    }
+    await expect(page.getByRole("list", { name: "Leads per day by source: totals" })).toContainText(`e2e-${tag}`);
+    await expect(page.getByRole("list", { name: "Leads per day by source: totals" })).toContainText("yelp.com");
+    await expect(page.getByRole("list", { name: "Leads per day by service: totals" })).toContainText("Other");
+
+    // The figures beside each chart: a table of every day, opened without JavaScript.
+    const figures = page.locator("summary", { hasText: "Figures per day" }).first();
+    await press(figures);
+    const table = page.getByRole("table", { name: "Leads per day by service" });
+    await expect(table).toBeVisible();
+    await expect(table.getByRole("row")).toHaveCount(31);
+    await expect(table.getByRole("columnheader", { name: "Within a minute" })).toBeVisible();
+    // Open, the table scrolls inside its box: the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The slowest deliveries, each a link to its lead.
+    const slowest = page.getByRole("region", { name: "Slowest deliveries" });
+    await expect(slowest.getByRole("row")).toHaveCount(11);
+    await expect(slowest.getByRole("link").first()).toHaveAttribute("href", /^\/admin\/leads\//);
+    await checkScreen(page, testInfo, "funnel");
+
+    await press(page.getByRole("link", { name: "Last 90 days" }));
+    await expect(page).toHaveURL(/\/admin\?days=90$/);
+    await expect(page.getByText(/^The last 90 days:/)).toBeVisible();
+    await checkScreen(page, testInfo, "funnel-90");
+    // The leads list is one link away.
+    await press(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Leads" }));
+    await expect(page).toHaveURL(/\/admin\/leads$/);
+  });
+
   test("deleting asks first once the page is live, and the form still posts without JavaScript", async ({ browser }, testInfo) => {
     test.setTimeout(120_000);
     const email = `confirm-${testInfo.project.name}-${testInfo.repeatEachIndex}@ringready.example`;
@@ -145,7 +227,7 @@ test.describe("staff console", () => {
       await page.getByLabel("E-mail address").fill(email);
       await page.getByLabel("Password").fill(PASSWORD);
       await press(page.getByRole("button", { name: "Sign in" }));
-      await expect(page).toHaveURL(/\/admin\/leads$/);
+      await expect(page).toHaveURL(/\/admin$/);
       const number = uniquePhone(testInfo, javaScriptEnabled ? 2 : 3);
       await page.goto("/admin/suppressions");
       await addForm(page).getByLabel("Phone").fill(number.input);

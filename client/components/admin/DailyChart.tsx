@@ -10,10 +10,10 @@ export const SERIES_COLORS = ["#1d4ed8", "#d97706", "#047857", "#be185d", "#0e74
 
 const W = 480;
 const H = 220;
-const LEFT = 40;
+const LEFT = 44;
 const RIGHT = 8;
 const TOP = 10;
-const BOTTOM = 26;
+const BOTTOM = 28;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "2026-11-20" → "Nov 20". */
@@ -65,7 +65,7 @@ export function DailyChart({
   const y = (n: number) => TOP + plotH - (n / top) * plotH;
   const middle = Math.floor((dates.length - 1) / 2);
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full" fontSize="13">
+    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full" fontSize="15">
       <title id={`${id}-title`}>{title}</title>
       <desc id={`${id}-desc`}>{summary}</desc>
       {[0, top / 2, top].map((tick) => (
@@ -114,7 +114,7 @@ export function Legend({ series, label }: { series: ReadonlyArray<FunnelSeries>;
       {series.map((s, i) => (
         <li key={s.label} className="flex items-center gap-2">
           <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ backgroundColor: seriesColor(series, i) }} />
-          <span className="break-all">{s.label}</span>
+          <span className="break-words">{s.label}</span>
           <span className="font-bold">{formatNumber(s.total)}</span>
         </li>
       ))}

@@ -5,7 +5,7 @@ import { formatNumber } from "../../lib/format";
 import type { AdminFunnelProps, FunnelDay, FunnelSeries } from "../../lib/types";
 
 const TH = "px-3 py-2 font-bold text-slate-900";
-const TD = "px-3 py-2 text-slate-800";
+const TD = "whitespace-nowrap px-3 py-2 text-slate-800";
 
 /** The console's first screen: the last 30 or 90 days of leads at a glance. */
 export function AdminFunnelPage(props: AdminFunnelProps) {
@@ -163,12 +163,12 @@ function ChartSection({
         {title}
       </h2>
       {note && <p className="mt-1 text-sm text-slate-600">{note}</p>}
-      <div className="mt-3 grid gap-4 lg:grid-cols-2">
-        <div className="rounded-xl border border-slate-200 bg-white p-3">
+      <div className="mt-3 grid items-start gap-4 lg:grid-cols-2">
+        <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-3">
           <DailyChart id={`${id}-chart`} title={title} summary={summary} series={series} dates={dates} values={values} />
           <Legend series={series} label={`${title}: totals`} />
         </div>
-        <details className="rounded-xl border border-slate-200 bg-white p-3">
+        <details className="min-w-0 rounded-xl border border-slate-200 bg-white p-3">
           <summary className="cursor-pointer font-bold text-blue-800">Figures per day</summary>
           <TableScroll label={`${title}: figures per day`}>
             <table className="w-full text-left text-sm">
@@ -179,7 +179,7 @@ function ChartSection({
                     Day
                   </th>
                   {series.map((s) => (
-                    <th key={s.label} scope="col" className={`${TH} break-all`}>
+                    <th key={s.label} scope="col" className={`${TH} min-w-[5.5rem] max-w-[10rem] break-words`}>
                       {s.label}
                     </th>
                   ))}
