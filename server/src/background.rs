@@ -24,6 +24,10 @@ impl Background {
         let notifier = Arc::clone(&state.notifier).run(stopped.clone());
         let retention = retention_job(Arc::clone(&state.store), state.config.leads.retention_days, stopped.clone());
         let mut tasks = vec![tokio::spawn(notifier), tokio::spawn(retention)];
+        tasks.push(tokio::spawn(business_zone_job(
+            Arc::clone(&state.store),
+            crate::admin::zone::Zone::new(&state.config.site.time_zone),
+        )));
         let backup = &state.config.backup;
         if let (Some(dir), Some(interval)) = (backup.dir(), backup.interval()) {
             match crate::ops::sqlite_path(&state.config.server.database_url) {
@@ -59,6 +63,17 @@ impl Background {
             let _ = task.await;
         }
         self.store.close().await;
+    }
+}
+
+/// Gives the database the business's time zone for the funnel's daily counts, at start (a
+/// new zone, or the first start after migration 0006, counts them anew from the leads).
+async fn business_zone_job(store: Arc<Store>, zone: crate::admin::zone::Zone) {
+    let started = std::time::Instant::now();
+    match store.ensure_business_zone(&zone.offsets()).await {
+        Ok(true) => tracing::info!(zone = %zone.name, ms = started.elapsed().as_millis() as u64, "funnel: daily counts made anew for the time zone"),
+        Ok(false) => {}
+        Err(e) => tracing::error!(error = %e, "funnel: cannot write the time zone; the console's funnel tries again when it is opened"),
     }
 }
 

@@ -22,30 +22,34 @@ impl PgStore {
             return Ok(false);
         }
         // One statement list, one transaction: the tables locked against a second server
-        // doing the same, and against the triggers' counting until the new counts are in.
+        // doing the same, and against the triggers' counting until the new counts are in;
+        // then done only if the zone is still not ours (another server may have just written it).
         let name = zone.zone.replace('\'', "''");
-        let values: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("({f}, {o}, '{name}')")).collect();
+        let rows: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("({f}, {o}, '{name}')")).collect();
+        let rows = if rows.is_empty() { "(0, 0, 'UTC')".to_string() } else { rows.join(", ") };
+        let fingerprint: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("{f}:{o}:{name}")).collect();
         let sql = format!(
             "BEGIN;
              LOCK TABLE business_zone, lead_days IN EXCLUSIVE MODE;
-             DELETE FROM business_zone;
-             INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES {};
-             DELETE FROM lead_days;
-             INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased)
-             SELECT business_day(received_at_ms), 'service', service_slug, COUNT(*),
-                    COUNT(*) FILTER (WHERE delivery_status = 'delivered'),
-                    COUNT(*) FILTER (WHERE delivery_status = 'delivered' AND lead_is_fast(id, received_at_ms)),
-                    COUNT(*) FILTER (WHERE delivery_status = 'suppressed'), COUNT(erased_ms)
-             FROM leads GROUP BY 1, 3;
-             INSERT INTO lead_days (day, kind, key, leads)
-             SELECT business_day(received_at_ms), 'source', lead_source(utm_source, referrer, page_url, erased_ms), COUNT(*)
-             FROM leads GROUP BY 1, 3;
+             DO $funnel$ BEGIN
+             IF (SELECT COALESCE(string_agg(from_ms || ':' || offset_ms || ':' || zone, ',' ORDER BY from_ms), '') FROM business_zone)
+                IS DISTINCT FROM '{}' THEN
+                 DELETE FROM business_zone;
+                 INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES {rows};
+                 DELETE FROM lead_days;
+                 INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased)
+                 SELECT business_day(received_at_ms), 'service', service_slug, COUNT(*),
+                        COUNT(*) FILTER (WHERE delivery_status = 'delivered'),
+                        COUNT(*) FILTER (WHERE delivery_status = 'delivered' AND lead_is_fast(id, received_at_ms)),
+                        COUNT(*) FILTER (WHERE delivery_status = 'suppressed'), COUNT(erased_ms)
+                 FROM leads GROUP BY 1, 3;
+                 INSERT INTO lead_days (day, kind, key, leads)
+                 SELECT business_day(received_at_ms), 'source', lead_source(utm_source, referrer, page_url, erased_ms), COUNT(*)
+                 FROM leads GROUP BY 1, 3;
+             END IF;
+             END $funnel$;
              COMMIT;",
-            if values.is_empty() {
-                "(0, 0, 'UTC')".to_string()
-            } else {
-                values.join(", ")
-            }
+            fingerprint.join(",")
         );
         let client = self.client().await?;
         if let Err(e) = client.batch_execute(&sql).await {
