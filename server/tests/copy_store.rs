@@ -157,6 +157,9 @@ async fn filled_sqlite() -> (PathBuf, Vec<String>) {
         .await
         .expect("staff")
         .expect("new");
+    // The funnel's time zone (business_zone) and the daily counts made from it (lead_days).
+    let zone = site_server::admin::zone::Zone::new("America/New_York");
+    store.ensure_business_zone(&zone.offsets()).await.expect("business zone");
     store.close().await;
 
     let conn = Connection::open(&db).expect("open");
@@ -319,6 +322,13 @@ async fn copy_store_copies_every_table_equal_and_the_site_on_the_copy_shows_the_
     let shown = linked(&list);
     assert!(shown.len() >= 20, "the console on the copy lists leads:\n{list}");
     assert_eq!(shown, linked(&sqlite_list), "the same leads, in the same order");
+    // The funnel on the copy reads the copied daily counts: the same screen.
+    let main = |html: &str| html.split("<main").nth(1).unwrap_or("").split("</main>").next().unwrap_or("").to_string();
+    let (funnel, _) = common::admin::page(&server, &session, "/admin?days=90").await;
+    let (sqlite_funnel, _) = common::admin::page(&sqlite_server, &sqlite_session, "/admin?days=90").await;
+    let every = format!(">{},{:03}</dd>", LEADS / 1000, LEADS % 1000);
+    assert!(funnel.contains(&every), "the funnel on the copy counts every lead ({every})");
+    assert_eq!(main(&funnel), main(&sqlite_funnel), "the same funnel");
     let newest = &ids.iter().max().expect("ids");
     let (detail, _) = common::admin::page(&server, &session, &format!("/admin/leads/{newest}")).await;
     let lead = on_copy.lead(newest).await.expect("lead").expect("present");
