@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { DailyChart, Legend, shortDate } from "../../components/admin/DailyChart";
+import { DailyChart, Legend } from "../../components/admin/DailyChart";
 import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
 import { formatNumber } from "../../lib/format";
 import type { AdminFunnelProps, FunnelDay, FunnelSeries } from "../../lib/types";
@@ -171,7 +171,7 @@ function ChartSection({
         <details className="min-w-0 rounded-xl border border-slate-200 bg-white p-3">
           <summary className="cursor-pointer font-bold text-blue-800">Figures per day</summary>
           <TableScroll label={`${title}: figures per day`}>
-            <table className="w-full text-left text-sm">
+            <table className="w-full text-left text-sm [&_td]:px-3 [&_td]:py-2 [&_td]:text-slate-800 [&_tbody_th]:whitespace-nowrap [&_tbody_th]:px-3 [&_tbody_th]:py-2 [&_tbody_th]:font-normal [&_tbody_tr]:border-t [&_tbody_tr]:border-slate-200">
               <caption className="sr-only">{title}</caption>
               <thead className="bg-slate-50">
                 <tr>
@@ -203,23 +203,17 @@ function ChartSection({
               </thead>
               <tbody>
                 {rows.map((r, d) => (
-                  <tr key={r.date} className="border-t border-slate-200">
-                    <th scope="row" className={`${TD} whitespace-nowrap font-normal`}>
-                      <abbr title={r.date} className="no-underline">
-                        {shortDate(r.date)}
-                      </abbr>
-                    </th>
+                  <tr key={r.date}>
+                    <th scope="row">{r.date}</th>
                     {series.map((s, i) => (
-                      <td key={s.label} className={TD}>
-                        {formatNumber(values[d]?.[i] ?? 0)}
-                      </td>
+                      <td key={s.label}>{formatNumber(values[d]?.[i] ?? 0)}</td>
                     ))}
-                    <td className={`${TD} font-bold`}>{formatNumber(r.leads)}</td>
+                    <td className="font-bold">{formatNumber(r.leads)}</td>
                     {extra && (
                       <>
-                        <td className={TD}>{formatNumber(r.fast)}</td>
-                        <td className={TD}>{formatNumber(r.suppressed)}</td>
-                        <td className={TD}>{formatNumber(r.erased)}</td>
+                        <td>{formatNumber(r.fast)}</td>
+                        <td>{formatNumber(r.suppressed)}</td>
+                        <td>{formatNumber(r.erased)}</td>
                       </>
                     )}
                   </tr>
