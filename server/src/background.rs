@@ -71,7 +71,9 @@ impl Background {
 async fn business_zone_job(store: Arc<Store>, zone: crate::admin::zone::Zone) {
     let started = std::time::Instant::now();
     match store.ensure_business_zone(&zone.offsets()).await {
-        Ok(true) => tracing::info!(zone = %zone.name, ms = started.elapsed().as_millis() as u64, "funnel: daily counts made anew for the time zone"),
+        Ok(true) => {
+            tracing::info!(zone = %zone.name, ms = started.elapsed().as_millis() as u64, "funnel: daily counts made anew for the time zone")
+        }
         Ok(false) => {}
         Err(e) => tracing::error!(error = %e, "funnel: cannot write the time zone; the console's funnel tries again when it is opened"),
     }

@@ -300,7 +300,10 @@ async fn the_first_screen_shows_the_funnel_over_real_http() {
         assert!(html.contains("<caption"), "{name}: their tables");
         // Every day of the period is a row of each table, the days of the business's zone.
         let today = Zone::date_of(zone.day_of(now)).expect("today").to_string();
-        assert!(html.contains(&format!("<th scope=\"row\">{today}</th>")), "{name}: today is the last row");
+        assert!(
+            html.contains(&format!("<th scope=\"row\">{today}</th>")),
+            "{name}: today is the last row"
+        );
         assert_eq!(html.matches("<th scope=\"row\"").count(), 2 * 30, "{name}");
 
         let (html, _) = page(&server, &session, "/admin?days=90").await;

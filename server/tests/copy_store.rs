@@ -323,7 +323,15 @@ async fn copy_store_copies_every_table_equal_and_the_site_on_the_copy_shows_the_
     assert!(shown.len() >= 20, "the console on the copy lists leads:\n{list}");
     assert_eq!(shown, linked(&sqlite_list), "the same leads, in the same order");
     // The funnel on the copy reads the copied daily counts: the same screen.
-    let main = |html: &str| html.split("<main").nth(1).unwrap_or("").split("</main>").next().unwrap_or("").to_string();
+    let main = |html: &str| {
+        html.split("<main")
+            .nth(1)
+            .unwrap_or("")
+            .split("</main>")
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
     let (funnel, _) = common::admin::page(&server, &session, "/admin?days=90").await;
     let (sqlite_funnel, _) = common::admin::page(&sqlite_server, &sqlite_session, "/admin?days=90").await;
     let every = format!(">{},{:03}</dd>", LEADS / 1000, LEADS % 1000);
@@ -436,7 +444,8 @@ async fn a_postgres_database_from_a_newer_binary_is_refused_before_anything_is_w
     let before = migrations_rows(&client).await;
     let e = Store::open(&pg.url).await.err().expect("refused");
     assert!(
-        e.to_string().contains(&format!("schema version {next} ({future}, applied by site 9.9.9)")),
+        e.to_string()
+            .contains(&format!("schema version {next} ({future}, applied by site 9.9.9)")),
         "{e}"
     );
     assert_eq!(migrations_rows(&client).await, before);

@@ -26,7 +26,11 @@ impl PgStore {
         // then done only if the zone is still not ours (another server may have just written it).
         let name = zone.zone.replace('\'', "''");
         let rows: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("({f}, {o}, '{name}')")).collect();
-        let rows = if rows.is_empty() { "(0, 0, 'UTC')".to_string() } else { rows.join(", ") };
+        let rows = if rows.is_empty() {
+            "(0, 0, 'UTC')".to_string()
+        } else {
+            rows.join(", ")
+        };
         let fingerprint: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("{f}:{o}:{name}")).collect();
         let sql = format!(
             "BEGIN;
