@@ -14,7 +14,7 @@ p50 and p95 are printed against the 50 ms aim, and then the funnel (/admin, 30 a
 same way. Each answer is a whole page: the session check, the query, and React rendered in
 QuickJS for that request. Last, on SQLite, the server starts again with another time zone and
 the time until the funnel answers is printed: what counting the days anew from 1M leads costs
-(once, after an upgrade to migration 0006 or a change of `site.time_zone`).
+(once, after an upgrade to migration 0007 or a change of `site.time_zone`).
 """
 
 import http.client

@@ -67,7 +67,7 @@ impl Background {
 }
 
 /// Gives the database the business's time zone for the funnel's daily counts, at start (a
-/// new zone, or the first start after migration 0006, counts them anew from the leads).
+/// new zone, or the first start after migration 0007, counts them anew from the leads).
 async fn business_zone_job(store: Arc<Store>, zone: crate::admin::zone::Zone) {
     let started = std::time::Instant::now();
     match store.ensure_business_zone(&zone.offsets()).await {
