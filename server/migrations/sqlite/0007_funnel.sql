@@ -1,6 +1,6 @@
 -- The console's funnel (its first screen): leads per day of the business's time zone, by
 -- service and by source, kept by the triggers below in the same transaction as each change
--- (docs/decisions/011). Times are UTC milliseconds.
+-- (docs/decisions/012). Times are UTC milliseconds.
 --
 -- The business's time zone as UTC offsets: from `from_ms` on, local time is UTC plus
 -- `offset_ms` (one row per change of offset, made by the server from `site.time_zone`).

@@ -1,7 +1,7 @@
 //! GET /admin: the console's first screen, the business's funnel over the last 30 or 90 days
 //! (`?days=90`): leads per day by service and by source, the share delivered within a
 //! minute, suppressed and erased counts, and the slowest deliveries. Read from the daily
-//! counts the database keeps (`store::funnel`, docs/decisions/011), never from the leads
+//! counts the database keeps (`store::funnel`, docs/decisions/012), never from the leads
 //! themselves, so it costs the same with a million leads as with ten.
 
 use std::collections::HashMap;

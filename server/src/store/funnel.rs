@@ -1,7 +1,7 @@
 //! The console's funnel: leads per local day by service and by source, the counts that
 //! follow each lead (delivered, delivered within a minute, suppressed, erased), and the
 //! slowest deliveries of a period. The daily counts live in `lead_days`, kept by triggers in
-//! the same transaction as every change of a lead (migration 0007, docs/decisions/011), so
+//! the same transaction as every change of a lead (migration 0007, docs/decisions/012), so
 //! a 90-day screen reads a few thousand rows whatever the number of leads. Days are the
 //! business's: the triggers read the zone's UTC offsets from `business_zone`, which the
 //! server writes from `site.time_zone` ([`Store::ensure_business_zone`]).
