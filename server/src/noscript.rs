@@ -81,6 +81,10 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &variants.of("/", &first)), "the second request reuses the variant");
         let second = Encoded::new(b"<p>two</p>".to_vec());
         assert_eq!(&variants.of("/", &second).body(Coding::Identity)[..], b"<p>two</p>");
-        assert_eq!(&variants.of("/hvac", &first).body(Coding::Identity)[..], b"<p>one</p>", "one variant per path");
+        assert_eq!(
+            &variants.of("/hvac", &first).body(Coding::Identity)[..],
+            b"<p>one</p>",
+            "one variant per path"
+        );
     }
 }

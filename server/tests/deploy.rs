@@ -70,7 +70,9 @@ fn the_example_environment_names_every_variable_with_its_default() {
     let documented = documented_defaults(&env);
     let assigned = assignments(&env);
     for (var, key) in ENV_OVERRIDES {
-        let default = documented.get(*var).unwrap_or_else(|| panic!("deploy/site.env does not document {var} ({key})"));
+        let default = documented
+            .get(*var)
+            .unwrap_or_else(|| panic!("deploy/site.env does not document {var} ({key})"));
         assert_eq!(default, &toml_default(key), "the default deploy/site.env gives for {var}");
         assert!(env.contains(&format!("# {var} ({key}), default: ")), "{var} names its key {key}");
         assert!(assigned.iter().any(|(n, _, _)| n == var), "deploy/site.env has no {var}= line");
@@ -119,7 +121,10 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
         .and_then(|v| v.trim_end_matches('s').parse().ok())
         .expect("TimeoutStopSec in seconds");
     let grace_ms = Config::defaults().expect("defaults").server.shutdown_grace_ms;
-    assert!(stop * 1000 >= grace_ms + 10_000, "TimeoutStopSec={stop} leaves no room after the {grace_ms} ms drain");
+    assert!(
+        stop * 1000 >= grace_ms + 10_000,
+        "TimeoutStopSec={stop} leaves no room after the {grace_ms} ms drain"
+    );
     // The database lives in the state directory, the one place the unit may write.
     let env = deploy("site.env");
     assert!(env.lines().any(|l| l == "DATABASE_URL=sqlite:///var/lib/site/site.db"));
@@ -135,7 +140,13 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
     // The unit as installed, but starting the binary this test built (verify checks it exists).
     let local = unit
         .lines()
-        .map(|l| if l.starts_with("ExecStart=") { format!("ExecStart={}", env!("CARGO_BIN_EXE_site")) } else { l.to_string() })
+        .map(|l| {
+            if l.starts_with("ExecStart=") {
+                format!("ExecStart={}", env!("CARGO_BIN_EXE_site"))
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n");
     let path = dir.join("site.service");
@@ -155,7 +166,10 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
         .find(|(n, _, active)| n == "LISTEN" && *active)
         .map(|(_, v, _)| v)
         .expect("LISTEN");
-    assert!(caddy.contains(&format!("reverse_proxy {listen} {{")), "Caddy proxies to LISTEN ({listen})");
+    assert!(
+        caddy.contains(&format!("reverse_proxy {listen} {{")),
+        "Caddy proxies to LISTEN ({listen})"
+    );
     assert!(
         caddy.contains("header_up X-Forwarded-For {remote_host}"),
         "Caddy replaces X-Forwarded-For with the address it saw (the server trusts its last entry)"
@@ -172,14 +186,22 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
         .output()
         .expect("caddy validate");
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && said.contains("Valid configuration"), "caddy validate:\n{said}");
+    assert!(
+        out.status.success() && said.contains("Valid configuration"),
+        "caddy validate:\n{said}"
+    );
 }
 
 #[test]
 fn the_admin_wrapper_is_a_valid_shell_script_running_site_as_the_service_does() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../deploy/site-admin");
     let script = deploy("site-admin");
-    for part in ["--uid=site", "EnvironmentFile=/etc/site/site.env", "WorkingDirectory=/var/lib/site", "/usr/local/bin/site \"$@\""] {
+    for part in [
+        "--uid=site",
+        "EnvironmentFile=/etc/site/site.env",
+        "WorkingDirectory=/var/lib/site",
+        "/usr/local/bin/site \"$@\"",
+    ] {
         assert!(script.contains(part), "deploy/site-admin lacks {part}");
     }
     use std::os::unix::fs::PermissionsExt;

@@ -139,15 +139,24 @@ async fn a_database_from_a_newer_binary_is_refused_at_start_and_never_written() 
     assert!(!out.status.success());
     let said = text(&out);
     assert!(
-        said.contains(&format!("schema version {next} ({next:04}_future, applied by site 9.9.9)", next = latest_version() + 1))
-            && said.contains(&format!("site {} knows schema versions up to {}", env!("CARGO_PKG_VERSION"), latest_version()))
-            && said.contains("Nothing was written"),
+        said.contains(&format!(
+            "schema version {next} ({next:04}_future, applied by site 9.9.9)",
+            next = latest_version() + 1
+        )) && said.contains(&format!(
+            "site {} knows schema versions up to {}",
+            env!("CARGO_PKG_VERSION"),
+            latest_version()
+        )) && said.contains("Nothing was written"),
         "{said}"
     );
     assert_eq!(file_sha256(&db), before, "the database file is unchanged");
     // The other commands that open the store refuse it too.
     let out = site(&db, &["staff", "list"]);
-    assert!(!out.status.success() && text(&out).contains(&format!("schema version {}", latest_version() + 1)), "{}", text(&out));
+    assert!(
+        !out.status.success() && text(&out).contains(&format!("schema version {}", latest_version() + 1)),
+        "{}",
+        text(&out)
+    );
     assert_eq!(file_sha256(&db), before);
 }
 
@@ -204,7 +213,10 @@ async fn an_older_database_is_backed_up_then_migrated_and_its_rows_get_checksums
         .collect();
     assert_eq!(taken.len(), 1, "{taken:?}");
     let name = taken[0].file_name().expect("name").to_string_lossy().into_owned();
-    assert!(name.starts_with("pre-migration-") && name.ends_with(&format!("-schema-3-to-{}.db", latest_version())), "{name}");
+    assert!(
+        name.starts_with("pre-migration-") && name.ends_with(&format!("-schema-3-to-{}.db", latest_version())),
+        "{name}"
+    );
     let backup = Connection::open(&taken[0]).expect("open backup");
     let newest: i64 = backup
         .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| r.get(0))

@@ -81,6 +81,9 @@ async fn a_full_render_queue_answers_503_with_retry_after() {
     // Both show in /metrics: the refusals, and the 5xx answers among all answers.
     let metrics = s.metrics().await;
     assert!(metrics.contains(&format!("render_queue_rejected_total {busy}\n")), "{metrics}");
-    assert!(metrics.contains(&format!("http_responses_total{{class=\"5xx\"}} {}\n", busy + failed)), "{metrics}");
+    assert!(
+        metrics.contains(&format!("http_responses_total{{class=\"5xx\"}} {}\n", busy + failed)),
+        "{metrics}"
+    );
     assert!(metrics.contains("http_responses_total{class=\"2xx\"} 1\n"), "{metrics}");
 }

@@ -79,10 +79,17 @@ async fn home_page_draws_every_icon_it_uses_from_a_sprite_it_has() {
     for src in &images {
         let (url, name) = src.split_once("#v-").expect("#v-NAME");
         assert_eq!(url, sprite_url, "one sprite file");
-        assert!(sprite.contains(&format!("<view id=\"v-{name}\"")), "the sprite file lacks the view of {name}");
+        assert!(
+            sprite.contains(&format!("<view id=\"v-{name}\"")),
+            "the sprite file lacks the view of {name}"
+        );
     }
     for service in &s.state.catalogue.services {
-        assert!(images.contains(&format!("{sprite_url}#v-{}", service.icon).as_str()), "{}", service.slug);
+        assert!(
+            images.contains(&format!("{sprite_url}#v-{}", service.icon).as_str()),
+            "{}",
+            service.slug
+        );
     }
     let other = sprite_url.replace("/assets/icons-", "/assets/icons-0");
     assert_eq!(s.get(&other).await.status(), StatusCode::NOT_FOUND);
