@@ -381,7 +381,7 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
             },
         };
         let id = store
-            .submit_lead(lead, vec![Channel::Email, Channel::Webhook], now)
+            .submit_lead(lead.clone(), vec![Channel::Email, Channel::Webhook], now)
             .await
             .expect("lead")
             .id;
@@ -392,6 +392,12 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
                 Channel::Webhook => store.mark_failed(item.id, 1, "webhook answered 503").await.expect("failed"),
             }
         }
+        // A second lead of the person, whose traffic source (a link's utm_source) names them:
+        // the funnel's daily count of that source must not outlive the erasure.
+        let mut named_source = lead.clone();
+        named_source.service_slug = "roofing".into();
+        named_source.context.utm.source = Some("dana.whitfield@example.com".into());
+        store.submit_lead(named_source, vec![], now).await.expect("second lead");
         let submission = store
             .submit_form(
                 NewSubmission {
@@ -427,7 +433,12 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
             .erase_person(&Person::PhoneE164(phone.into()), audit("erase"), now)
             .await
             .expect("erase");
-        assert_eq!((done.leads, done.submissions), (1, 1), "{name}");
+        assert_eq!((done.leads, done.submissions), (2, 1), "{name}");
+        assert_eq!(
+            texts(&raw, "SELECT COUNT(*) FROM lead_days WHERE key LIKE '%whitfield%'").await,
+            [Some("0".to_string())],
+            "{name}: a funnel source naming the erased person is left in lead_days"
+        );
         for t in ERASURE {
             let Some(key) = t.lead_key else { continue };
             let rows = texts(&raw, &format!("SELECT COUNT(*) FROM {} WHERE {key} = '{id}'", t.table)).await;

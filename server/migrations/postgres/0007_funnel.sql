@@ -103,13 +103,16 @@ END $$;
 CREATE TRIGGER lead_days_status AFTER UPDATE OF delivery_status ON leads FOR EACH ROW
 WHEN (OLD.delivery_status IS DISTINCT FROM NEW.delivery_status) EXECUTE FUNCTION lead_days_status();
 
--- Erased on a data request: counted, and its lead moves from its source to 'erased'.
+-- Erased on a data request: counted, and its lead moves from its source to 'erased' (a source
+-- row it leaves empty goes: a source may be whatever a link put in utm_source).
 CREATE FUNCTION lead_days_erased() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE d BIGINT := business_day(OLD.received_at_ms);
 BEGIN
     UPDATE lead_days SET erased = erased + 1 WHERE day = d AND kind = 'service' AND key = OLD.service_slug;
     UPDATE lead_days SET leads = leads - 1
     WHERE day = d AND kind = 'source' AND key = lead_source(OLD.utm_source, OLD.referrer, OLD.page_url, NULL);
+    DELETE FROM lead_days
+    WHERE day = d AND kind = 'source' AND leads <= 0 AND key = lead_source(OLD.utm_source, OLD.referrer, OLD.page_url, NULL);
     INSERT INTO lead_days (day, kind, key, leads) VALUES (d, 'source', 'erased', 1)
     ON CONFLICT (day, kind, key) DO UPDATE SET leads = lead_days.leads + 1;
     RETURN NULL;

@@ -99,14 +99,18 @@ WHEN OLD.delivery_status IS NOT NEW.delivery_status BEGIN
     WHERE kind = 'service' AND key = NEW.service_slug AND day = (SELECT day FROM lead_local_days WHERE id = NEW.id);
 END;
 
--- Erased on a data request: counted, and its lead moves from its source to 'erased'. Before
--- the update, while its source can still be read.
+-- Erased on a data request: counted, and its lead moves from its source to 'erased' (a source
+-- row it leaves empty goes: a source may be whatever a link put in utm_source). Before the
+-- update, while its source can still be read.
 CREATE TRIGGER lead_days_erased BEFORE UPDATE OF erased_ms ON leads
 WHEN OLD.erased_ms IS NULL AND NEW.erased_ms IS NOT NULL BEGIN
     UPDATE lead_days SET erased = erased + 1
     WHERE kind = 'service' AND key = OLD.service_slug AND day = (SELECT day FROM lead_local_days WHERE id = OLD.id);
     UPDATE lead_days SET leads = leads - 1
     WHERE kind = 'source' AND key = (SELECT source FROM lead_sources WHERE id = OLD.id)
+      AND day = (SELECT day FROM lead_local_days WHERE id = OLD.id);
+    DELETE FROM lead_days
+    WHERE kind = 'source' AND leads <= 0 AND key = (SELECT source FROM lead_sources WHERE id = OLD.id)
       AND day = (SELECT day FROM lead_local_days WHERE id = OLD.id);
     INSERT INTO lead_days (day, kind, key, leads)
     SELECT d.day, 'source', 'erased', 1 FROM lead_local_days d WHERE d.id = OLD.id

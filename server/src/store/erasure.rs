@@ -312,6 +312,40 @@ pub const ERASURE: &[TableErasure] = &[
         ],
     },
     TableErasure {
+        table: "lead_days",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("day", BOOKKEEPING),
+            ("kind", BOOKKEEPING),
+            (
+                "key",
+                Fate::Kept(
+                    "a service or a traffic source (UTM source or referring site) counted over a day's leads; an erased \
+                     lead moves to the source 'erased', and a source row it leaves empty is deleted",
+                ),
+            ),
+            ("leads", BOOKKEEPING),
+            ("delivered", BOOKKEEPING),
+            ("fast", BOOKKEEPING),
+            ("suppressed", BOOKKEEPING),
+            ("erased", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "business_zone",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("from_ms", BOOKKEEPING),
+            ("offset_ms", BOOKKEEPING),
+            ("zone", Fate::Kept("the business's own time zone, not about a person")),
+        ],
+    },
+    TableErasure {
         table: "schema_migrations",
         lead_key: None,
         deleted_rows: None,
