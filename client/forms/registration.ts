@@ -113,11 +113,11 @@ export function validateRequest(type: AccountType, values: Values): FieldError |
   for (const spec of REGISTRATION_FIELDS[type]) {
     const value = values[spec.name] ?? "";
     if (!value.trim()) return { field: spec.name, message: spec.required };
-    if (docs/product.md, "Accounts") {
-      if (!spec.options.some((o) => o.value === value.trim())) return { field: spec.name, message: notAnOption(docs/product.md, "Accounts") };
+    if (spec.options) {
+      if (!spec.options.some((o) => o.value === value.trim())) return { field: spec.name, message: notAnOption(spec.label) };
       continue;
     }
-    const problem = textProblem(docs/product.md, "Accounts");
+    const problem = textProblem(spec.name, value);
     if (problem) return problem;
     if (spec.name === "email" && !EMAIL_PATTERN.test(value.trim())) return { field: "email", message: MSG_EMAIL };
     if (spec.name === "phone" && !isRegistrationPhone(value)) return { field: "phone", message: MSG_PHONE };
