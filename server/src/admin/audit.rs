@@ -10,7 +10,9 @@ use serde::Deserialize;
 use super::error::{ConsoleError, Doing};
 use super::page;
 use super::session::StaffSession;
-use crate::pages::props::{AdminAuditProps, AdminSection, AuditRow, PageProps};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::audit::{AdminAuditProps, AuditRow};
+use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::AuditEntry;
 

@@ -16,7 +16,7 @@ use super::leads::{self, LeadsQuery};
 use super::session::StaffSession;
 use super::submissions::{self, ListQuery};
 use super::zone::Zone;
-use crate::pages::props::LeadFilterForm;
+use crate::pages::admin::leads::LeadFilterForm;
 use crate::state::AppState;
 use crate::store::{LeadFilter, Store, SubmissionFilter, SubmissionKind, masked};
 

@@ -16,7 +16,9 @@ use super::error::{ConsoleError, Doing};
 use super::page;
 use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{AdminFunnelProps, AdminSection, FunnelDay, FunnelPeriod, FunnelSeries, PageProps, SlowDeliveryRow};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::funnel::{AdminFunnelProps, FunnelDay, FunnelPeriod, FunnelSeries, SlowDeliveryRow};
+use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::{FunnelKind, FunnelRow, SlowDelivery};
 

@@ -14,7 +14,9 @@ use super::error::ConsoleError;
 use super::page;
 use super::session::StaffSession;
 use crate::metrics::Health;
-use crate::pages::props::{AdminHealthProps, AdminSection, HealthFigure, HealthGroup, PageProps};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::health::{AdminHealthProps, HealthFigure, HealthGroup};
+use crate::pages::props::PageProps;
 use crate::state::AppState;
 
 /// A backlog older than this is shown as wanting attention (decision 009's alert).

@@ -16,10 +16,11 @@ use super::links::{encode_component, query};
 use super::page;
 use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{
-    AdminLeadProps, AdminLeadsProps, AdminSection, AttemptView, ConsentView, DeliveryView, Labeled, LeadFilterForm, LeadListRow, PageProps,
-    ServiceOption,
+use crate::pages::admin::leads::{
+    AdminLeadProps, AdminLeadsProps, AttemptView, ConsentView, DeliveryView, LeadFilterForm, LeadListRow, ServiceOption,
 };
+use crate::pages::admin::{AdminSection, Labeled};
+use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{DELIVERY_STATUSES, LeadDetail, LeadFilter, LeadRow, RetryOutcome};

@@ -11,7 +11,8 @@ use axum::response::{Html, IntoResponse, Response};
 
 use super::error::{ConsoleError, Refusal};
 use super::session::StaffSession;
-use crate::pages::props::{AdminMessageProps, AdminSection, PageProps};
+use crate::pages::admin::{AdminMessageProps, AdminSection};
+use crate::pages::props::PageProps;
 use crate::render::Lane;
 use crate::state::AppState;
 

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use super::cookies;
 use super::error::ConsoleError;
 use super::links::{self, HOME_PATH, Kind};
-use crate::pages::props::{AdminFrame, AdminSection};
+use crate::pages::admin::{AdminFrame, AdminSection};
 use crate::security::rate_limit;
 use crate::staff::session::{self, TOUCH_AFTER_MS, id_hash, is_live, well_formed};
 use crate::state::AppState;

@@ -2,7 +2,7 @@
 //! render needs (a pure function of catalogue, config and icons, built once at start), the
 //! renderer that turns them into documents through the render cache, and the error pages.
 
-pub mod admin_props;
+pub mod admin;
 pub mod errors;
 pub mod legal;
 pub mod props;
