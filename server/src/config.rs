@@ -283,7 +283,10 @@ impl Config {
 
     /// The merged layers as a checked `Config`, or the first problem.
     fn extract(layers: Figment) -> Result<Self, ConfigError> {
-        Self::check(&layers).map_err(|mut problems| problems.swap_remove(0))
+        Self::check(&layers).map_err(|problems| {
+            let first = problems.into_iter().next();
+            first.unwrap_or_else(|| ConfigError::Invalid("the configuration cannot be read".into()))
+        })
     }
 
     /// The merged layers as a checked `Config`, or every problem found (never none). Lossy
