@@ -1,7 +1,8 @@
 //! Site configuration: the defaults in `catalogue/site.toml`, overlaid by an optional
-//! file and then by environment variables, merged by `figment` (docs/decisions/005). This
-//! module keeps the typed struct, the environment variable names and the validation. A bad
-//! value stops the server with a message naming the key.
+//! file, then by environment variables, then by flags, merged by `figment`
+//! (docs/decisions/005). This module keeps the typed struct and the validation; the
+//! settings a variable or a flag may set are declared once, for clap, in `settings.rs`. A
+//! bad value stops the server with a message naming the key and where it came from.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -13,7 +14,9 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::phone::UsPhone;
-use env::{ENV_LAYER, EnvOverrides};
+pub use overrides::{Origin, Overrides};
+pub use report::{Shown, shown_settings};
+pub use settings::{SETTINGS, Setting, Settings};
 
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 /// The shortest time a notification is retried before it may be marked failed.
@@ -24,55 +27,6 @@ const MAX_STAFF_ENGINES: usize = 16;
 const MAX_RETRY_CAP_MS: u64 = 3_600_000;
 /// The most proxies `server.trusted_proxy_hops` may name.
 const MAX_PROXY_HOPS: usize = 10;
-
-/// Environment variables that override configuration keys, and the key each sets.
-pub const ENV_OVERRIDES: &[(&str, &str)] = &[
-    ("LISTEN", "server.listen"),
-    ("METRICS_LISTEN", "server.metrics_listen"),
-    ("METRICS_TOKEN", "server.metrics_token"),
-    ("TRUST_FORWARDED_FOR", "server.trust_forwarded_for"),
-    ("TRUSTED_PROXY_HOPS", "server.trusted_proxy_hops"),
-    ("HEADER_TIMEOUT_MS", "server.header_timeout_ms"),
-    ("BODY_TIMEOUT_MS", "server.body_timeout_ms"),
-    ("REQUEST_TIMEOUT_MS", "server.request_timeout_ms"),
-    ("SHUTDOWN_GRACE_MS", "server.shutdown_grace_ms"),
-    ("DATABASE_URL", "server.database_url"),
-    ("PUBLIC_URL", "site.public_url"),
-    ("RENDER_POOL_SIZE", "render.pool_size"),
-    ("RENDER_STAFF_ENGINES", "render.staff_engines"),
-    ("RENDER_QUEUE_SIZE", "render.queue_size"),
-    ("RENDER_TIMEOUT_MS", "render.timeout_ms"),
-    ("RENDER_MEMORY_LIMIT_MB", "render.memory_limit_mb"),
-    ("NOSCRIPT_VARIANTS", "render.noscript_variants"),
-    ("TRUSTEDFORM_ENABLED", "tracking.trustedform"),
-    ("RATE_LIMIT_PER_MINUTE", "api.rate_limit_per_minute"),
-    ("ADMIN_SIGN_IN_RATE_LIMIT_PER_MINUTE", "admin.sign_in_rate_limit_per_minute"),
-    ("ADMIN_STAFF_RATE_LIMIT_PER_MINUTE", "admin.staff_rate_limit_per_minute"),
-    ("SMTP_URL", "notify.smtp_url"),
-    ("SMTP_ALLOW_PLAINTEXT", "notify.smtp_allow_plaintext"),
-    ("NOTIFY_FROM", "notify.from"),
-    ("NOTIFY_RECIPIENTS", "notify.recipients"),
-    ("WEBHOOK_URL", "notify.webhook_url"),
-    ("WEBHOOK_SECRET", "notify.webhook_secret"),
-    ("NOTIFY_GIVE_UP_AFTER_HOURS", "notify.give_up_after_hours"),
-    ("NOTIFY_RETRY_BASE_MS", "notify.retry_base_ms"),
-    ("NOTIFY_RETRY_MAX_MS", "notify.retry_max_ms"),
-    ("PIXEL_ENABLED", "tracking.pixel"),
-    ("PIXEL_ID", "tracking.pixel_id"),
-    ("BACKUP_DIR", "backup.dir"),
-    ("BACKUP_INTERVAL", "backup.interval"),
-    ("BACKUP_KEEP", "backup.keep"),
-];
-
-/// Environment variables read outside the configuration layers (by `main.rs` and the
-/// logger), with their defaults: with `ENV_OVERRIDES`, every variable the server reads
-/// (deploy/site.env lists them all; a test keeps the two in step).
-pub const OTHER_ENV: &[(&str, &str)] = &[
-    ("SITE_CONFIG", "none: the built-in defaults only"),
-    ("CATALOGUE_DIR", "none: the catalogue built into the binary"),
-    ("RUST_LOG", "info"),
-    ("LOG_FORMAT", "text (json: one JSON object a line)"),
-];
 
 #[derive(Debug, Error)]
 pub enum ConfigError {
@@ -302,123 +256,135 @@ impl Config {
         Self::build(None, &[])
     }
 
-    /// Defaults, then `file` (if any), then the process environment.
-    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
-        Self::load_with(file, EnvOverrides::from_process())
+    /// Defaults, then `file` (if any), then the settings given as variables and flags (what
+    /// the command line parsed: `Overrides::from_matches`).
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Self, ConfigError> {
+        Self::extract(Self::layers(file, overrides))
     }
 
-    fn load_with(file: Option<&Path>, env: EnvOverrides) -> Result<Self, ConfigError> {
+    /// The layers `load` merges, unread: `site config check` shows every value with the
+    /// layer it came from, then checks them (`check`).
+    pub fn layers(file: Option<&Path>, overrides: &Overrides) -> Figment {
         let mut layers = Figment::from(Toml::string(DEFAULTS));
         if let Some(path) = file {
             layers = layers.merge(Toml::file_exact(path));
         }
-        Self::extract(layers.merge(env))
+        overrides.merge_into(layers)
     }
 
-    /// Defaults, then an overlay table, then `(ENV_VAR, value)` pairs.
+    /// Defaults, then an overlay table, then `(VARIABLE, value)` pairs as the environment.
     pub fn build(overlay: Option<toml::Table>, env: &[(String, String)]) -> Result<Self, ConfigError> {
         let mut layers = Figment::from(Toml::string(DEFAULTS));
         if let Some(overlay) = overlay {
             layers = layers.merge(Serialized::defaults(overlay));
         }
-        Self::extract(layers.merge(EnvOverrides::from_pairs(env)))
+        Self::extract(Overrides::from_env_pairs(env).merge_into(layers))
     }
 
-    /// The merged layers as a checked `Config`. Lossy extraction reads text as a number or
-    /// a switch ("4", "on") where the key wants one: environment values are all text.
+    /// The merged layers as a checked `Config`, or the first problem.
     fn extract(layers: Figment) -> Result<Self, ConfigError> {
-        let config: Config = layers.extract_lossy().map_err(ConfigError::from)?;
-        config.validate()?;
-        Ok(config)
+        Self::check(&layers).map_err(|problems| {
+            let first = problems.into_iter().next();
+            first.unwrap_or_else(|| ConfigError::Invalid("the configuration cannot be read".into()))
+        })
     }
 
-    fn validate(&self) -> Result<(), ConfigError> {
-        let key = |key: &str, message: &str| ConfigError::Key {
-            key: key.into(),
-            message: message.into(),
+    /// The merged layers as a checked `Config`, or every problem found (never none). Lossy
+    /// extraction reads text as a number or a switch ("4", "on") where the key wants one:
+    /// environment values and flags are all text.
+    pub fn check(layers: &Figment) -> Result<Self, Vec<ConfigError>> {
+        let config: Config = layers
+            .extract_lossy()
+            .map_err(|e| e.into_iter().map(ConfigError::from).collect::<Vec<_>>())?;
+        let problems = config.problems();
+        if problems.is_empty() { Ok(config) } else { Err(problems) }
+    }
+
+    /// What the types cannot say: every value out of bounds or of the wrong shape.
+    fn problems(&self) -> Vec<ConfigError> {
+        let mut problems = Vec::new();
+        let mut key = |key: &str, message: &str| {
+            problems.push(ConfigError::Key {
+                key: key.into(),
+                message: message.into(),
+            })
         };
         let s = &self.site;
         if s.brand.trim().is_empty() {
-            return Err(key("site.brand", "must not be empty"));
+            key("site.brand", "must not be empty");
         }
         if !(s.public_url.starts_with("https://") || s.public_url.starts_with("http://")) || s.public_url.ends_with('/') {
-            return Err(key("site.public_url", "must be an absolute http(s) URL without a trailing slash"));
+            key("site.public_url", "must be an absolute http(s) URL without a trailing slash");
         }
         if !is_email(&s.info_email) {
-            return Err(key("site.info_email", "must be an e-mail address"));
+            key("site.info_email", "must be an e-mail address");
         }
         if jiff::tz::TimeZone::get(&s.time_zone).is_err() {
-            return Err(key("site.time_zone", "must be an IANA time zone name such as America/New_York"));
+            key("site.time_zone", "must be an IANA time zone name such as America/New_York");
         }
         // site.support_phone and site.service_phones.* are UsPhone: checked as they deserialize.
         for (i, profile) in s.social.iter().enumerate() {
             if profile.name.trim().is_empty() {
-                return Err(key(&format!("site.social[{i}].name"), "must not be empty"));
+                key(&format!("site.social[{i}].name"), "must not be empty");
             }
             if !is_https_url(&profile.url) {
-                return Err(key(&format!("site.social[{i}].url"), "must be an https URL"));
+                key(&format!("site.social[{i}].url"), "must be an https URL");
             }
         }
         let pixel_id = &self.tracking.pixel_id;
         if self.tracking.pixel && (pixel_id.is_empty() || !pixel_id.bytes().all(|b| b.is_ascii_digit())) {
-            return Err(key("tracking.pixel_id", "must be the pixel's numeric id when tracking.pixel is on"));
+            key("tracking.pixel_id", "must be the pixel's numeric id when tracking.pixel is on");
         }
         let n = &self.notify;
         if n.email_enabled() {
             if !(n.smtp_url.starts_with("smtp://") || n.smtp_url.starts_with("smtps://")) {
-                return Err(key("notify.smtp_url", "must start with smtp:// or smtps://"));
+                key("notify.smtp_url", "must start with smtp:// or smtps://");
             }
             if n.recipients.is_empty() && n.service_recipients.values().all(Vec::is_empty) {
-                return Err(key(
-                    "notify.recipients",
-                    "must name at least one address when notify.smtp_url is set",
-                ));
+                key("notify.recipients", "must name at least one address when notify.smtp_url is set");
             }
         }
         let from_address = n.from.rsplit_once('<').map(|(_, a)| a.trim_end_matches('>')).unwrap_or(&n.from);
         if !is_email(from_address.trim()) {
-            return Err(key("notify.from", "must be an address, optionally as Name <address>"));
+            key("notify.from", "must be an address, optionally as Name <address>");
         }
         for (i, r) in n.recipients.iter().enumerate() {
             if !is_email(r) {
-                return Err(key(&format!("notify.recipients[{i}]"), "must be an e-mail address"));
+                key(&format!("notify.recipients[{i}]"), "must be an e-mail address");
             }
         }
         for (slug, list) in &n.service_recipients {
             if let Some(bad) = list.iter().position(|r| !is_email(r)) {
-                return Err(key(
-                    &format!("notify.service_recipients.{slug}[{bad}]"),
-                    "must be an e-mail address",
-                ));
+                key(&format!("notify.service_recipients.{slug}[{bad}]"), "must be an e-mail address");
             }
         }
         if n.webhook_enabled() {
             // Judged on the host the HTTP client will connect to, by the parser it uses.
             if !crate::urls::webhook_allowed(&n.webhook_url) {
-                return Err(key("notify.webhook_url", "must be an https URL (http only to a loopback host)"));
+                key("notify.webhook_url", "must be an https URL (http only to a loopback host)");
             }
             if n.webhook_secret.len() < 16 {
-                return Err(key(
+                key(
                     "notify.webhook_secret",
                     "must be at least 16 characters when notify.webhook_url is set",
-                ));
+                );
             }
         }
         if n.give_up_after_hours < MIN_GIVE_UP_HOURS {
-            return Err(key("notify.give_up_after_hours", "must be at least 72 (three days)"));
+            key("notify.give_up_after_hours", "must be at least 72 (three days)");
         }
         if n.retry_base_ms == 0 || n.retry_max_ms < n.retry_base_ms {
-            return Err(key("notify.retry_base_ms", "must be at least 1 and at most notify.retry_max_ms"));
+            key("notify.retry_base_ms", "must be at least 1 and at most notify.retry_max_ms");
         }
         if n.retry_max_ms > MAX_RETRY_CAP_MS {
-            return Err(key("notify.retry_max_ms", "must be at most 3600000 (one hour)"));
+            key("notify.retry_max_ms", "must be at most 3600000 (one hour)");
         }
         let sv = &self.server;
         if !sv.metrics_listen.is_empty() && sv.metrics_addr().is_none() {
-            return Err(key("server.metrics_listen", "must be an address such as 127.0.0.1:9100, or empty"));
+            key("server.metrics_listen", "must be an address such as 127.0.0.1:9100, or empty");
         }
         if !sv.metrics_token.is_empty() && sv.metrics_token.len() < 16 {
-            return Err(key("server.metrics_token", "must be at least 16 characters, or empty"));
+            key("server.metrics_token", "must be at least 16 characters, or empty");
         }
         for (name, ms) in [
             ("server.header_timeout_ms", sv.header_timeout_ms),
@@ -427,54 +393,54 @@ impl Config {
             ("server.shutdown_grace_ms", sv.shutdown_grace_ms),
         ] {
             if ms == 0 {
-                return Err(key(name, "must be at least 1"));
+                key(name, "must be at least 1");
             }
         }
         if !(1..=MAX_PROXY_HOPS).contains(&sv.trusted_proxy_hops) {
-            return Err(key("server.trusted_proxy_hops", "must be between 1 and 10"));
+            key("server.trusted_proxy_hops", "must be between 1 and 10");
         }
         if self.api.rate_limit_per_minute == 0 {
-            return Err(key("api.rate_limit_per_minute", "must be at least 1"));
+            key("api.rate_limit_per_minute", "must be at least 1");
         }
         if self.admin.sign_in_rate_limit_per_minute == 0 {
-            return Err(key("admin.sign_in_rate_limit_per_minute", "must be at least 1"));
+            key("admin.sign_in_rate_limit_per_minute", "must be at least 1");
         }
         if self.admin.staff_rate_limit_per_minute == 0 {
-            return Err(key("admin.staff_rate_limit_per_minute", "must be at least 1"));
+            key("admin.staff_rate_limit_per_minute", "must be at least 1");
         }
         if self.api.max_body_bytes < 1024 {
-            return Err(key("api.max_body_bytes", "must be at least 1024"));
+            key("api.max_body_bytes", "must be at least 1024");
         }
         if self.leads.retention_days == 0 {
-            return Err(key("leads.retention_days", "must be at least 1"));
+            key("leads.retention_days", "must be at least 1");
         }
         let r = &self.render;
         if r.queue_size == 0 {
-            return Err(key("render.queue_size", "must be at least 1"));
+            key("render.queue_size", "must be at least 1");
         }
         if r.staff_engines > MAX_STAFF_ENGINES {
-            return Err(key("render.staff_engines", "must be at most 16"));
+            key("render.staff_engines", "must be at most 16");
         }
         if r.timeout_ms == 0 {
-            return Err(key("render.timeout_ms", "must be at least 1"));
+            key("render.timeout_ms", "must be at least 1");
         }
         if r.memory_limit_mb < 8 {
-            return Err(key("render.memory_limit_mb", "must be at least 8"));
+            key("render.memory_limit_mb", "must be at least 8");
         }
         if self.backup.interval().is_none() {
-            return Err(key(
+            key(
                 "backup.interval",
                 "must be a number and a unit (s, m, h or d), at least one minute, such as 6h",
-            ));
+            );
         }
         if self.backup.keep == 0 {
-            return Err(key("backup.keep", "must be at least 1"));
+            key("backup.keep", "must be at least 1");
         }
         let db = &self.server.database_url;
         if !(db.starts_with("sqlite:") || db.starts_with("postgres://") || db.starts_with("postgresql://")) {
-            return Err(key("server.database_url", "must start with sqlite:, postgres:// or postgresql://"));
+            key("server.database_url", "must start with sqlite:, postgres:// or postgresql://");
         }
-        Ok(())
+        problems
     }
 
     /// Engines in the render pool: the configured number, or one per core.
@@ -508,7 +474,9 @@ impl From<figment::Error> for ConfigError {
         }
         let key = e.path.join(".");
         let origin = match (&e.metadata, file) {
-            (Some(m), _) if m.name == ENV_LAYER => format!(" (from {})", m.interpolate(&Profile::Default, &e.path)),
+            (Some(m), _) if [Origin::Environment, Origin::Flag].iter().any(|o| m.name == o.layer()) => {
+                format!(" (from {})", m.interpolate(&Profile::Default, &e.path))
+            }
             (_, Some(path)) => format!(" (in {})", path.display()),
             _ => String::new(),
         };
@@ -532,6 +500,8 @@ fn is_https_url(s: &str) -> bool {
         .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/') && !s.chars().any(|c| c.is_whitespace() || c.is_control()))
 }
 
-mod env;
+mod overrides;
+mod report;
+pub mod settings;
 #[cfg(test)]
 mod tests;

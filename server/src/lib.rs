@@ -12,6 +12,7 @@ pub mod applications;
 pub mod assets;
 pub mod background;
 pub mod catalogue;
+pub mod cli;
 pub mod config;
 pub mod encoding;
 pub mod leads;

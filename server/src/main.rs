@@ -1,19 +1,13 @@
-//! `site`: starts the RingReady web server, or runs an operator's command.
-//!
-//! Usage: site [--config FILE] [--catalogue DIR]
-//!        site --version
-//!        site [--config FILE] outbox retry [--all | ID | mail:ID]
-//!        site [--config FILE] staff add EMAIL | disable EMAIL | unlock EMAIL | list
-//!        site [--config FILE] backup FILE | restore FILE               (the SQLite database)
-//!        site [--config FILE] copy-store [--from sqlite://PATH] --to postgres://…
-//! The operator's commands do their work in `site_server::ops`; this file only dispatches.
-//! Environment: SITE_CONFIG, CATALOGUE_DIR, LISTEN, DATABASE_URL and the others in README.md.
+//! `site`: starts the RingReady web server, or runs an operator's command. `cli` parses the
+//! command line (`site --help` lists the commands and every environment variable); the
+//! operator's commands do their work in `site_server::ops` and `staff::cli`; this file
+//! dispatches, sets up the log, and runs the server.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
-
 use std::sync::Arc;
 
+use site_server::cli::{self, Cli, Command, ConfigCommand, LogFormat, OutboxCommand, OutboxId, Sources};
+use site_server::config::Overrides;
 use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
 use site_server::store::{Outbox, Retried, RetryScope, Store};
@@ -22,113 +16,26 @@ use site_server::{AppState, Background, CatalogueSource, app, assets, config::Co
 use tokio::sync::watch;
 use tracing_subscriber::EnvFilter;
 
-struct Args {
-    config: Option<PathBuf>,
-    catalogue: Option<PathBuf>,
-    command: Option<Command>,
-    /// `staff …`: manage staff accounts instead of serving.
-    staff: Option<Vec<String>>,
-}
-
-/// An operator's command instead of serving.
-enum Command {
-    /// `outbox retry`: list the failed notifications; `--all` or an id: send them again.
-    OutboxRetry(Option<Retry>),
-    /// `backup FILE`: a checked copy of the SQLite database, taken while the site runs.
-    Backup(PathBuf),
-    /// `restore FILE`: a backup put in place of the SQLite database (the site stopped).
-    Restore(PathBuf),
-    /// `copy-store --from sqlite://PATH --to postgres://…`.
-    CopyStore { from: Option<String>, to: String },
-}
-
-/// What `outbox retry` sends again.
-#[derive(Clone, Copy)]
-enum Retry {
-    /// Every failed notification of every outbox.
-    All,
-    /// One row: an id of the leads' outbox, or `mail:ID` of the submission e-mails'.
-    One(Outbox, i64),
-}
-
-const USAGE: &str = "usage: site [--config FILE] [--catalogue DIR]\n       site --version\n       site [--config FILE] outbox retry [--all | ID | mail:ID]\n       site [--config FILE] backup FILE\n       site [--config FILE] restore FILE\n       site [--config FILE] copy-store [--from sqlite://PATH] --to postgres://…";
-
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        config: std::env::var_os("SITE_CONFIG").map(PathBuf::from),
-        catalogue: std::env::var_os("CATALOGUE_DIR").map(PathBuf::from),
-        command: None,
-        staff: None,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--config" => args.config = Some(it.next().ok_or("--config needs a file")?.into()),
-            "--catalogue" => args.catalogue = Some(it.next().ok_or("--catalogue needs a folder")?.into()),
-            "staff" => {
-                args.staff = Some(it.by_ref().collect());
-            }
-            "-V" | "--version" => {
-                print!("{}", site_server::ops::version::describe());
-                std::process::exit(0);
-            }
-            "backup" | "restore" => {
-                let file = it.next().ok_or_else(|| format!("{arg} needs a file\n{USAGE}"))?;
-                args.command = Some(if arg == "backup" {
-                    Command::Backup(file.into())
-                } else {
-                    Command::Restore(file.into())
-                });
-            }
-            "copy-store" => {
-                let (mut from, mut to) = (None, None);
-                while let Some(flag) = it.next() {
-                    match flag.as_str() {
-                        "--from" => from = Some(it.next().ok_or("--from needs sqlite://PATH")?),
-                        "--to" => to = Some(it.next().ok_or("--to needs postgres://…")?),
-                        other => return Err(format!("copy-store: unknown argument {other:?}\n{USAGE}")),
-                    }
-                }
-                let to = to.ok_or_else(|| format!("copy-store needs --to postgres://…\n{USAGE}"))?;
-                args.command = Some(Command::CopyStore { from, to });
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}\n{}", site_server::staff::cli::USAGE);
-                std::process::exit(0);
-            }
-            "outbox" => {
-                if it.next().as_deref() != Some("retry") {
-                    return Err(format!("outbox: the command is `outbox retry`\n{USAGE}"));
-                }
-                let scope = match it.next().as_deref() {
-                    None => None,
-                    Some("--all") => Some(Retry::All),
-                    Some(id) => {
-                        let (outbox, number) = match id.strip_prefix("mail:") {
-                            Some(n) => (Outbox::Mail, n),
-                            None => (Outbox::Leads, id),
-                        };
-                        let number = number.parse().map_err(|_| format!("outbox retry: {id:?} is not an outbox id"))?;
-                        Some(Retry::One(outbox, number))
-                    }
-                };
-                args.command = Some(Command::OutboxRetry(scope));
-            }
-            other => return Err(format!("unknown argument {other:?} (try --help)")),
-        }
-    }
-    Ok(args)
-}
+/// The exit status of an invalid configuration found by `site config check` (as clap's for
+/// a usage error).
+const INVALID: u8 = 2;
 
 fn main() -> ExitCode {
+    let (cli, overrides) = cli::parse();
+    if cli.version {
+        print!("{}", ops::version::describe());
+        return ExitCode::SUCCESS;
+    }
     // Libraries stay at warn: an SMTP or HTTP client's own info lines could carry addresses.
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,lettre=warn,hyper=warn,reqwest=warn,tokio_postgres=warn,rustls=warn"));
-    // LOG_FORMAT=json gives one JSON object a line, for log collectors.
-    if std::env::var("LOG_FORMAT").is_ok_and(|f| f == "json") {
-        tracing_subscriber::fmt().json().with_env_filter(filter).with_target(false).init();
-    } else {
-        tracing_subscriber::fmt().with_env_filter(filter).with_target(false).init();
+    let filter = cli
+        .sources
+        .log
+        .as_deref()
+        .and_then(|f| EnvFilter::try_new(f).ok())
+        .unwrap_or_else(|| EnvFilter::new("info,lettre=warn,hyper=warn,reqwest=warn,tokio_postgres=warn,rustls=warn"));
+    match cli.sources.log_format {
+        LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).with_target(false).init(),
+        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).with_target(false).init(),
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -137,8 +44,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run()) {
-        Ok(()) => ExitCode::SUCCESS,
+    match runtime.block_on(run(cli, overrides)) {
+        Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
@@ -146,33 +53,60 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run() -> Result<(), String> {
-    let args = parse_args()?;
-    let config = Config::load(args.config.as_deref()).map_err(|e| e.to_string())?;
-    let source = match &args.catalogue {
-        Some(dir) => CatalogueSource::Dir(dir),
-        None => CatalogueSource::Embedded,
-    };
-    let url = &config.server.database_url;
-    let sqlite_file = || ops::sqlite_path(url).ok_or_else(|| sqlite_only(url));
-    match &args.command {
-        Some(Command::Backup(file)) => return ops::backup::run(&sqlite_file()?, file, &mut std::io::stdout()),
-        Some(Command::Restore(file)) => return ops::restore::run(&sqlite_file()?, file, &mut std::io::stdout()),
-        Some(Command::CopyStore { from, to }) => {
-            let from = match from {
-                Some(from) => ops::copy_store::source_path(from)?,
-                None => sqlite_file()?,
-            };
-            return ops::copy_store::copy_store(&from, to, None, &mut std::io::stdout())
-                .await
-                .map(|_| ());
+async fn run(cli: Cli, overrides: Overrides) -> Result<ExitCode, String> {
+    let Cli { sources, command, .. } = cli;
+    let load = || Config::load(sources.config.as_deref(), &overrides).map_err(|e| e.to_string());
+    let out = &mut std::io::stdout();
+    match command.unwrap_or(Command::Serve) {
+        Command::Config(ConfigCommand::Check) => {
+            let valid = ops::config_check::run(&sources, &overrides, out, &mut std::io::stderr()).map_err(|e| e.to_string())?;
+            return Ok(if valid { ExitCode::SUCCESS } else { ExitCode::from(INVALID) });
         }
-        _ => {}
+        Command::Serve => serve_site(load()?, &sources).await?,
+        Command::Backup { file } => ops::backup::run(&sqlite_file(&load()?)?, &file, out)?,
+        Command::Restore { file } => ops::restore::run(&sqlite_file(&load()?)?, &file, out)?,
+        Command::CopyStore { from, to } => {
+            let from = match from {
+                Some(from) => ops::copy_store::source_path(&from)?,
+                None => sqlite_file(&load()?)?,
+            };
+            ops::copy_store::copy_store(&from, &to, None, out).await?;
+        }
+        Command::Outbox(OutboxCommand::Retry { all, id }) => {
+            let store = open(&load()?.server.database_url, None).await?;
+            let result = outbox_retry(&store, all, id).await;
+            store.close().await;
+            result?;
+        }
+        Command::Staff(staff) => {
+            let store = open(&load()?.server.database_url, None).await?;
+            let now = site_server::store::now_ms();
+            let result = site_server::staff::cli::run(&staff, &store, &mut std::io::stdin().lock(), out, now).await;
+            store.close().await;
+            result?;
+        }
     }
-    // Serving: one server per SQLite file (held until the process ends).
-    let serving = args.staff.is_none() && args.command.is_none();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The SQLite file of the configured database, for the commands that work on SQLite only.
+fn sqlite_file(config: &Config) -> Result<std::path::PathBuf, String> {
+    let url = &config.server.database_url;
+    ops::sqlite_path(url).ok_or_else(|| sqlite_only(url))
+}
+
+/// The store at `url`, with the folder for a backup before migrations when serving.
+async fn open(url: &str, backup_dir: Option<&std::path::Path>) -> Result<Store, String> {
+    Store::open_with(url, backup_dir)
+        .await
+        .map_err(|e| format!("database {}: {e}", redact(url)))
+}
+
+/// `site serve`: one server per SQLite file (the lock is held until the process ends).
+async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
+    let url = &config.server.database_url;
     let _lock = match ops::sqlite_path(url) {
-        Some(db) if serving => Some(ops::lock::DatabaseLock::acquire(&db).map_err(|e| match e.pid() {
+        Some(db) => Some(ops::lock::DatabaseLock::acquire(&db).map_err(|e| match e.pid() {
             Some(pid) => format!(
                 "another site server (process {pid}) is running on {}: two servers must not share one SQLite file \
                  (use PostgreSQL to run several, docs/operations.md)",
@@ -180,31 +114,14 @@ async fn run() -> Result<(), String> {
             ),
             None => e.to_string(),
         })?),
-        _ => None,
+        None => None,
     };
-    let backup_dir = if serving { config.backup.dir() } else { None };
-    let store = Store::open_with(url, backup_dir)
-        .await
-        .map_err(|e| format!("database {}: {e}", redact(url)))?;
-    if let Some(command) = &args.staff {
-        let result = site_server::staff::cli::run(
-            command,
-            &store,
-            &mut std::io::stdin().lock(),
-            &mut std::io::stdout(),
-            site_server::store::now_ms(),
-        )
-        .await;
-        store.close().await;
-        return result;
-    }
-    let store = Arc::new(store);
-    if let Some(Command::OutboxRetry(scope)) = args.command {
-        let result = outbox_retry(&store, scope).await;
-        store.close().await;
-        return result;
-    }
+    let store = Arc::new(open(url, config.backup.dir()).await?);
     tracing::info!(backend = store.backend(), "database ready");
+    let source = match &sources.catalogue {
+        Some(dir) => CatalogueSource::Dir(dir),
+        None => CatalogueSource::Embedded,
+    };
     let state = AppState::new(config, source, assets::SSR_BUNDLE, store).map_err(|e| e.to_string())?;
     if !state.config.notify.email_enabled() && !state.config.notify.webhook_enabled() {
         tracing::warn!("no notification channel configured (notify.smtp_url, notify.webhook_url): leads are stored but nobody is told");
@@ -287,11 +204,11 @@ async fn stopped(mut stopping: watch::Receiver<bool>) {
 
 /// `site outbox retry`: without a scope, lists the failed notifications; with one, makes
 /// them pending again (a running server delivers them within seconds).
-async fn outbox_retry(store: &Store, scope: Option<Retry>) -> Result<(), String> {
+async fn outbox_retry(store: &Store, all: bool, one: Option<OutboxId>) -> Result<(), String> {
     let now = site_server::store::now_ms();
-    let done = match scope {
-        None => return list_failed(store).await,
-        Some(Retry::All) => {
+    let done = match (all, one) {
+        (false, None) => return list_failed(store).await,
+        (true, _) => {
             let mut done = Retried::default();
             for outbox in Outbox::ALL {
                 let r = store.retry_failed(outbox, RetryScope::All, now).await.map_err(|e| e.to_string())?;
@@ -300,7 +217,7 @@ async fn outbox_retry(store: &Store, scope: Option<Retry>) -> Result<(), String>
             }
             done
         }
-        Some(Retry::One(outbox, id)) => store
+        (false, Some(OutboxId { outbox, id })) => store
             .retry_failed(outbox, RetryScope::One(id), now)
             .await
             .map_err(|e| e.to_string())?,
@@ -312,7 +229,7 @@ async fn outbox_retry(store: &Store, scope: Option<Retry>) -> Result<(), String>
             done.suppressed
         );
     }
-    if done.sent + done.suppressed == 0 && matches!(scope, Some(Retry::One(..))) {
+    if done.sent + done.suppressed == 0 && one.is_some() {
         return Err("no failed notification has that id".into());
     }
     Ok(())

@@ -10,6 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use subtle::ConstantTimeEq;
 
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
 use crate::metrics::RenderFigures;
@@ -244,17 +245,13 @@ async fn metrics_behind_token(State(state): State<Arc<AppState>>, headers: Heade
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
-    if !constant_time_eq(presented.as_bytes(), token.as_bytes()) {
+    // Compared without stopping at the first difference, so timing does not reveal the token.
+    if !bool::from(presented.as_bytes().ct_eq(token.as_bytes())) {
         let mut r = (StatusCode::UNAUTHORIZED, "A bearer token is required.").into_response();
         r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return r;
     }
     metrics(State(state)).await
-}
-
-/// Compares without stopping at the first difference, so timing does not reveal the token.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 async fn robots(State(state): State<Arc<AppState>>) -> Response {

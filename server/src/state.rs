@@ -65,6 +65,37 @@ pub enum StartError {
     Store(#[from] store::StoreError),
 }
 
+/// What the server builds from the configuration and the catalogue before anything runs.
+struct Content {
+    catalogue: Catalogue,
+    consent: ConsentWordings,
+    assets: Assets,
+    pages: PageTable,
+}
+
+impl Content {
+    fn load(config: &Config, source: CatalogueSource<'_>) -> Result<Self, StartError> {
+        // TLS for webhooks and SMTP uses ring; a second install (tests) is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let icons = Icons::load().map_err(StartError::Icons)?;
+        let exists = |name: &str| icons.contains(name);
+        let catalogue = match source {
+            CatalogueSource::Embedded => Catalogue::embedded(&exists)?,
+            CatalogueSource::Dir(dir) => Catalogue::from_dir(dir, &exists)?,
+        };
+        let consent = ConsentWordings::load(&config.site.brand).map_err(StartError::Setup)?;
+        let assets = Assets::load();
+        let pages = PageTable::build(config, &catalogue, &icons, &consent, &assets.shell_version())
+            .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
+        Ok(Self {
+            catalogue,
+            consent,
+            assets,
+            pages,
+        })
+    }
+}
+
 /// Where the catalogue comes from.
 pub enum CatalogueSource<'a> {
     Embedded,
@@ -75,16 +106,13 @@ impl AppState {
     /// Loads catalogue and assets, builds the page table and starts the render pool with
     /// `ssr_bundle`. `store` is the opened database.
     pub fn new(config: Config, source: CatalogueSource<'_>, ssr_bundle: &str, store: Arc<Store>) -> Result<Arc<Self>, StartError> {
-        // TLS for webhooks and SMTP uses ring; a second install (tests) is harmless.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let icons = Icons::load().map_err(StartError::Icons)?;
-        let exists = |name: &str| icons.contains(name);
-        let catalogue = match source {
-            CatalogueSource::Embedded => Catalogue::embedded(&exists)?,
-            CatalogueSource::Dir(dir) => Catalogue::from_dir(dir, &exists)?,
-        };
+        let Content {
+            catalogue,
+            consent,
+            assets,
+            pages,
+        } = Content::load(&config, source)?;
         let catalogue = Arc::new(catalogue);
-        let consent = ConsentWordings::load(&config.site.brand).map_err(StartError::Setup)?;
         let metrics = Arc::new(Metrics::default());
         let notifier = Arc::new(
             Notifier::new(&config.notify, Arc::clone(&store), Arc::clone(&catalogue), Arc::clone(&metrics)).map_err(StartError::Setup)?,
@@ -92,9 +120,6 @@ impl AppState {
         let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute);
         let sign_in_limiter = RateLimiter::new(config.admin.sign_in_rate_limit_per_minute);
         let staff_limiter = RateLimiter::keyed(config.admin.staff_rate_limit_per_minute);
-        let assets = Assets::load();
-        let pages = PageTable::build(&config, &catalogue, &icons, &consent, &assets.shell_version())
-            .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
         let bundle = ssr_bundle.to_string();
         let limits = QuickJsLimits {
             memory_bytes: config.render.memory_limit_mb << 20,
@@ -143,6 +168,16 @@ impl AppState {
             staff: Default::default(),
             noscript: Default::default(),
         }))
+    }
+
+    /// What `new` checks before it starts anything, for `site config check`: the catalogue,
+    /// the consent wording, the page table, the error pages and the notification channels'
+    /// senders, built from `config` and dropped. No engine, listener or database.
+    pub fn check(config: &Config, source: CatalogueSource<'_>) -> Result<(), StartError> {
+        let content = Content::load(config, source)?;
+        Notifier::senders(&config.notify).map_err(StartError::Setup)?;
+        ErrorPages::new(config, content.assets.css)?;
+        Ok(())
     }
 
     /// Renders every canonical page and the not-found page into the cache, and the staff

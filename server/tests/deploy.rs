@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-use site_server::config::{Config, ENV_OVERRIDES, OTHER_ENV};
+use site_server::cli::VARIABLES;
+use site_server::config::Config;
 
 fn deploy(file: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../deploy").join(file);
@@ -69,21 +70,20 @@ fn the_example_environment_names_every_variable_with_its_default() {
     let env = deploy("site.env");
     let documented = documented_defaults(&env);
     let assigned = assignments(&env);
-    for (var, key) in ENV_OVERRIDES {
+    // Every variable `site` reads (`site --help` lists the same), with its key if it has one.
+    for (var, key) in VARIABLES.iter() {
         let default = documented
-            .get(*var)
-            .unwrap_or_else(|| panic!("deploy/site.env does not document {var} ({key})"));
-        assert_eq!(default, &toml_default(key), "the default deploy/site.env gives for {var}");
-        assert!(env.contains(&format!("# {var} ({key}), default: ")), "{var} names its key {key}");
-        assert!(assigned.iter().any(|(n, _, _)| n == var), "deploy/site.env has no {var}= line");
-    }
-    for (var, _) in OTHER_ENV {
-        assert!(documented.contains_key(*var), "deploy/site.env does not document {var}");
+            .get(var)
+            .unwrap_or_else(|| panic!("deploy/site.env does not document {var}"));
+        if let Some(key) = key {
+            assert_eq!(default, &toml_default(key), "the default deploy/site.env gives for {var}");
+            assert!(env.contains(&format!("# {var} ({key}), default: ")), "{var} names its key {key}");
+        }
         assert!(assigned.iter().any(|(n, _, _)| n == var), "deploy/site.env has no {var}= line");
     }
     for (name, _, _) in &assigned {
         assert!(
-            ENV_OVERRIDES.iter().any(|(v, _)| v == name) || OTHER_ENV.iter().any(|(v, _)| v == name),
+            VARIABLES.iter().any(|(v, _)| v == name),
             "deploy/site.env sets {name}, which the server does not read"
         );
     }
@@ -93,7 +93,7 @@ fn the_example_environment_names_every_variable_with_its_default() {
     // What it sets is a valid configuration.
     let active: Vec<(String, String)> = assigned
         .iter()
-        .filter(|(n, _, active)| *active && ENV_OVERRIDES.iter().any(|(v, _)| v == n))
+        .filter(|(n, _, active)| *active && VARIABLES.iter().any(|(v, key)| v == n && key.is_some()))
         .map(|(n, v, _)| (n.clone(), v.clone()))
         .collect();
     let config = Config::build(None, &active).expect("deploy/site.env is a valid configuration");

@@ -14,7 +14,6 @@ use reqwest::header::COOKIE;
 use serde_json::json;
 use site_server::assets;
 use site_server::leads::RequestContext;
-use site_server::staff::cli;
 use site_server::staff::throttle::{PER_ACCOUNT, PER_CLIENT};
 use site_server::store::{NewSubmission, Person, Store, SubmissionKind};
 
@@ -108,10 +107,7 @@ async fn failed_logins(store: &Store) -> usize {
 }
 
 async fn staff_command(store: &Store, args: &[&str], now_ms: i64) -> Result<String, String> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = Vec::new();
-    cli::run(&args, store, &mut "".as_bytes(), &mut out, now_ms).await?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    common::admin::staff_command(store, args, "", now_ms).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -6,17 +6,13 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use site_server::staff::cli;
 use site_server::staff::password::verify_password;
 use site_server::store::{NewAudit, NewSession, Store, now_ms};
 
 use common::stores::stores;
 
 async fn staff(store: &Store, args: &[&str], stdin: &str) -> Result<String, String> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = Vec::new();
-    cli::run(&args, store, &mut stdin.as_bytes(), &mut out, now_ms()).await?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    common::admin::staff_command(store, args, stdin, now_ms()).await
 }
 
 #[tokio::test]
@@ -93,7 +89,7 @@ async fn the_staff_command_adds_lists_and_disables_accounts_on_both_stores() {
             staff(&store, &["remove", "x@y.example"], "")
                 .await
                 .expect_err("usage")
-                .starts_with("usage:"),
+                .contains("unrecognized subcommand 'remove'"),
             "{name}"
         );
 
@@ -190,7 +186,10 @@ fn the_binary_reads_the_password_from_standard_input_only() {
     let (ok, _, err) = site(&["staff", "add", "lee2@ringready.example"], "too short\n");
     assert!(!ok && err.contains("at least 12 characters"), "{err}");
     let (ok, _, err) = site(&["staff", "add", "lee3@ringready.example", "a-password-argument"], "");
-    assert!(!ok && err.contains("usage:"), "a password argument is refused: {err}");
+    assert!(
+        !ok && err.contains("unexpected argument 'a-password-argument'"),
+        "a password argument is refused: {err}"
+    );
     let (ok, out, _) = site(&["staff", "disable", "lee@ringready.example"], "");
     assert!(ok && out.contains("disabled"), "{out}");
 }

@@ -34,7 +34,7 @@ impl Zone {
     /// "2026-11-22 08:45 EST".
     pub fn local(&self, ms: i64) -> String {
         match Timestamp::from_millisecond(ms) {
-            Ok(t) => t.to_zoned(self.tz.clone()).strftime("%Y-%m-%d %H:%M %Z").to_string(),
+            Ok(t) => t.to_zoned_datetime(self.tz.clone()).strftime("%Y-%m-%d %H:%M %Z").to_string(),
             Err(_) => crate::time::human_utc(ms),
         }
     }
@@ -42,7 +42,10 @@ impl Zone {
     /// "2026-11-22 08:45:07 EST (UTC-05:00)", for the consent record.
     pub fn local_precise(&self, ms: i64) -> String {
         match Timestamp::from_millisecond(ms) {
-            Ok(t) => t.to_zoned(self.tz.clone()).strftime("%Y-%m-%d %H:%M:%S %Z (UTC%:z)").to_string(),
+            Ok(t) => t
+                .to_zoned_datetime(self.tz.clone())
+                .strftime("%Y-%m-%d %H:%M:%S %Z (UTC%:z)")
+                .to_string(),
             Err(_) => crate::time::human_utc(ms),
         }
     }
@@ -80,19 +83,32 @@ impl Zone {
 
     /// The first instant of a local day number, in UTC ms.
     pub fn day_number_start_ms(&self, day: i64) -> Option<i64> {
-        Some(Self::date_of(day)?.to_zoned(self.tz.clone()).ok()?.timestamp().as_millisecond())
+        Some(
+            Self::date_of(day)?
+                .to_zoned_datetime(self.tz.clone())
+                .ok()?
+                .timestamp()
+                .as_millisecond(),
+        )
     }
 
     /// The first instant of a YYYY-MM-DD day here, in UTC ms.
     pub fn day_start_ms(&self, date: &str) -> Option<i64> {
         let date: Date = date.trim().parse().ok()?;
-        Some(date.to_zoned(self.tz.clone()).ok()?.timestamp().as_millisecond())
+        Some(date.to_zoned_datetime(self.tz.clone()).ok()?.timestamp().as_millisecond())
     }
 
     /// The first instant after a YYYY-MM-DD day here (the end of a range that includes it).
     pub fn day_end_ms(&self, date: &str) -> Option<i64> {
         let date: Date = date.trim().parse().ok()?;
-        Some(date.tomorrow().ok()?.to_zoned(self.tz.clone()).ok()?.timestamp().as_millisecond())
+        Some(
+            date.tomorrow()
+                .ok()?
+                .to_zoned_datetime(self.tz.clone())
+                .ok()?
+                .timestamp()
+                .as_millisecond(),
+        )
     }
 }
 

@@ -2,6 +2,7 @@
 //! and the cache, with the page table the server builds at start.
 //!
 //! Usage: render_bench [--iterations N] [--warmup N] [--props-out FILE] [--service SLUG]
+//! (`render_bench --help`; the configuration as for `site`: SITE_CONFIG and the settings.)
 //!
 //! Prints one line per page type:
 //!   `quickjs <page> n=<N> median_ms=<x> p90_ms=<y> min_ms=<z> bytes=<markup length>`
@@ -13,50 +14,38 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use clap::{CommandFactory, FromArgMatches, Parser};
 use serde_json::{Map, Value, json};
 use site_server::assets::{self, Assets, Icons};
 use site_server::catalogue::Catalogue;
-use site_server::config::Config;
+use site_server::config::{Config, Overrides, Settings};
 use site_server::pages::{PageTable, PreparedPage};
 use site_server::render::Engine;
 use site_server::render::quickjs::{QuickJsEngine, QuickJsLimits};
 
+/// Times QuickJS renders of each page type on one engine, outside the pool and the cache.
+#[derive(Parser)]
+#[command(name = "render_bench")]
 struct Args {
+    /// Timed renders per page type (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 200)]
     iterations: usize,
+    /// Untimed renders first.
+    #[arg(long, value_name = "N", default_value_t = 10)]
     warmup: usize,
+    /// Write each page's props and markup to FILE, for node-render.mjs.
+    #[arg(long, value_name = "FILE")]
     props_out: Option<PathBuf>,
+    /// The service page to time.
+    #[arg(long, value_name = "SLUG", default_value = "hvac")]
     service: String,
+    /// A configuration file, as for `site`.
+    #[arg(long, env = "SITE_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    settings: Settings,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        iterations: 200,
-        warmup: 10,
-        props_out: None,
-        service: "hvac".into(),
-    };
-    let mut it = std::env::args().skip(1);
-    let number = |flag: &str, value: Option<String>| -> Result<usize, String> {
-        let value = value.ok_or(format!("{flag} needs a number"))?;
-        value.parse().map_err(|_| format!("{flag}: not a number: {value:?}"))
-    };
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--iterations" => args.iterations = number("--iterations", it.next())?.max(1),
-            "--warmup" => args.warmup = number("--warmup", it.next())?,
-            "--props-out" => args.props_out = Some(it.next().ok_or("--props-out needs a file")?.into()),
-            "--service" => args.service = it.next().ok_or("--service needs a slug")?,
-            "-h" | "--help" => {
-                println!("usage: render_bench [--iterations N] [--warmup N] [--props-out FILE] [--service SLUG]");
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument {other:?} (try --help)")),
-        }
-    }
-    Ok(args)
-}
-
-/// The value at quantile `q` (0..=1) of sorted samples, nearest-rank.
 fn quantile(sorted: &[Duration], q: f64) -> Duration {
     let rank = (q * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
@@ -77,9 +66,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
-    let args = parse_args()?;
-    let config_file = std::env::var_os("SITE_CONFIG").map(PathBuf::from);
-    let config = Config::load(config_file.as_deref()).map_err(|e| e.to_string())?;
+    let matches = Args::command().get_matches();
+    let args = Args::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+    let config = Config::load(args.config.as_deref(), &Overrides::from_matches(&matches)).map_err(|e| e.to_string())?;
+    let iterations = args.iterations.max(1);
 
     // The same steps as AppState::new, without starting the pool.
     let icons = Icons::load()?;
@@ -126,8 +116,8 @@ fn run() -> Result<(), String> {
                 .render(page.page, &page.props_json, timeout)
                 .map_err(|e| format!("{name}: {e}"))?;
         }
-        let mut samples = Vec::with_capacity(args.iterations);
-        for _ in 0..args.iterations {
+        let mut samples = Vec::with_capacity(iterations);
+        for _ in 0..iterations {
             let t = Instant::now();
             markup = engine
                 .render(page.page, &page.props_json, timeout)

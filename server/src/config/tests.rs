@@ -113,8 +113,8 @@ fn the_file_sits_between_the_defaults_and_the_environment() {
     std::fs::create_dir_all(&dir).expect("dir");
     let file = dir.join("site.toml");
     std::fs::write(&file, "[site]\nbrand = \"CallDesk\"\n[render]\nqueue_size = 3\ntimeout_ms = 900\n").expect("write");
-    let only = |pairs: &[(&str, &str)]| EnvOverrides::from_pairs(&env(pairs));
-    let c = Config::load_with(Some(&file), only(&[("RENDER_TIMEOUT_MS", "700")])).expect("config");
+    let only = |pairs: &[(&str, &str)]| Overrides::from_env_pairs(&env(pairs));
+    let c = Config::load(Some(&file), &only(&[("RENDER_TIMEOUT_MS", "700")])).expect("config");
     assert_eq!(
         (c.site.brand.as_str(), c.render.queue_size, c.render.timeout_ms),
         ("CallDesk", 3, 700)
@@ -122,13 +122,13 @@ fn the_file_sits_between_the_defaults_and_the_environment() {
     assert_eq!(c.site.support_phone.national(), "8005550100", "the rest stays default");
 
     std::fs::write(&file, "[render]\nqueue_size = true\n").expect("write");
-    let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();
+    let e = Config::load(Some(&file), &only(&[])).expect_err("must fail").to_string();
     assert!(e.contains("render.queue_size") && e.contains("site.toml"), "{e}");
     std::fs::write(&file, "[render\n").expect("write");
-    let e = Config::load_with(Some(&file), only(&[])).expect_err("must fail").to_string();
+    let e = Config::load(Some(&file), &only(&[])).expect_err("must fail").to_string();
     assert!(e.starts_with("config file ") && e.contains("site.toml"), "{e}");
     let missing = dir.join("missing.toml");
-    let e = Config::load_with(Some(&missing), only(&[])).expect_err("must fail").to_string();
+    let e = Config::load(Some(&missing), &only(&[])).expect_err("must fail").to_string();
     assert!(e.starts_with("config file ") && e.contains("missing.toml"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }

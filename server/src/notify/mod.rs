@@ -43,6 +43,21 @@ pub struct Notifier {
 
 impl Notifier {
     pub fn new(config: &NotifyConfig, store: Arc<Store>, catalogue: Arc<Catalogue>, metrics: Arc<Metrics>) -> Result<Self, String> {
+        let (email, webhook) = Self::senders(config)?;
+        Ok(Self {
+            store,
+            catalogue,
+            metrics,
+            config: config.clone(),
+            email,
+            webhook,
+            wake: Arc::new(Notify::new()),
+        })
+    }
+
+    /// The configured channels' senders (made without connecting anywhere): what
+    /// `site config check` builds to check them.
+    pub fn senders(config: &NotifyConfig) -> Result<(Option<EmailSender>, Option<WebhookSender>), String> {
         let email = if config.email_enabled() {
             Some(EmailSender::new(config)?)
         } else {
@@ -53,15 +68,7 @@ impl Notifier {
         } else {
             None
         };
-        Ok(Self {
-            store,
-            catalogue,
-            metrics,
-            config: config.clone(),
-            email,
-            webhook,
-            wake: Arc::new(Notify::new()),
-        })
+        Ok((email, webhook))
     }
 
     /// The channels a new lead for `slug` gets outbox rows for.

@@ -6,6 +6,7 @@
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::json;
 use sha2::Sha256;
+use subtle::ConstantTimeEq;
 
 use crate::store::LeadRecord;
 use crate::time::rfc3339;
@@ -90,7 +91,7 @@ pub fn verify(secret: &str, header: &str, body: &[u8], now_secs: u64, tolerance_
     }
     let (Some(t), Some(given)) = (timestamp, given) else { return false };
     let expected = hex(&mac(secret, t, body));
-    let same = expected.len() == given.len() && expected.bytes().zip(given.bytes()).fold(0u8, |a, (x, y)| a | (x ^ y)) == 0;
+    let same: bool = expected.as_bytes().ct_eq(given.as_bytes()).into();
     same && now_secs.abs_diff(t) <= tolerance_secs
 }
 

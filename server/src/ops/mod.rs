@@ -1,8 +1,10 @@
-//! The operator's commands besides serving: `site --version`, `site backup`, `site restore`
-//! and `site copy-store`, the server's own scheduled backups, and the lock that keeps two
-//! servers off one SQLite file. `main.rs` only parses the command line and calls these.
+//! The operator's commands besides serving: `site --version`, `site config check`,
+//! `site backup`, `site restore` and `site copy-store`, the server's own scheduled backups,
+//! and the lock that keeps two servers off one SQLite file. `main.rs` dispatches what
+//! `cli` parsed to these.
 
 pub mod backup;
+pub mod config_check;
 pub mod copy_store;
 pub mod lock;
 pub mod restore;

@@ -6,19 +6,44 @@
 
 use std::io::{BufRead, Write};
 
+use clap::Subcommand;
+
 use super::password::{MIN_PASSWORD_CHARS, hash_password};
 use crate::store::{NewAudit, Store, UNLOCK_ACTION};
 
-pub const USAGE: &str = "usage: site [--config FILE] staff add EMAIL   (password on standard input)\n       \
-                         site [--config FILE] staff disable EMAIL\n       site [--config FILE] staff unlock EMAIL\n       \
-                         site [--config FILE] staff list";
+/// `site staff …`, as the command line parses it (`crate::cli`).
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum StaffCommand {
+    /// Add an account; its password is read from standard input.
+    ///
+    /// The password (12 characters or more) is one line of standard input, never an
+    /// argument: `site staff add EMAIL < password.txt`, or type it and press Enter.
+    Add {
+        /// The account's e-mail address (its sign-in name).
+        email: String,
+    },
+    /// Disable an account; its sessions end at once.
+    Disable {
+        /// The account's e-mail address.
+        email: String,
+    },
+    /// Lift an account's sign-in lockout, on every server.
+    ///
+    /// Failed sign-ins before now no longer count (a server applies it at the account's
+    /// next attempt).
+    Unlock {
+        /// The account's e-mail address.
+        email: String,
+    },
+    /// List the accounts: address, active or disabled, since when.
+    List,
+}
 
 /// Runs one staff command against `store`. `input` gives the password for `add`; what the
 /// command reports goes to `out`. The error is the message to print.
-pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &mut dyn Write, now_ms: i64) -> Result<(), String> {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    match args.as_slice() {
-        ["add", email] => {
+pub async fn run(command: &StaffCommand, store: &Store, input: &mut dyn BufRead, out: &mut dyn Write, now_ms: i64) -> Result<(), String> {
+    match command {
+        StaffCommand::Add { email } => {
             let email = checked_email(email)?;
             let mut line = String::new();
             input
@@ -46,7 +71,7 @@ pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &
             store.audit(audit, now_ms).await.map_err(|e| e.to_string())?;
             writeln!(out, "added staff account {email} (id {id})").map_err(|e| e.to_string())
         }
-        ["disable", email] => {
+        StaffCommand::Disable { email } => {
             let (email, id) = account(store, email).await?;
             if !store.disable_staff(&email, now_ms).await.map_err(|e| e.to_string())? {
                 return Err(format!("{email} has no staff account"));
@@ -57,7 +82,7 @@ pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &
                 .map_err(|e| e.to_string())?;
             writeln!(out, "disabled {email}; its sessions have ended").map_err(|e| e.to_string())
         }
-        ["unlock", email] => {
+        StaffCommand::Unlock { email } => {
             let (email, id) = account(store, email).await?;
             store
                 .audit(command_line(UNLOCK_ACTION, id), now_ms)
@@ -69,7 +94,7 @@ pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &
             )
             .map_err(|e| e.to_string())
         }
-        ["list"] => {
+        StaffCommand::List => {
             let accounts = store.list_staff().await.map_err(|e| e.to_string())?;
             if accounts.is_empty() {
                 writeln!(out, "no staff accounts yet: add one with `site staff add EMAIL`").map_err(|e| e.to_string())?;
@@ -80,7 +105,6 @@ pub async fn run(args: &[String], store: &Store, input: &mut dyn BufRead, out: &
             }
             Ok(())
         }
-        _ => Err(USAGE.to_string()),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Staff passwords: argon2id with the crate's recommended parameters, stored as a PHC string
 //! (algorithm, parameters and salt travel with the hash).
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use thiserror::Error;
 
@@ -33,12 +34,10 @@ pub fn hash_password(password: &str) -> Result<String, PasswordError> {
     if chars > MAX_PASSWORD_CHARS {
         return Err(PasswordError::TooLong);
     }
-    let mut random = [0u8; 16];
-    getrandom::getrandom(&mut random).map_err(|e| PasswordError::Hash(e.to_string()))?;
-    let salt = SaltString::encode_b64(&random).map_err(|e| PasswordError::Hash(e.to_string()))?;
+    // The crate draws the salt: 16 random bytes, as this function drew them itself before.
     hasher()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
+        .hash_password(password.as_bytes())
+        .map(|h: PasswordHash| h.to_string())
         .map_err(|e| PasswordError::Hash(e.to_string()))
 }
 
@@ -83,6 +82,20 @@ mod tests {
         assert_eq!(hash_password(&"x".repeat(MAX_PASSWORD_CHARS + 1)), Err(PasswordError::TooLong));
         // Characters, not bytes: twelve accented letters are enough.
         assert!(hash_password("éééééééééééé").is_ok());
+    }
+
+    /// Made by argon2 0.5.3 as `hash_password` made it then (argon2id, the default
+    /// parameters, a 16-byte salt): hashes stored before the upgrade to 0.6 still verify.
+    #[test]
+    fn a_hash_made_by_argon2_0_5_still_verifies() {
+        const OLD: &str = "$argon2id$v=19$m=19456,t=2,p=1$c2l0ZS1vbGQtYXJnb24yIQ$0yGf6Cnx132FVOLI+oBP7pfI5/8RapUBcyk+UJUBk0A";
+        assert!(verify_password("a passphrase from argon2 0.5", OLD));
+        assert!(!verify_password("a passphrase from argon2 0.6", OLD));
+        let new = hash_password("a passphrase from argon2 0.5").expect("hash");
+        let params = |phc: &str| phc.split('$').take(4).collect::<Vec<_>>().join("$");
+        assert_eq!(params(&new), params(OLD), "the same algorithm, version and parameters");
+        let salt = new.split('$').nth(4).expect("salt");
+        assert_eq!(salt.len(), 22, "16 bytes of salt, unpadded base64: {new}");
     }
 
     #[test]

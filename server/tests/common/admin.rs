@@ -21,6 +21,19 @@ pub fn audit(action: &'static str) -> site_server::store::NewAudit {
     }
 }
 
+/// `site staff ARGS…` in process: read by the binary's own parser, run against `store` with
+/// `stdin` as standard input. What it printed, or its error (a usage error as clap words it).
+pub async fn staff_command(store: &site_server::store::Store, args: &[&str], stdin: &str, now_ms: i64) -> Result<String, String> {
+    let line = ["site", "staff"].into_iter().chain(args.iter().copied());
+    let (cli, _) = site_server::cli::parse_from(line).map_err(|e| e.to_string())?;
+    let Some(site_server::cli::Command::Staff(command)) = cli.command else {
+        return Err(format!("not a staff command: {args:?}"));
+    };
+    let mut out = Vec::new();
+    site_server::staff::cli::run(&command, store, &mut stdin.as_bytes(), &mut out, now_ms).await?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
 /// Adds an active staff account with `PASSWORD`.
 pub async fn add_staff(server: &TestServer, email: &str) -> i64 {
     let hash = hash_password(PASSWORD).expect("hash");

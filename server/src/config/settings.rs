@@ -1,0 +1,255 @@
+//! The settings an operator may give as a flag or an environment variable, declared once:
+//! each field names its flag, its variable and, as its clap id, the configuration key it
+//! sets. `site --help` lists them from here, `SETTINGS` (what the configuration layers and
+//! their error messages need) is read from here, and nothing else reads these variables.
+//! The values stay text: the configuration reads them with the key's type (`extract_lossy`)
+//! and checks them, so a bad one is refused with its key and variable named, as any other.
+
+use std::sync::LazyLock;
+
+use clap::{Args, Command};
+
+/// Every setting, by section (each section is a heading in `site --help`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct Settings {
+    #[command(flatten)]
+    pub server: ServerSettings,
+    #[command(flatten)]
+    pub notify: NotifySettings,
+    #[command(flatten)]
+    pub limits: LimitSettings,
+    #[command(flatten)]
+    pub render: RenderSettings,
+    #[command(flatten)]
+    pub tracking: TrackingSettings,
+    #[command(flatten)]
+    pub backup: BackupSettings,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Server")]
+pub struct ServerSettings {
+    /// Where the site listens (server.listen).
+    #[arg(long, env = "LISTEN", id = "server.listen", value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// The site's canonical origin, for links, the sitemap and Open Graph (site.public_url).
+    #[arg(long, env = "PUBLIC_URL", id = "site.public_url", value_name = "URL")]
+    pub public_url: Option<String>,
+    /// sqlite:PATH, or postgres://user:pass@host/db?sslmode=verify-full (server.database_url). It
+    /// may hold a password: prefer the variable, a flag is visible in the process list.
+    #[arg(long, env = "DATABASE_URL", id = "server.database_url", value_name = "URL")]
+    pub database_url: Option<String>,
+    /// Take the visitor's address from X-Forwarded-For: only behind your own proxy
+    /// (server.trust_forwarded_for).
+    #[arg(long, env = "TRUST_FORWARDED_FOR", id = "server.trust_forwarded_for", value_name = "BOOL")]
+    pub trust_forwarded_for: Option<String>,
+    /// How many proxies of yours append to X-Forwarded-For (server.trusted_proxy_hops).
+    #[arg(long, env = "TRUSTED_PROXY_HOPS", id = "server.trusted_proxy_hops", value_name = "N")]
+    pub trusted_proxy_hops: Option<String>,
+    /// Where /metrics is served, apart from the site; empty: nowhere (server.metrics_listen).
+    #[arg(long, env = "METRICS_LISTEN", id = "server.metrics_listen", value_name = "ADDR")]
+    pub metrics_listen: Option<String>,
+    /// Also serve /metrics on the site's listener to this bearer token, 16+ characters
+    /// (server.metrics_token). Prefer the variable: a flag is visible in the process list.
+    #[arg(long, env = "METRICS_TOKEN", id = "server.metrics_token", value_name = "TOKEN")]
+    pub metrics_token: Option<String>,
+    /// A client must send its request head within this (server.header_timeout_ms).
+    #[arg(long, env = "HEADER_TIMEOUT_MS", id = "server.header_timeout_ms", value_name = "MS")]
+    pub header_timeout_ms: Option<String>,
+    /// A request body must arrive in full within this (server.body_timeout_ms).
+    #[arg(long, env = "BODY_TIMEOUT_MS", id = "server.body_timeout_ms", value_name = "MS")]
+    pub body_timeout_ms: Option<String>,
+    /// Any request is answered within this (server.request_timeout_ms).
+    #[arg(long, env = "REQUEST_TIMEOUT_MS", id = "server.request_timeout_ms", value_name = "MS")]
+    pub request_timeout_ms: Option<String>,
+    /// On SIGTERM, requests in flight get this long (server.shutdown_grace_ms).
+    #[arg(long, env = "SHUTDOWN_GRACE_MS", id = "server.shutdown_grace_ms", value_name = "MS")]
+    pub shutdown_grace_ms: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Notifications")]
+pub struct NotifySettings {
+    /// smtp://user:pass@host:587 (STARTTLS), smtps://… (TLS) or smtp://127.0.0.1:2525
+    /// (loopback only); empty: no e-mail (notify.smtp_url). Prefer the variable: a flag is
+    /// visible in the process list.
+    #[arg(long, env = "SMTP_URL", id = "notify.smtp_url", value_name = "URL")]
+    pub smtp_url: Option<String>,
+    /// Allow plain SMTP to a non-loopback host (notify.smtp_allow_plaintext).
+    #[arg(long, env = "SMTP_ALLOW_PLAINTEXT", id = "notify.smtp_allow_plaintext", value_name = "BOOL")]
+    pub smtp_allow_plaintext: Option<String>,
+    /// The sender, "Name <address>" or an address (notify.from).
+    #[arg(long, env = "NOTIFY_FROM", id = "notify.from", value_name = "ADDRESS")]
+    pub notify_from: Option<String>,
+    /// Who gets every lead: comma-separated addresses (notify.recipients).
+    #[arg(long, env = "NOTIFY_RECIPIENTS", id = "notify.recipients", value_name = "ADDRESSES")]
+    pub notify_recipients: Option<String>,
+    /// The webhook each lead is POSTed to (https, or http to a loopback host); empty: none
+    /// (notify.webhook_url).
+    #[arg(long, env = "WEBHOOK_URL", id = "notify.webhook_url", value_name = "URL")]
+    pub webhook_url: Option<String>,
+    /// The webhook's HMAC key, 16+ characters (notify.webhook_secret). Prefer the variable: a
+    /// flag is visible in the process list.
+    #[arg(long, env = "WEBHOOK_SECRET", id = "notify.webhook_secret", value_name = "SECRET")]
+    pub webhook_secret: Option<String>,
+    /// How long a notification is retried before it is marked failed, at least 72
+    /// (notify.give_up_after_hours).
+    #[arg(long, env = "NOTIFY_GIVE_UP_AFTER_HOURS", id = "notify.give_up_after_hours", value_name = "HOURS")]
+    pub notify_give_up_after_hours: Option<String>,
+    /// The first wait before a retry (notify.retry_base_ms).
+    #[arg(long, env = "NOTIFY_RETRY_BASE_MS", id = "notify.retry_base_ms", value_name = "MS")]
+    pub notify_retry_base_ms: Option<String>,
+    /// The longest wait between two retries (notify.retry_max_ms).
+    #[arg(long, env = "NOTIFY_RETRY_MAX_MS", id = "notify.retry_max_ms", value_name = "MS")]
+    pub notify_retry_max_ms: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Rate limits")]
+pub struct LimitSettings {
+    /// Callback and token requests per visitor address per minute (api.rate_limit_per_minute).
+    #[arg(long, env = "RATE_LIMIT_PER_MINUTE", id = "api.rate_limit_per_minute", value_name = "N")]
+    pub rate_limit_per_minute: Option<String>,
+    /// Console requests without a signed-in session, per visitor address per minute
+    /// (admin.sign_in_rate_limit_per_minute).
+    #[arg(
+        long,
+        env = "ADMIN_SIGN_IN_RATE_LIMIT_PER_MINUTE",
+        id = "admin.sign_in_rate_limit_per_minute",
+        value_name = "N"
+    )]
+    pub admin_sign_in_rate_limit_per_minute: Option<String>,
+    /// Form posts per signed-in staff session per minute (admin.staff_rate_limit_per_minute).
+    #[arg(
+        long,
+        env = "ADMIN_STAFF_RATE_LIMIT_PER_MINUTE",
+        id = "admin.staff_rate_limit_per_minute",
+        value_name = "N"
+    )]
+    pub admin_staff_rate_limit_per_minute: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Rendering")]
+pub struct RenderSettings {
+    /// QuickJS engines, each on its own thread; 0: one per core (render.pool_size).
+    #[arg(long, env = "RENDER_POOL_SIZE", id = "render.pool_size", value_name = "N")]
+    pub render_pool_size: Option<String>,
+    /// Engines only signed-in staff renders use, on top of the pool (render.staff_engines).
+    #[arg(long, env = "RENDER_STAFF_ENGINES", id = "render.staff_engines", value_name = "N")]
+    pub render_staff_engines: Option<String>,
+    /// Renders that may wait for an engine; past it: 503 (render.queue_size).
+    #[arg(long, env = "RENDER_QUEUE_SIZE", id = "render.queue_size", value_name = "N")]
+    pub render_queue_size: Option<String>,
+    /// A render running longer is interrupted (render.timeout_ms).
+    #[arg(long, env = "RENDER_TIMEOUT_MS", id = "render.timeout_ms", value_name = "MS")]
+    pub render_timeout_ms: Option<String>,
+    /// Heap limit of one engine (render.memory_limit_mb).
+    #[arg(long, env = "RENDER_MEMORY_LIMIT_MB", id = "render.memory_limit_mb", value_name = "MB")]
+    pub render_memory_limit_mb: Option<String>,
+    /// Also serve every page without its scripts under /_noscript/, for `make bench`
+    /// (render.noscript_variants).
+    #[arg(long, env = "NOSCRIPT_VARIANTS", id = "render.noscript_variants", value_name = "BOOL")]
+    pub noscript_variants: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Tracking")]
+pub struct TrackingSettings {
+    /// Load TrustedForm's script (tracking.trustedform).
+    #[arg(long, env = "TRUSTEDFORM_ENABLED", id = "tracking.trustedform", value_name = "BOOL")]
+    pub trustedform_enabled: Option<String>,
+    /// Load the Meta pixel (tracking.pixel).
+    #[arg(long, env = "PIXEL_ENABLED", id = "tracking.pixel", value_name = "BOOL")]
+    pub pixel_enabled: Option<String>,
+    /// The Meta pixel's numeric id (tracking.pixel_id).
+    #[arg(long, env = "PIXEL_ID", id = "tracking.pixel_id", value_name = "ID")]
+    pub pixel_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Backups (SQLite)")]
+pub struct BackupSettings {
+    /// Where scheduled backups go; empty: none, and none before migrations (backup.dir).
+    #[arg(long, env = "BACKUP_DIR", id = "backup.dir", value_name = "DIR")]
+    pub backup_dir: Option<String>,
+    /// How often: a number and s, m, h or d, at least a minute (backup.interval).
+    #[arg(long, env = "BACKUP_INTERVAL", id = "backup.interval", value_name = "INTERVAL")]
+    pub backup_interval: Option<String>,
+    /// Scheduled backups kept; the oldest are deleted (backup.keep).
+    #[arg(long, env = "BACKUP_KEEP", id = "backup.keep", value_name = "N")]
+    pub backup_keep: Option<String>,
+}
+
+/// One setting as declared above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    /// The configuration key it sets: "server.listen".
+    pub key: &'static str,
+    /// Its environment variable: "LISTEN".
+    pub var: &'static str,
+    /// Its flag, without the dashes: "listen".
+    pub flag: &'static str,
+}
+
+/// The declarations above as a command, read once (its names live as long as the process).
+static DECLARED: LazyLock<Command> = LazyLock::new(|| Settings::augment_args(Command::new("settings")));
+
+/// Every setting, in the order `site --help` lists them.
+pub static SETTINGS: LazyLock<Vec<Setting>> = LazyLock::new(|| {
+    DECLARED
+        .get_arguments()
+        .filter_map(|arg| {
+            Some(Setting {
+                key: arg.get_id().as_str(),
+                var: arg.get_env()?.to_str()?,
+                flag: arg.get_long()?,
+            })
+        })
+        .collect()
+});
+
+/// The setting of a configuration key, if it has one.
+pub fn by_key(key: &str) -> Option<&'static Setting> {
+    SETTINGS.iter().find(|s| s.key == key)
+}
+
+/// The setting an environment variable sets, if any.
+pub fn by_var(var: &str) -> Option<&'static Setting> {
+    SETTINGS.iter().find(|s| s.var == var)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_has_a_flag_a_variable_and_a_key_of_the_configuration() {
+        let defaults: toml::Table = super::super::DEFAULTS.parse().expect("site.toml");
+        assert_eq!(
+            SETTINGS.len(),
+            DECLARED.get_arguments().count(),
+            "every declared argument is a setting"
+        );
+        for s in SETTINGS.iter() {
+            let (section, name) = s.key.split_once('.').expect("section.name");
+            assert!(
+                defaults.get(section).and_then(|t| t.get(name)).is_some(),
+                "{} sets {}, which catalogue/site.toml does not have",
+                s.var,
+                s.key
+            );
+            assert_eq!(
+                s.flag,
+                s.var.to_lowercase().replace('_', "-"),
+                "the flag is the variable in lower case"
+            );
+        }
+        let mut vars: Vec<_> = SETTINGS.iter().map(|s| s.var).collect();
+        vars.sort_unstable();
+        vars.dedup();
+        assert_eq!(vars.len(), SETTINGS.len(), "no variable twice");
+        assert_eq!(by_var("LISTEN").map(|s| s.key), Some("server.listen"));
+        assert_eq!(by_key("notify.recipients").map(|s| s.flag), Some("notify-recipients"));
+    }
+}

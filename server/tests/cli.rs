@@ -1,0 +1,318 @@
+//! The command line, through the real binary: every command's help (with the environment
+//! variables it reads), usage errors (exit 2, nothing written), `site config check` on good
+//! and bad configurations, and which of file, environment and flag wins.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use site_server::cli::VARIABLES;
+
+const SITE: &str = env!("CARGO_BIN_EXE_site");
+
+/// Runs `site ARGS` in `dir` with only the variables in `env` among those it reads.
+fn site(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(SITE);
+    for (var, _) in VARIABLES.iter() {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(dir)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run site")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The files in `dir` (a command that only printed left none).
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The `config check` line of `key`: (value, where it came from).
+fn checked(report: &str, key: &str) -> (String, String) {
+    let line = report
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(key))
+        .unwrap_or_else(|| panic!("no {key} in:\n{report}"));
+    let rest = line[key.len()..].trim();
+    let (value, from) = rest.rsplit_once("  ").unwrap_or_else(|| panic!("value and origin in {line:?}"));
+    (value.trim().to_string(), from.trim().to_string())
+}
+
+#[test]
+fn help_lists_every_command_and_every_variable_and_hides_their_values() {
+    let dir = common::temp_dir("cli-help");
+    let secret = "a-webhook-secret-nobody-may-read";
+    let out = site(&dir, &["--help"], &[("WEBHOOK_SECRET", secret)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let help = stdout(&out);
+    for command in ["serve", "config", "backup", "restore", "copy-store", "outbox", "staff"] {
+        assert!(help.lines().any(|l| l.trim_start().starts_with(command)), "{command} in:\n{help}");
+    }
+    for (var, key) in VARIABLES.iter() {
+        assert!(help.contains(&format!("[env: {var}]")), "{var} in:\n{help}");
+        if let Some(key) = key {
+            assert!(help.contains(&format!("({key})")), "{var} names its key {key}");
+        }
+    }
+    assert!(VARIABLES.len() >= 39, "every setting and the four others: {}", VARIABLES.len());
+    assert!(!help.contains(secret), "help never prints a variable's value");
+
+    // -h is the summary: the commands and the binary's own options, not every setting.
+    let short = stdout(&site(&dir, &["-h"], &[]));
+    assert!(short.contains("backup") && short.contains("[env: SITE_CONFIG]"), "{short}");
+    assert!(!short.contains("--listen") && short.contains("site --help"), "{short}");
+    assert_eq!(files(&dir), Vec::<String>::new());
+}
+
+#[test]
+fn every_command_has_its_help_and_writes_nothing() {
+    let dir = common::temp_dir("cli-command-help");
+    let commands: &[(&[&str], &str)] = &[
+        (&["serve"], "Serve the site"),
+        (&["config", "check"], "Check the whole configuration"),
+        (&["backup"], "Copy the SQLite database to FILE"),
+        (&["restore"], "Put a backup in place"),
+        (&["copy-store"], "into an empty PostgreSQL database"),
+        (&["outbox", "retry"], "List the failed notifications"),
+        (&["staff", "add"], "read from standard input"),
+        (&["staff", "disable"], "Disable an account"),
+        (&["staff", "unlock"], "Lift an account's sign-in lockout"),
+        (&["staff", "list"], "List the accounts"),
+    ];
+    for (command, says) in commands {
+        for flag in ["--help", "-h"] {
+            let args: Vec<&str> = command.iter().copied().chain([flag]).collect();
+            let out = site(&dir, &args, &[("DATABASE_URL", "sqlite:site.db")]);
+            let help = stdout(&out);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+            assert!(help.contains(says), "{args:?} says {says:?}:\n{help}");
+            assert!(help.contains(&format!("Usage: site {}", command.join(" "))), "{args:?}:\n{help}");
+            assert!(help.contains("[env: SITE_CONFIG]"), "{args:?}:\n{help}");
+            // The long help lists the settings the command reads, the database's among them.
+            assert_eq!(help.contains("[env: DATABASE_URL]"), flag == "--help", "{args:?}:\n{help}");
+        }
+    }
+    // `site backup --help` once wrote a backup named "--help": now nothing at all.
+    assert_eq!(files(&dir), Vec::<String>::new());
+}
+
+#[test]
+fn a_usage_error_exits_2_says_why_and_touches_nothing() {
+    let dir = common::temp_dir("cli-usage");
+    let env = [("DATABASE_URL", "sqlite:site.db")];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--bogus"], "unexpected argument '--bogus'"),
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (&["backup"], "<FILE>"),
+        (&["backup", "a.db", "b.db"], "unexpected argument 'b.db'"),
+        (&["staff"], "Usage: site staff"),
+        (&["staff", "remove", "x@ringready.example"], "unrecognized subcommand 'remove'"),
+        (
+            &["staff", "add", "x@ringready.example", "a-password"],
+            "unexpected argument 'a-password'",
+        ),
+        (&["staff", "list", "--all"], "unexpected argument '--all'"),
+        (&["copy-store", "--from", "sqlite:site.db"], "--to"),
+        (
+            &["copy-store", "--to", "postgres://db.invalid/x", "--bogus"],
+            "unexpected argument '--bogus'",
+        ),
+        (&["outbox"], "Usage: site outbox"),
+        (&["outbox", "retry", "twelve"], "not an outbox id"),
+        (&["outbox", "retry", "--all", "12"], "cannot be used with"),
+        (&["config"], "Usage: site config"),
+        (&["--listen"], "a value is required for '--listen <ADDR>'"),
+    ];
+    for (args, says) in cases {
+        let out = site(&dir, args, &env);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(says), "{args:?} says {says:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+    }
+    let bad_format = site(&dir, &["staff", "list"], &[("LOG_FORMAT", "xml"), env[0]]);
+    assert_eq!(bad_format.status.code(), Some(2), "{}", stderr(&bad_format));
+    assert!(
+        stderr(&bad_format).contains("possible values: text, json"),
+        "{}",
+        stderr(&bad_format)
+    );
+    assert_eq!(
+        files(&dir),
+        Vec::<String>::new(),
+        "no database, no backup, no file named after an argument"
+    );
+}
+
+#[test]
+fn config_check_prints_every_setting_and_where_it_came_from() {
+    let dir = common::temp_dir("cli-check");
+    let out = site(&dir, &["config", "check"], &[]);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", stderr(&out));
+    assert!(report.contains("the configuration is valid"), "{report}");
+    assert!(report.contains("database     not opened"), "{report}");
+    assert_eq!(checked(&report, "server.listen"), ("127.0.0.1:8080".into(), "default".into()));
+    assert_eq!(
+        checked(&report, "site.service_phones.hvac"),
+        ("8005550142".into(), "default".into())
+    );
+    assert_eq!(checked(&report, "notify.webhook_secret"), ("(empty)".into(), "default".into()));
+    assert_eq!(files(&dir), Vec::<String>::new(), "no database opened or made");
+
+    // File over defaults, environment over file, flag over environment, whichever side of
+    // the command the flag is on.
+    std::fs::write(
+        dir.join("site.toml"),
+        "[site]\nbrand = \"CallDesk\"\n[render]\nqueue_size = 3\ntimeout_ms = 900\n[server]\nlisten = \"127.0.0.1:7000\"\n",
+    )
+    .expect("write");
+    let env = [
+        ("SITE_CONFIG", "site.toml"),
+        ("RENDER_TIMEOUT_MS", "700"),
+        ("LISTEN", "127.0.0.1:7001"),
+        ("WEBHOOK_URL", "https://hooks.example/lead"),
+        ("WEBHOOK_SECRET", "0123456789abcdef-hidden"),
+        ("DATABASE_URL", "postgres://site:hunter2@db.example/site?sslmode=verify-full"),
+    ];
+    for args in [
+        &["config", "check", "--listen", "127.0.0.1:7002"][..],
+        &["--listen", "127.0.0.1:7002", "config", "check"][..],
+    ] {
+        let out = site(&dir, args, &env);
+        let report = stdout(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {report}{}", stderr(&out));
+        assert!(report.contains("config file  site.toml (environment SITE_CONFIG)"), "{report}");
+        assert_eq!(checked(&report, "site.brand"), ("CallDesk".into(), "file site.toml".into()));
+        assert_eq!(checked(&report, "render.queue_size"), ("3".into(), "file site.toml".into()));
+        assert_eq!(
+            checked(&report, "render.timeout_ms"),
+            ("700".into(), "environment RENDER_TIMEOUT_MS".into())
+        );
+        assert_eq!(checked(&report, "server.listen"), ("127.0.0.1:7002".into(), "flag --listen".into()));
+        assert_eq!(checked(&report, "render.pool_size"), ("0".into(), "default".into()));
+        assert_eq!(
+            checked(&report, "notify.webhook_secret"),
+            ("(set, hidden)".into(), "environment WEBHOOK_SECRET".into())
+        );
+        assert_eq!(
+            checked(&report, "server.database_url").0,
+            "postgres://site:…@db.example/site?sslmode=verify-full"
+        );
+        assert!(
+            !report.contains("hunter2") && !report.contains("-hidden"),
+            "no secret printed:\n{report}"
+        );
+    }
+    let out = site(&dir, &["config", "check", "--config", "site.toml"], &[]);
+    assert!(stdout(&out).contains("config file  site.toml (flag --config)"), "{}", stdout(&out));
+    assert_eq!(
+        checked(&stdout(&out), "server.listen"),
+        ("127.0.0.1:7000".into(), "file site.toml".into())
+    );
+}
+
+#[test]
+fn config_check_exits_2_with_every_problem() {
+    let dir = common::temp_dir("cli-check-bad");
+    let out = site(
+        &dir,
+        &[
+            "config",
+            "check",
+            "--public-url",
+            "ftp://ringready.example",
+            "--trusted-proxy-hops",
+            "0",
+        ],
+        &[("SMTP_URL", "smtp://mail.example:587"), ("BACKUP_INTERVAL", "30s")],
+    );
+    let (report, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{report}{err}");
+    assert!(report.contains("the configuration is not valid: 4 problem(s)"), "{report}");
+    for key in [
+        "site.public_url",
+        "server.trusted_proxy_hops",
+        "notify.recipients",
+        "backup.interval",
+    ] {
+        assert!(err.contains(&format!("error: config key {key}: ")), "{key} in:\n{err}");
+    }
+    // The values are still shown, with their origin, so the wrong one can be found.
+    assert_eq!(
+        checked(&report, "server.trusted_proxy_hops"),
+        ("0".into(), "flag --trusted-proxy-hops".into())
+    );
+
+    // A value that is not of its key's type names the variable or the flag it came from.
+    let out = site(
+        &dir,
+        &["config", "check", "--render-queue-size", "lots"],
+        &[("RENDER_POOL_SIZE", "many")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("render.pool_size") && stderr(&out).contains("(from RENDER_POOL_SIZE)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = site(&dir, &["config", "check", "--render-queue-size", "lots"], &[]);
+    assert!(
+        stderr(&out).contains("render.queue_size") && stderr(&out).contains("(from --render-queue-size)"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A file that is missing or not TOML; a catalogue folder without a catalogue.
+    let out = site(&dir, &["config", "check", "--config", "missing.toml"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("error: config file missing.toml"), "{}", stderr(&out));
+    std::fs::write(dir.join("broken.toml"), "[render\n").expect("write");
+    let out = site(&dir, &["config", "check"], &[("SITE_CONFIG", "broken.toml")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("error: config file broken.toml"), "{}", stderr(&out));
+    let out = site(&dir, &["config", "check", "--catalogue", "."], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains("error: catalogue"), "{}", stderr(&out));
+    // Serving with the same configuration stops at start (exit 1, as before), naming the key.
+    let out = site(&dir, &["--trusted-proxy-hops", "0"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("config key server.trusted_proxy_hops"), "{}", stderr(&out));
+    assert_eq!(files(&dir), vec!["broken.toml".to_string()], "nothing opened or made");
+}
+
+#[test]
+fn a_command_reads_its_database_from_the_flag_over_the_environment() {
+    let dir = common::temp_dir("cli-precedence");
+    let out = site(
+        &dir,
+        &["staff", "list", "--database-url", "sqlite:from-flag.db"],
+        &[("DATABASE_URL", "sqlite:from-env.db")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("no staff accounts yet"), "{}", stdout(&out));
+    let made = files(&dir);
+    assert!(
+        made.contains(&"from-flag.db".to_string()) && !made.iter().any(|f| f.starts_with("from-env")),
+        "{made:?}"
+    );
+    let out = site(&dir, &["staff", "list"], &[("DATABASE_URL", "sqlite:from-env.db")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(files(&dir).contains(&"from-env.db".to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
