@@ -17,7 +17,7 @@ import { expectFocusTrapped } from "./support/dialog";
 import { openHome } from "./support/home";
 import { press } from "./support/service";
 
-// The account dialog (spec sections 2, 4, 5, 8 and 9; issue 9), opened by the phone header's
+// The account dialog (docs/product.md, "Accounts"), opened by the phone header's
 // 'Login' and the desktop navigation's 'Log in': the type choice, the Login and Sign Up tabs,
 // the login attempts with the clock controlled (no network call), the thirteen sign-up rules
 // in order, the mail draft, the copy our server keeps, the success panel after 1000 ms, and

@@ -18,8 +18,7 @@ import { insideSideways, lineCount } from "./support/layout";
 import { hydrate } from "./support/hydrate";
 import { isPhoneProject, press } from "./support/service";
 
-// The affiliate dashboard panel and its Available Campaigns modal (spec sections 2, 3 and 4,
-// issue 10): what the demo affiliate sees, the modal's search, status select, legend,
+// The affiliate dashboard panel and its Available Campaigns modal (docs/product.md, "The affiliate dashboard (home page header)"): what the demo affiliate sees, the modal's search, status select, legend,
 // badges, counts and empty state, the list/grid toggle kept in affiliateViewMode, 'Apply
 // Now' with its campaign chosen, and axe with each dialog open.
 

@@ -21,7 +21,7 @@ import { STAND_IN_RAN, newCertificate, recordPosts, serveStandIn } from "./suppo
 // The callback request from the service landing page, in a real browser against the real
 // server: end to end (the SQLite row with its consent wording, the e-mail, the page's answer),
 // the consent certificate (TrustedForm stand-in) and every error message.
-// spec.md: "Callback request" (section 4), sections 7 and 8.
+// docs/product.md, "The callback request" and "The API".
 
 const RECORD_TOKEN = "/.netlify/functions/record-token";
 
@@ -301,7 +301,7 @@ test.describe("consent certificate", () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// Every callback error message (spec section 8)
+// Every callback error message (docs/product.md, "The callback request")
 // ---------------------------------------------------------------------------------------
 
 test.describe("callback errors", () => {

@@ -18,7 +18,7 @@ import { MAILDIR, MAIN_DB } from "./support/env";
 import { readMaildir } from "./support/mail";
 import { expectHydrated, press } from "./support/service";
 
-// The campaign application on /campaigns (spec sections 2, 4, 5, 7 and 8, issue 10): 'Apply
+// The campaign application on /campaigns (docs/product.md, "The campaign application"): 'Apply
 // Now' on every card with its campaign chosen, the nine rules in order in the 'Application
 // Error' banner, the mail draft, 'Submitting...' then the success panel, Cancel and Close
 // resetting everything, the exception path, and the post that reaches staff whatever the

@@ -23,7 +23,7 @@ import { fold, isPhoneProject, press, services, SUCCESS_MESSAGE, uniquePhone } f
 import { newCertificate, serveStandIn } from "./support/trustedform";
 import { hydrate } from "./support/hydrate";
 
-// The home header's overlays (spec sections 2, 4 and 8, issue 8): the contractor login type
+// The home header's overlays (docs/product.md, "The home page"): the contractor login type
 // chooser, its two alerts, the affiliate dashboard and the service request modal, each
 // opened and closed (Escape, close button, backdrop), and axe with each one open.
 

@@ -4,7 +4,7 @@ import { CLOSE_BYS, closeDialog, columnCount, EMAIL, menuButton, nav, openHome, 
 import { isPhoneProject, press, services } from "./support/service";
 import { hydrate } from "./support/hydrate";
 
-// The home page (spec section 2, issue 8) at phone and desktop width: the header with its
+// The home page (docs/product.md, "The home page") at phone and desktop width: the header with its
 // Home Services dropdown and phone menu, the seven sections, and the footer shared with
 // /campaigns. The overlays are in home-overlays.spec.ts.
 

@@ -5,7 +5,7 @@ import { callbackForm, expectHydrated, footer, press } from "./support/service";
 
 // The legal modals (Privacy Policy, Terms of Service) on the service landing page: opened from
 // the footer and from the consent wording, their full text, focus, and closing.
-// spec.md: "Legal modals" (sections 2 and 4).
+// docs/product.md, "Legal texts".
 
 test.describe("legal modals", () => {
   const docs = [

@@ -5,7 +5,7 @@ import { SUBMIT_LEAD, SUCCESS_MESSAGE, callbackForm, fillCallbackForm, fold, pho
 
 // The service landing page without JavaScript: plain tel: links, and the callback form posts
 // to the server, lands on the thank-you page, and the lead is stored and e-mailed.
-// spec.md: "Service landing page", section 7.
+// docs/product.md, "A service page" and "The callback request".
 
 test("without JavaScript the form posts to the server, lands on the thank-you page, and the lead is stored", async ({ newContext }, testInfo) => {
   const context = await newContext({ javaScriptEnabled: false });

@@ -18,7 +18,7 @@ import { expectFocusTrapped } from "./support/dialog";
 import { openHome } from "./support/home";
 import { press } from "./support/service";
 
-// The header's registration modal (spec sections 2, 4, 5 and 7; issue 9), opened by the
+// The header's registration modal (docs/product.md, "Accounts"), opened by the
 // hero's 'Get Started Today' and the closing call to action: the type choice, each type's
 // form with the browser's own checks and the spec's option lists, the submitting state, the
 // mail draft, the copy our server keeps, the success panel after 1000 ms, the error banner,

@@ -6,7 +6,7 @@ import { CALL_LOCATIONS, SLUGS, badgeFor, callbackForm, expectHydrated, footer, 
 // The service landing page (/{slug}) in a real browser against the real server, at phone
 // (390 px) and desktop (1280 px) width: every part of each layout, the badge rule for every
 // service in the catalogue, and the phone rule and call-tracking attributes of the call links.
-// spec.md: "Service landing page", sections 7 and 9.
+// docs/product.md, "A service page" and "Constants".
 
 /** Present in the HTML, not shown at this width. */
 async function expectPresentButHidden(locator: Locator): Promise<void> {

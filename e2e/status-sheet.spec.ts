@@ -5,7 +5,7 @@ import { callbackForm, expectHydrated, fillCallbackForm, isPhoneProject, phoneFo
 
 // The 'Callback status' sheet shown after a successful callback request: its window by local
 // time, closing (by itself after 8 s, unless the pointer is over it; Escape, backdrop, buttons)
-// and focus. spec.md: "Service landing page", "Callback request" (section 4), section 9.
+// and focus. docs/product.md, "A service page", "The callback request" and "Constants".
 
 test.describe("callback status sheet", () => {
   test.use({ timezoneId: "America/New_York" });

@@ -1,6 +1,6 @@
-// What the account forms share (spec sections 3, 5, 6 and 7): the three account types, the
+// What the account forms share (docs/product.md, "Accounts"): the three account types, the
 // text rules every form applies, and the copy of each request our server keeps
-// (POST /api/account-requests, design.md §10). Free of React, tested alone. The server's
+// (POST /api/account-requests; docs/product.md, "The API"). Free of React, tested alone. The server's
 // twin is server/src/accounts/; both pass catalogue/cases/account-requests.json.
 
 import { REGISTER_PATH } from "./paths";
@@ -8,7 +8,7 @@ import { REGISTER_PATH } from "./paths";
 export { REGISTER_PATH, REGISTERED_PATH } from "./paths";
 
 /** How an account type is stored and sent. Contractors are shown as contractors and stored
- * as call buyers (spec section 6). */
+ * as call buyers (docs/product.md, "Accounts"). */
 export type AccountType = "homeowner" | "call-buyer" | "affiliate";
 export const ACCOUNT_TYPES: readonly AccountType[] = ["homeowner", "call-buyer", "affiliate"];
 
@@ -40,7 +40,7 @@ export interface FieldError {
   message: string;
 }
 
-/** "{email}, no spaces" (design.md §5). `\s` is JavaScript's white space. */
+/** "{email}, no spaces" (docs/product.md, "Accounts"). `\s` is JavaScript's white space. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Longest value each field takes, in characters (code points). The inputs carry the same

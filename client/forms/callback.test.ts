@@ -113,7 +113,7 @@ describe("recordTokenWhenReady", () => {
   });
 });
 
-describe("error messages (spec section 8)", () => {
+describe("error messages (docs/product.md, 'The callback request')", () => {
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   it("uses the JSON answer's error field", async () => {
     expect(await messageForResponse(json(400, { error: "Please enter your full name." }))).toBe("Please enter your full name.");

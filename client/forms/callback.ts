@@ -105,7 +105,7 @@ export async function recordTokenWhenReady(
   return true;
 }
 
-/** The red message for an answer that was not OK (spec section 8). */
+/** The red message for an answer that was not OK (docs/product.md, "The callback request"). */
 export async function messageForResponse(response: Response): Promise<string> {
   const type = response.headers.get("Content-Type") ?? "";
   if (type.includes("application/json")) {
@@ -121,7 +121,7 @@ export async function messageForResponse(response: Response): Promise<string> {
   return text || FALLBACK_ERROR;
 }
 
-/** The red message when the request itself threw (spec section 8). */
+/** The red message when the request itself threw (docs/product.md, "The callback request"). */
 export function messageForThrown(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   return message.trim() ? message : "Something went wrong";

@@ -1,4 +1,4 @@
-// The campaign application (spec sections 3, 4, 5, 7 and 8), free of React so it can be
+// The campaign application (docs/product.md, "The campaign application"), free of React so it can be
 // tested alone: its options, the rules in order (the server's twin is
 // server/src/applications/validate.rs; both pass catalogue/cases/campaign-applications.json),
 // the mailto draft and the post to the server.
@@ -6,14 +6,14 @@
 import { HONEYPOT_FIELD } from "../components/honeypot";
 import { MONTHLY_VOLUMES } from "./options";
 
-/** Where every application is also posted (design.md §10). */
+/** Where every application is also posted (docs/product.md, "The campaign application"). */
 export const APPLICATIONS_URL = "/api/campaign-applications";
 /** The no-JavaScript page the 'Apply Now' links lead to before the page is live. */
 export const APPLY_PAGE = "/campaigns/apply";
-/** Spec section 9: the success panel shows 1000 ms after the mail draft opens. */
+/** The success panel shows 1000 ms after the mail draft opens. */
 export const SUCCESS_DELAY_MS = 1000;
 export const SOURCE = "Campaign Portal Application";
-/** Spec section 8. */
+/** docs/product.md, "The campaign application". */
 export const EXCEPTION_MESSAGE = "An error occurred while submitting your application. Please try again.";
 
 export const EXPERIENCE_OPTIONS = [
@@ -118,7 +118,7 @@ function hasControl(text: string, multiline: boolean): boolean {
   return false;
 }
 
-/** design.md §5: "pattern {email}, no spaces". */
+/** The e-mail rule: "{email}, no spaces" (docs/product.md, "Accounts"). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** JavaScript's \s: what the e-mail pattern and the website rule call white space. */
@@ -149,7 +149,7 @@ export function normaliseWebsite(text: string): string | null {
 
 export type Checked = { ok: true; application: Application } | { ok: false; error: string };
 
-/** The rules in order; the first that fails is the visitor's message (spec section 5).
+/** The rules in order; the first that fails is the visitor's message (docs/product.md, "The campaign application").
  * `liveCampaigns`: the names of the campaigns accepting applications, in catalogue order. */
 export function validateApplication(values: ApplicationValues, liveCampaigns: readonly string[]): Checked {
   const fail = (error: string): Checked => ({ ok: false, error });
@@ -223,7 +223,7 @@ export function applicationDate(now: Date): string {
   return `${MONTHS[now.getMonth()]} ${now.getDate()}, ${now.getFullYear()} at ${h % 12 || 12}:${minutes} ${h < 12 ? "AM" : "PM"}`;
 }
 
-/** Spec section 7: 'New Campaign Application - {firstName} {lastName}'. */
+/** The draft's subject: 'New Campaign Application - {firstName} {lastName}'. */
 export const mailSubject = (a: Pick<Application, "firstName" | "lastName">): string => `New Campaign Application - ${a.firstName} ${a.lastName}`;
 
 /** The draft's body: personal information, experience and volume, the campaigns, the
@@ -275,8 +275,7 @@ export function applicationPayload(a: Application, honeypot: string): Record<str
   return { ...a, pageUrl: typeof window === "undefined" ? "" : window.location.href, [HONEYPOT_FIELD]: honeypot };
 }
 
-/** Posts the application; resolves whatever happens (design.md §5: a failed post never
- * changes what the visitor sees). True when the server took it. */
+/** Posts the application; resolves whatever happens (docs/product.md, "The campaign application"). True when the server took it. */
 export async function postApplication(body: Record<string, unknown>, send: typeof fetch = fetch): Promise<boolean> {
   try {
     const response = await send(APPLICATIONS_URL, {

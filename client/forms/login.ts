@@ -1,4 +1,4 @@
-// The account dialog's login (spec sections 4, 5, 8 and 9). Visitors have no accounts, so
+// The account dialog's login (docs/product.md, "Accounts"). Visitors have no accounts, so
 // it makes no network call: after a simulated delay every attempt fails, at most three times.
 
 export const MAX_LOGIN_ATTEMPTS = 3;

@@ -1,4 +1,4 @@
-// The registration forms (spec sections 3, 5 and 7): the header's registration modal, which
+// The registration forms (docs/product.md, "Accounts"): the header's registration modal, which
 // has only the browser's own checks, and the registration request form at /register (the
 // spec's second version), which shows its own messages, first failure first. Both ask the
 // same fields of each type and compose the same mail draft.
@@ -15,7 +15,7 @@ export interface FieldSpec {
   kind: "text" | "email" | "tel" | "url" | "select" | "textarea";
   autoComplete?: string;
   options?: readonly Option[];
-  /** The request form's message when the field is blank (spec section 5). */
+  /** The request form's message when the field is blank (docs/product.md, "Accounts"). */
   required: string;
   /** Shown under the field. */
   hint?: string;
@@ -58,7 +58,7 @@ const COMMON: readonly FieldSpec[] = [
 
 const COMPANY: FieldSpec = { name: "companyName", label: "Company Name", kind: "text", autoComplete: "organization", required: "Company name is required" };
 
-/** Each type's fields, in the form's order (spec section 3). */
+/** Each type's fields, in the form's order (docs/product.md, "Accounts"). */
 export const REGISTRATION_FIELDS: Readonly<Record<AccountType, readonly FieldSpec[]>> = {
   homeowner: [
     ...COMMON,
@@ -107,7 +107,7 @@ export const notAnOption = (label: string): string => `Please choose a ${label.t
 export const MSG_EMAIL = "Please enter a valid email address";
 export const MSG_PHONE = "Please enter a valid phone number";
 
-/** The registration request form's rules (spec section 5), in the form's order: the first
+/** The registration request form's rules (docs/product.md, "Accounts"), in the form's order: the first
  * failure, or null. */
 export function validateRequest(type: AccountType, values: Values): FieldError | null {
   for (const spec of REGISTRATION_FIELDS[type]) {
@@ -129,7 +129,7 @@ export const REGISTRATION_ERROR_TITLE = "Registration Error";
 export const REGISTRATION_ERROR = "An error occurred while submitting your registration. Please try again.";
 export const SUCCESS_DELAY_MS = 1000;
 
-/** 'New {account type} Registration - {firstName} {lastName}' (spec section 7). */
+/** 'New {account type} Registration - {firstName} {lastName}' (docs/product.md, "Accounts"). */
 export function registrationSubject(type: AccountType, values: Values): string {
   return `New ${TYPE_LABEL[type]} Registration - ${(values.firstName ?? "").trim()} ${(values.lastName ?? "").trim()}`;
 }

@@ -1,4 +1,4 @@
-// The account dialog's sign-up (spec sections 3, 4, 5 and 7): its thirteen rules in order,
+// The account dialog's sign-up (docs/product.md, "Accounts"): its thirteen rules in order,
 // the first failure shown, and the mail draft to the company's info address. Passwords are
 // checked here and go nowhere else: not into the draft, not into the copy our server keeps.
 
@@ -40,7 +40,7 @@ export const SIGNUP_LABELS: Readonly<Record<string, string>> = {
 
 const blank = (value: string | undefined) => !value || !value.trim();
 
-/** The first of the thirteen rules the values break, or null (spec section 5, in order).
+/** The first of the thirteen rules the values break, or null (docs/product.md, "Accounts").
  * The server checks the same rules but 7 to 9, which it never sees. */
 export function validateSignup(type: AccountType, values: Values): FieldError | null {
   const v = (name: string) => values[name] ?? "";
@@ -87,7 +87,7 @@ export function validateSignup(type: AccountType, values: Values): FieldError | 
   return null;
 }
 
-/** 'New Account Registration - {type} - {firstName} {lastName}' (spec section 4). */
+/** 'New Account Registration - {type} - {firstName} {lastName}' (docs/product.md, "Accounts"). */
 export function signupSubject(type: AccountType, values: Values): string {
   return `New Account Registration - ${TYPE_LABEL[type]} - ${(values.firstName ?? "").trim()} ${(values.lastName ?? "").trim()}`;
 }

@@ -17,7 +17,7 @@ interface Props {
 
 const OUTLINE = "whitespace-nowrap rounded-xl border border-slate-300 px-4 py-2 font-bold text-blue-800 hover:bg-blue-50";
 
-/** Opens the account dialog (design.md §5). A link to the registration request form, so
+/** Opens the account dialog (docs/product.md, "Accounts"). A link to the registration request form, so
  * without JavaScript it still leads somewhere useful; a modified click opens that page. */
 function AccountLogin({ place, brand, infoEmail }: Props) {
   const [open, setOpen] = useState(false);

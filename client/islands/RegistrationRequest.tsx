@@ -37,7 +37,7 @@ interface Props {
   error: FieldError | null;
 }
 
-/** The request version's statuses (spec section 4): idle, submitting, error. */
+/** The request version's statuses (docs/product.md, "Accounts"): idle, submitting, error. */
 type Status = { kind: "idle" } | { kind: "submitting" } | { kind: "error"; message: string; title?: string; field?: string };
 
 /** The type of a /register path, null for /register itself. */

@@ -1,4 +1,4 @@
-// When we call a visitor back (spec section 4, "Callback request"): the instant window is
+// When we call a visitor back (docs/product.md, "The callback request"): the instant window is
 // 08:00 up to before 20:00 on the visitor's own clock; otherwise the request is queued
 // until the next window start, 8:00 AM local (today if before 08:00, else tomorrow).
 

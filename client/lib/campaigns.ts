@@ -32,7 +32,7 @@ export function isPayoutFilter(value: string): value is PayoutFilter {
   return PAYOUT_FILTERS.some((f) => f.value === value);
 }
 
-/** The Available Campaigns modal's status select (spec section 2). */
+/** The Available Campaigns modal's status select (docs/product.md, "The affiliate dashboard (home page header)"). */
 export type StatusFilter = "all" | "live";
 
 export const STATUS_FILTERS: ReadonlyArray<{ value: StatusFilter; label: string }> = [

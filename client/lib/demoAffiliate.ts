@@ -1,5 +1,5 @@
 // The demo affiliate user the header signs in when a visitor picks 'Affiliate Partners'
-// (spec section 3): sample data, not a real account. The number is from the fictional
+// (docs/product.md, "The affiliate dashboard (home page header)"): sample data, not a real account. The number is from the fictional
 // 555-01xx range and the address from a reserved domain.
 
 export interface AffiliateUser {

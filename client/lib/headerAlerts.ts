@@ -1,4 +1,4 @@
-// The header's two 'coming soon' alerts (spec section 8), with the support number formatted
+// The header's two 'coming soon' alerts (docs/product.md, "The home page"), with the support number formatted
 // as (xxx) xxx-xxxx.
 import { formatPhone } from "./phone";
 

@@ -1,4 +1,4 @@
-// Mail drafts (spec section 7): the account and application flows compose an e-mail to the
+// Mail drafts (docs/product.md, "Accounts"): the account and application flows compose an e-mail to the
 // company's info address and hand it to the visitor's mail program.
 
 /** A mailto: URL with its subject and body (RFC 6068: line breaks as CRLF, everything

@@ -4,7 +4,7 @@
 // Display and tel: links must give the same string in QuickJS and in every browser, so the
 // server's HTML and hydration agree: no Intl here.
 //
-// A form with another rule (the registration forms' international one, design.md §5) gets
+// A form with another rule (the registration forms' international one, docs/product.md, "Accounts") gets
 // its own parse function here, and its own section in the vector file.
 
 /** Unicode White_Space: what Rust's str::trim removes. JavaScript's trim() differs (it
@@ -70,7 +70,7 @@ export function telHref(phone: string): string {
  * space (`\s`), dashes and brackets. */
 const REGISTRATION_SEPARATORS = /[\s\-()]/g;
 
-/** The registration request form's phone rule (spec section 5, design.md §5): after
+/** The registration request form's phone rule (docs/product.md, "Accounts"): after
  * stripping spaces, dashes and brackets, an optional plus, a first digit that is not zero,
  * then 1 to 16 digits in all. Numbers from any country pass. */
 export function isRegistrationPhone(input: string): boolean {

@@ -1,4 +1,4 @@
-// The visitor's preferences in local storage (spec sections 3 and 7), behind this one module:
+// The visitor's preferences in local storage (docs/product.md, "Accounts"), behind this one module:
 // the affiliate campaign view mode (its own key) and the user preferences (theme and
 // language, one JSON value). Storage can be missing or refuse access (private modes, blocked
 // cookies): a failure is only logged, and the defaults apply.

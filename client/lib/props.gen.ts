@@ -4,111 +4,6 @@
 /** A lucide icon as data: a list of [tag, attributes] SVG children. */
 export type IconNode = ReadonlyArray<readonly [string, Readonly<Record<string, string | number>>]>;
 
-export type SocialLink = { name: string, url: string, };
-
-export type SiteInfo = { brand: string, 
-/**
- * Ten-digit North American number, digits only.
- */
-supportPhone: string, infoEmail: string, copyrightYear: number, 
-/**
- * The brand's social profiles, in footer order.
- */
-social: Array<SocialLink>, };
-
-export type ServiceLink = { name: string, slug: string, icon: string, };
-
-export type Tracking = { 
-/**
- * The TrustedForm consent certificate script runs on the page.
- */
-trustedform: boolean, 
-/**
- * The ad pixel's id when the pixel is on.
- */
-pixelId: string | null, };
-
-export type LegalDocument = "privacy" | "terms";
-
-export type Feature = { title: string, description: string, icon: string, };
-
-export type SampleProject = { issue: string, location: string, urgency: string, };
-
-export type Service = { name: string, slug: string, title: string, subtitle: string, description: string, problemTitle: string, problemDescription: string, solutionTitle: string, solutionDescription: string, urgentMessage: string, icon: string, color: string, imageUrl: string, emergencyAvailable: boolean, warrantyYears: number, urgentScenarios: Array<string>, features: Array<Feature>, sampleProject: SampleProject, };
-
-export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
-
-export type HomeProps = { site: SiteInfo, 
-/**
- * Icons this page draws inline, by lucide name.
- */
-icons: Record<string, IconNode>, 
-/**
- * The SVG sprite file (an immutable asset) with the services' icons and the icons of the
- * sections below the first screen: symbols `i-<icon>` for `<use>`, views `v-<icon>` for `<img>`.
- */
-spriteUrl: string, services: Array<ServiceLink>, 
-/**
- * Services with their own number (slug to ten digits); the rest use the support phone.
- */
-servicePhones: Record<string, string>, 
-/**
- * The TCPA consent wording beside the service request modal's callback form.
- */
-consentText: string, 
-/**
- * The TrustedForm consent certificate script runs for that form (once it is shown).
- */
-certification: boolean, 
-/**
- * The campaign catalogue as JSON (an immutable asset), for the affiliate dashboard's
- * Available Campaigns modal.
- */
-campaignsUrl: string, };
-
-export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
-/**
- * The service catalogue's names and slugs, for the footer's service links.
- */
-services: Array<ServiceLink>, };
-
-export type ServiceProps = { site: SiteInfo, icons: Record<string, IconNode>, service: Service, 
-/**
- * The number to call for this service: ten digits.
- */
-phone: string, 
-/**
- * The TCPA consent wording beside the callback form's checkbox.
- */
-consentText: string, tracking: Tracking, };
-
-export type LegalPageProps = { site: SiteInfo, icons: Record<string, IconNode>, document: LegalDocument, 
-/**
- * The text as HTML, rendered from its content file (sections as h2).
- */
-html: string, };
-
-export type AccountType = "homeowner" | "call-buyer" | "affiliate";
-
-export type FormError = { field: string, message: string, };
-
-export type RegisterProps = { site: SiteInfo, icons: Record<string, IconNode>, 
-/**
- * The type whose form the page shows; none on /register, which shows the choice.
- */
-accountType: AccountType | null, 
-/**
- * What the visitor typed, when a form post without JavaScript is answered with an error
- * (empty on the pages themselves).
- */
-values: Record<string, string>, 
-/**
- * That answer's error.
- */
-error: FormError | null, };
-
-export type NotFoundProps = { site: SiteInfo, icons: Record<string, IconNode>, };
-
 export type AdminSection = "funnel" | "leads" | "account-requests" | "applications" | "suppressions" | "data-requests" | "health" | "audit";
 
 export type AdminFrame = { brand: string, staffEmail: string, 
@@ -116,22 +11,6 @@ export type AdminFrame = { brand: string, staffEmail: string,
  * The session's CSRF token: a hidden `csrf` field in every form that changes something.
  */
 csrf: string, section: AdminSection, };
-
-export type AdminLoginProps = { brand: string, 
-/**
- * The login form's own CSRF token (a cookie holds its twin).
- */
-csrf: string, 
-/**
- * The address typed before (never the password).
- */
-email: string, 
-/**
- * Where to go after signing in (a console path).
- */
-next: string, error: string | null, };
-
-export type AdminMessageProps = { frame: AdminFrame | null, title: string, message: string, };
 
 export type AuditRow = { id: string, 
 /**
@@ -149,41 +28,99 @@ export type AdminAuditProps = { frame: AdminFrame, entries: Array<AuditRow>,
  */
 olderHref: string | null, };
 
-export type ServiceOption = { slug: string, name: string, };
+export type PersonRecordRow = { href: string, received: string, 
+/**
+ * "Lead: Heating & cooling", "Account request", "Campaign application".
+ */
+kind: string, name: string, 
+/**
+ * "Erased 2026-11-22 08:45 EST (consent record kept)", or a submission's status.
+ */
+state: string, };
 
-export type LeadFilterForm = { service: string, status: string, phone: string, name: string, 
+export type AdminDataRequestsProps = { frame: AdminFrame, 
+/**
+ * The phone number or e-mail address as typed.
+ */
+query: string, notice: string | null, noticeIsError: boolean, 
+/**
+ * A search was made (so an empty result means nothing is stored).
+ */
+searched: boolean, records: Array<PersonRecordRow>, 
+/**
+ * There is something left to erase or delete.
+ */
+canErase: boolean, };
+
+export type FunnelDay = { 
 /**
  * YYYY-MM-DD, in the business's time zone.
  */
-from: string, to: string, };
+date: string, 
+/**
+ * Leads of each of `services` (same order), then of `sources`.
+ */
+byService: Array<number>, bySource: Array<number>, leads: number, 
+/**
+ * Delivered, the last notification within a minute of arrival.
+ */
+fast: number, suppressed: number, erased: number, };
 
-export type LeadListRow = { id: string, href: string, 
-/**
- * In the business's time zone: "2026-11-22 08:45 EST".
- */
-received: string, service: string, name: string, 
-/**
- * "(412) 555-0134".
- */
-phone: string, telHref: string, zip: string, status: string, };
+export type FunnelPeriod = { days: number, href: string, current: boolean, };
 
-export type AdminLeadsProps = { frame: AdminFrame, filter: LeadFilterForm, services: Array<ServiceOption>, statuses: Array<string>, rows: Array<LeadListRow>, 
+export type FunnelSeries = { label: string, total: number, };
+
+export type SlowDeliveryRow = { href: string, service: string, channel: string, 
 /**
- * Why the filter matched nothing it could search (a phone that is not a US number, …).
+ * In the business's time zone.
  */
-notice: string | null, nextHref: string | null, 
+received: string, 
 /**
- * The first page with the same filters, when this is a later one.
+ * "4 min", "12.5 s".
  */
-firstHref: string | null, 
+took: string, };
+
+export type AdminFunnelProps = { frame: AdminFrame, periods: Array<FunnelPeriod>, days: number, 
 /**
- * The CSV export of the same filters.
+ * The first and last day shown, YYYY-MM-DD.
  */
-exportHref: string, 
+from: string, to: string, timeZone: string, leads: number, delivered: number, fast: number, 
 /**
- * The business's time zone, as the times are shown.
+ * `fast` of `leads`, "87%" ("none" without leads).
  */
-timeZone: string, };
+fastShare: string, suppressed: number, erased: number, 
+/**
+ * The busiest services, then "Other" when there are more.
+ */
+services: Array<FunnelSeries>, 
+/**
+ * The busiest sources, then "Other" when there are more.
+ */
+sources: Array<FunnelSeries>, 
+/**
+ * Every day of the period, oldest first.
+ */
+rows: Array<FunnelDay>, slowest: Array<SlowDeliveryRow>, };
+
+export type HealthFigure = { label: string, value: string, 
+/**
+ * Marks a figure that wants attention (failed notifications, an old backlog).
+ */
+alert: boolean, };
+
+export type HealthGroup = { title: string, 
+/**
+ * Where the figures come from, in a sentence.
+ */
+note: string, figures: Array<HealthFigure>, };
+
+export type AdminHealthProps = { frame: AdminFrame, groups: Array<HealthGroup>, 
+/**
+ * When the figures were read ("2026-11-22 13:45 UTC").
+ */
+readAt: string, };
+
+export type AttemptView = { channel: string, at: string, outcome: string, error: string | null, };
 
 export type Labeled = { label: string, value: string, };
 
@@ -207,8 +144,6 @@ export type DeliveryView = { id: string, channel: string, status: string, attemp
  */
 when: string, canRetry: boolean, };
 
-export type AttemptView = { channel: string, at: string, outcome: string, error: string | null, };
-
 export type AdminLeadProps = { frame: AdminFrame, id: string, service: string, name: string, phone: string, phoneE164: string, telHref: string, zip: string, status: string, 
 /**
  * When a data request erased it down to its consent record.
@@ -222,6 +157,104 @@ suppressedNow: boolean, consent: ConsentView, deliveries: Array<DeliveryView>, a
  * What the last action did ("The e-mail will be sent again now.").
  */
 notice: string | null, };
+
+export type LeadFilterForm = { service: string, status: string, phone: string, name: string, 
+/**
+ * YYYY-MM-DD, in the business's time zone.
+ */
+from: string, to: string, };
+
+export type LeadListRow = { id: string, href: string, 
+/**
+ * In the business's time zone: "2026-11-22 08:45 EST".
+ */
+received: string, service: string, name: string, 
+/**
+ * "(412) 555-0134".
+ */
+phone: string, telHref: string, zip: string, status: string, };
+
+export type ServiceOption = { slug: string, name: string, };
+
+export type AdminLeadsProps = { frame: AdminFrame, filter: LeadFilterForm, services: Array<ServiceOption>, statuses: Array<string>, rows: Array<LeadListRow>, 
+/**
+ * Why the filter matched nothing it could search (a phone that is not a US number, …).
+ */
+notice: string | null, nextHref: string | null, 
+/**
+ * The first page with the same filters, when this is a later one.
+ */
+firstHref: string | null, 
+/**
+ * The CSV export of the same filters.
+ */
+exportHref: string, 
+/**
+ * The business's time zone, as the times are shown.
+ */
+timeZone: string, };
+
+export type AdminLoginProps = { brand: string, 
+/**
+ * The login form's own CSRF token (a cookie holds its twin).
+ */
+csrf: string, 
+/**
+ * The address typed before (never the password).
+ */
+email: string, 
+/**
+ * Where to go after signing in (a console path).
+ */
+next: string, error: string | null, };
+
+export type AdminMessageProps = { frame: AdminFrame | null, title: string, message: string, };
+
+export type AdminSubmissionProps = { frame: AdminFrame, id: string, 
+/**
+ * "Account request" or "Campaign application".
+ */
+kindLabel: string, 
+/**
+ * The list it belongs to.
+ */
+listHref: string, received: string, email: string, phone: string, 
+/**
+ * The form's fields, in the order stored.
+ */
+fields: Array<Labeled>, 
+/**
+ * Where it came from: IP, browser, page.
+ */
+context: Array<Labeled>, status: string, statuses: Array<string>, note: string, notice: string | null, noticeIsError: boolean, };
+
+export type SubmissionListRow = { id: string, href: string, received: string, 
+/**
+ * The person, as the form gave their name.
+ */
+name: string, 
+/**
+ * Their company, when the form asked for one.
+ */
+company: string | null, email: string, phone: string, status: string, };
+
+export type AdminSubmissionsProps = { frame: AdminFrame, 
+/**
+ * "Account requests" or "Applications".
+ */
+title: string, 
+/**
+ * This list's path ("/admin/account-requests").
+ */
+path: string, 
+/**
+ * The status filtered by, or "".
+ */
+status: string, statuses: Array<string>, rows: Array<SubmissionListRow>, notice: string | null, nextHref: string | null, firstHref: string | null, 
+/**
+ * The CSV export of the same filter, once there is one.
+ */
+exportHref: string | null, };
 
 export type SuppressionRow = { 
 /**
@@ -255,142 +288,109 @@ nextHref: string | null,
  */
 firstHref: string | null, };
 
-export type SubmissionListRow = { id: string, href: string, received: string, 
-/**
- * The person, as the form gave their name.
- */
-name: string, 
-/**
- * Their company, when the form asked for one.
- */
-company: string | null, email: string, phone: string, status: string, };
+export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
 
-export type AdminSubmissionsProps = { frame: AdminFrame, 
-/**
- * "Account requests" or "Applications".
- */
-title: string, 
-/**
- * This list's path ("/admin/account-requests").
- */
-path: string, 
-/**
- * The status filtered by, or "".
- */
-status: string, statuses: Array<string>, rows: Array<SubmissionListRow>, notice: string | null, nextHref: string | null, firstHref: string | null, 
-/**
- * The CSV export of the same filter, once there is one.
- */
-exportHref: string | null, };
+export type ServiceLink = { name: string, slug: string, icon: string, };
 
-export type AdminSubmissionProps = { frame: AdminFrame, id: string, 
-/**
- * "Account request" or "Campaign application".
- */
-kindLabel: string, 
-/**
- * The list it belongs to.
- */
-listHref: string, received: string, email: string, phone: string, 
-/**
- * The form's fields, in the order stored.
- */
-fields: Array<Labeled>, 
-/**
- * Where it came from: IP, browser, page.
- */
-context: Array<Labeled>, status: string, statuses: Array<string>, note: string, notice: string | null, noticeIsError: boolean, };
+export type SocialLink = { name: string, url: string, };
 
-export type PersonRecordRow = { href: string, received: string, 
+export type SiteInfo = { brand: string, 
 /**
- * "Lead: Heating & cooling", "Account request", "Campaign application".
+ * Ten-digit North American number, digits only.
  */
-kind: string, name: string, 
+supportPhone: string, infoEmail: string, copyrightYear: number, 
 /**
- * "Erased 2026-11-22 08:45 EST (consent record kept)", or a submission's status.
+ * The brand's social profiles, in footer order.
  */
-state: string, };
+social: Array<SocialLink>, };
 
-export type AdminDataRequestsProps = { frame: AdminFrame, 
+export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
 /**
- * The phone number or e-mail address as typed.
+ * The service catalogue's names and slugs, for the footer's service links.
  */
-query: string, notice: string | null, noticeIsError: boolean, 
-/**
- * A search was made (so an empty result means nothing is stored).
- */
-searched: boolean, records: Array<PersonRecordRow>, 
-/**
- * There is something left to erase or delete.
- */
-canErase: boolean, };
+services: Array<ServiceLink>, };
 
-export type HealthFigure = { label: string, value: string, 
+export type HomeProps = { site: SiteInfo, 
 /**
- * Marks a figure that wants attention (failed notifications, an old backlog).
+ * Icons this page draws inline, by lucide name.
  */
-alert: boolean, };
+icons: Record<string, IconNode>, 
+/**
+ * The SVG sprite file (an immutable asset) with the services' icons and the icons of the
+ * sections below the first screen: symbols `i-<icon>` for `<use>`, views `v-<icon>` for `<img>`.
+ */
+spriteUrl: string, services: Array<ServiceLink>, 
+/**
+ * Services with their own number (slug to ten digits); the rest use the support phone.
+ */
+servicePhones: Record<string, string>, 
+/**
+ * The TCPA consent wording beside the service request modal's callback form.
+ */
+consentText: string, 
+/**
+ * The TrustedForm consent certificate script runs for that form (once it is shown).
+ */
+certification: boolean, 
+/**
+ * The campaign catalogue as JSON (an immutable asset), for the affiliate dashboard's
+ * Available Campaigns modal.
+ */
+campaignsUrl: string, };
 
-export type HealthGroup = { title: string, 
-/**
- * Where the figures come from, in a sentence.
- */
-note: string, figures: Array<HealthFigure>, };
+export type LegalDocument = "privacy" | "terms";
 
-export type AdminHealthProps = { frame: AdminFrame, groups: Array<HealthGroup>, 
+export type LegalPageProps = { site: SiteInfo, icons: Record<string, IconNode>, document: LegalDocument, 
 /**
- * When the figures were read ("2026-11-22 13:45 UTC").
+ * The text as HTML, rendered from its content file (sections as h2).
  */
-readAt: string, };
+html: string, };
 
-export type FunnelSeries = { label: string, total: number, };
+export type NotFoundProps = { site: SiteInfo, icons: Record<string, IconNode>, };
 
-export type FunnelDay = { 
-/**
- * YYYY-MM-DD, in the business's time zone.
- */
-date: string, 
-/**
- * Leads of each of `services` (same order), then of `sources`.
- */
-byService: Array<number>, bySource: Array<number>, leads: number, 
-/**
- * Delivered, the last notification within a minute of arrival.
- */
-fast: number, suppressed: number, erased: number, };
+export type AccountType = "homeowner" | "call-buyer" | "affiliate";
 
-export type SlowDeliveryRow = { href: string, service: string, channel: string, 
-/**
- * In the business's time zone.
- */
-received: string, 
-/**
- * "4 min", "12.5 s".
- */
-took: string, };
+export type FormError = { field: string, message: string, };
 
-export type FunnelPeriod = { days: number, href: string, current: boolean, };
+export type RegisterProps = { site: SiteInfo, icons: Record<string, IconNode>, 
+/**
+ * The type whose form the page shows; none on /register, which shows the choice.
+ */
+accountType: AccountType | null, 
+/**
+ * What the visitor typed, when a form post without JavaScript is answered with an error
+ * (empty on the pages themselves).
+ */
+values: Record<string, string>, 
+/**
+ * That answer's error.
+ */
+error: FormError | null, };
 
-export type AdminFunnelProps = { frame: AdminFrame, periods: Array<FunnelPeriod>, days: number, 
+export type Feature = { title: string, description: string, icon: string, };
+
+export type SampleProject = { issue: string, location: string, urgency: string, };
+
+export type Service = { name: string, slug: string, title: string, subtitle: string, description: string, problemTitle: string, problemDescription: string, solutionTitle: string, solutionDescription: string, urgentMessage: string, icon: string, color: string, imageUrl: string, emergencyAvailable: boolean, warrantyYears: number, urgentScenarios: Array<string>, features: Array<Feature>, sampleProject: SampleProject, };
+
+export type Tracking = { 
 /**
- * The first and last day shown, YYYY-MM-DD.
+ * The TrustedForm consent certificate script runs on the page.
  */
-from: string, to: string, timeZone: string, leads: number, delivered: number, fast: number, 
+trustedform: boolean, 
 /**
- * `fast` of `leads`, "87%" ("none" without leads).
+ * The ad pixel's id when the pixel is on.
  */
-fastShare: string, suppressed: number, erased: number, 
+pixelId: string | null, };
+
+export type ServiceProps = { site: SiteInfo, icons: Record<string, IconNode>, service: Service, 
 /**
- * The busiest services, then "Other" when there are more.
+ * The number to call for this service: ten digits.
  */
-services: Array<FunnelSeries>, 
+phone: string, 
 /**
- * The busiest sources, then "Other" when there are more.
+ * The TCPA consent wording beside the callback form's checkbox.
  */
-sources: Array<FunnelSeries>, 
-/**
- * Every day of the period, oldest first.
- */
-rows: Array<FunnelDay>, slowest: Array<SlowDeliveryRow>, };
+consentText: string, tracking: Tracking, };
 
 export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;

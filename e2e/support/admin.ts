@@ -31,7 +31,8 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await press(page.getByRole("button", { name: "Sign in" }));
-  await expect(page).toHaveURL(/\/admin\/leads$/);
+  // The console's first screen (the funnel).
+  await expect(page).toHaveURL(/\/admin$/);
 }
 
 export async function expectAccessible(page: Page, screen: string): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Page, Request } from "@playwright/test";
 
 // A local stand-in for TrustedForm's certification script with the same contract
-// (design.md §8): some time after it loads it adds two hidden inputs to every form on the
+// (docs/product.md, "The callback request"): some time after it loads it adds two hidden inputs to every form on the
 // page, the certificate URL (https://cert.trustedform.com/<token>) and the ping URL, named
 // by the `field` and `ping_field` parameters of its own URL. Tests never load the real one.
 

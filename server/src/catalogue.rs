@@ -1,4 +1,4 @@
-//! The service and campaign catalogues (spec section 3): types, loading and validation.
+//! The service and campaign catalogues (docs/product.md, "A service page"): types, loading and validation.
 //! A catalogue that breaks a rule stops the server with a message naming entry and field.
 
 use std::collections::{HashMap, HashSet};
@@ -10,7 +10,7 @@ use thiserror::Error;
 pub const SERVICES_JSON: &str = include_str!("../../catalogue/services.json");
 pub const CAMPAIGNS_JSON: &str = include_str!("../../catalogue/campaigns.json");
 
-/// The 42 service slugs, in the catalogue order of spec section 3.
+/// The 42 service slugs, in the catalogue's order (catalogue/services.json).
 pub const SLUGS: [&str; 42] = [
     "hvac",
     "roofing",
@@ -56,7 +56,7 @@ pub const SLUGS: [&str; 42] = [
     "car-donation",
 ];
 
-/// Services with emergencyAvailable = true (spec section 3); all others are false.
+/// Services with emergencyAvailable = true (docs/product.md, "A service page"); all others are false.
 pub const EMERGENCY_SLUGS: [&str; 13] = [
     "hvac",
     "roofing",

@@ -9,7 +9,7 @@
 //! - [`UsPhone::from_digits`]: a number an operator configures (`site.support_phone`,
 //!   `site.service_phones.*`), which is written as ten digits.
 //!
-//! A form with another rule (the registration forms' international one, design.md §5) gets
+//! A form with another rule (the registration forms' international one, docs/product.md, "Accounts") gets
 //! its own constructor and error variant here, and its own section in the vector file.
 
 use serde::{Deserialize, Deserializer};
@@ -124,7 +124,7 @@ pub fn is_js_space(c: char) -> bool {
     )
 }
 
-/// The registration request form's phone rule (spec section 5, design.md §5), for numbers
+/// The registration request form's phone rule (docs/product.md, "Accounts"), for numbers
 /// from any country: after stripping spaces (JavaScript's white space), dashes and brackets,
 /// `^\+?[1-9]\d{0,15}$`. `isRegistrationPhone` in client/lib/phone.ts is its twin.
 pub fn registration_phone(input: &str) -> bool {

@@ -19,7 +19,7 @@ use crate::pages::errors;
 use crate::render::Lane;
 use crate::state::AppState;
 
-/// Old and alternative paths (spec section 2), answered 301 so no history entry is made.
+/// Old and alternative paths (docs/product.md, "Pages"), answered 301 so no history entry is made.
 pub const REDIRECTS: [(&str, &str); 17] = [
     ("/home-hvac", "/hvac"),
     ("/hvac-pro", "/hvac"),

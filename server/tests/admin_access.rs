@@ -14,7 +14,7 @@ use site_server::staff::session::{ABSOLUTE_MS, IDLE_MS};
 use site_server::staff::throttle::{PER_ACCOUNT, WINDOW_MS};
 
 use common::admin::{PASSWORD, add_staff, cookie_value, get, page, post, post_login, set_cookie, sign_in};
-use common::stores::stores;
+use common::stores::{Raw, raw_stores, stores};
 use common::{TestServer, config, start_with_store};
 
 async fn servers() -> Vec<(&'static str, TestServer)> {
@@ -308,4 +308,44 @@ async fn the_console_stays_out_of_robots_the_sitemap_and_the_render_cache() {
     let r = get(&server, &session, "/admin/no-such-page").await;
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     private(&r, "the console's not-found page");
+}
+
+#[tokio::test]
+async fn a_database_failure_answers_503_and_a_missing_record_the_consoles_own_page() {
+    for (name, store, raw) in raw_stores().await {
+        let server = start_with_store(config(&[]), assets::SSR_BUNDLE, store).await;
+        add_staff(&server, "kim@ringready.example").await;
+        let session = sign_in(&server, "kim@ringready.example").await;
+        // No such record: 404 with the console's own page, in the frame of the session.
+        let r = get(&server, &session, "/admin/leads/0190d1c4-6f1e-7a4b-9c1e-123456789abc").await;
+        assert_eq!(r.status(), StatusCode::NOT_FOUND, "{name}");
+        private(&r, "a missing lead");
+        let html = r.text().await.expect("body");
+        assert!(
+            html.contains("Lead not found") && html.contains("kim@ringready.example"),
+            "{name}: {html}"
+        );
+        // The table the do-not-call list is read from is gone: 503, said plainly, with Retry-After.
+        match raw {
+            Raw::Sqlite(path) => rusqlite::Connection::open(path)
+                .and_then(|c| c.execute_batch("DROP TABLE suppressions"))
+                .expect("drop the table"),
+            Raw::Postgres { url, schema } => {
+                let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("postgres");
+                tokio::spawn(connection);
+                client
+                    .batch_execute(&format!("DROP TABLE \"{schema}\".suppressions CASCADE"))
+                    .await
+                    .expect("drop the table");
+            }
+        }
+        let r = get(&server, &session, "/admin/suppressions").await;
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE, "{name}");
+        assert_eq!(r.headers()["retry-after"], "5", "{name}");
+        private(&r, "the console's 503");
+        assert!(r.text().await.expect("body").contains("cannot reach its database"), "{name}");
+        // The rest of the console still answers.
+        let r = get(&server, &session, "/admin/audit").await;
+        assert_eq!(r.status(), StatusCode::OK, "{name}");
+    }
 }

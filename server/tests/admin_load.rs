@@ -87,7 +87,7 @@ async fn the_sign_in_page_is_reacts_markup_filled_in_without_a_render() {
         let mut answers = Vec::new();
         let plain = sign_in_answer(server.get("/admin/login").await).await;
         answers.push((plain, String::new(), site_server::admin::HOME_PATH.to_string(), None));
-        let url = format!("/admin/login?next={}", site_server::admin::access::encode_component(hostile_next));
+        let url = format!("/admin/login?next={}", site_server::admin::links::encode_component(hostile_next));
         let with_next = sign_in_answer(server.get(&url).await).await;
         answers.push((with_next, String::new(), hostile_next.to_string(), None));
         // A wrong password: the page again, with the address typed (lower-cased) and the error.

@@ -1,4 +1,4 @@
-// The account dialog (spec sections 2 and 4): step 1 chooses the account type, step 2 logs
+// The account dialog (docs/product.md, "Accounts"): step 1 chooses the account type, step 2 logs
 // in or signs up, with a tab for each; a successful sign-up ends on the success panel.
 // Loaded when first opened (client/components/account/dialogs.ts).
 

@@ -1,4 +1,4 @@
-// The header's registration modal (spec sections 2, 4, 5 and 7), opened by 'Get Started
+// The header's registration modal (docs/product.md, "Accounts"), opened by 'Get Started
 // Today' and the closing call to action: choose a type, fill in its form (the browser's own
 // checks only), then the mail draft, a copy to our server and, after a second, the success
 // panel. Loaded when first opened (client/components/account/dialogs.ts).

@@ -25,7 +25,7 @@ const AUTOCOMPLETE: Readonly<Record<string, string>> = {
   address: "street-address",
 };
 
-/** The Sign Up tab (spec sections 3, 4, 5, 7): the thirteen rules, first failure shown; then
+/** The Sign Up tab (docs/product.md, "Accounts"): the thirteen rules, first failure shown; then
  * the mail draft to the info address, a copy to our server, and success after a second.
  * The passwords stay in this form. */
 export function SignupPanel({ type, infoEmail, onSuccess }: Props) {

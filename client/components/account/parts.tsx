@@ -20,14 +20,14 @@ export interface Choice {
   text: string;
 }
 
-/** The account dialog's three types (spec section 2, step 1). */
+/** The account dialog's three types (docs/product.md, "Accounts"). */
 export const ACCOUNT_CHOICES: readonly Choice[] = [
   { type: "homeowner", title: "Homeowners", text: "Get service for your home" },
   { type: "call-buyer", title: "Contractors/Call Buyers", text: "Manage your call answering service" },
   { type: "affiliate", title: "Affiliate Partners", text: "View available campaigns & apply" },
 ];
 
-/** The registration forms' three types (spec section 2, Registration modal). */
+/** The registration forms' three types (docs/product.md, "Accounts"). */
 export const REGISTRATION_CHOICES: readonly Choice[] = [
   { type: "homeowner", title: "Homeowner", text: "Get matched with licensed local pros for your home" },
   { type: "call-buyer", title: "Contractors & Call Buyers", text: "Live call answering and qualified leads for your business" },
@@ -170,7 +170,7 @@ export function PasswordField({
   );
 }
 
-/** What every successful account request ends with (spec section 2). */
+/** What every successful account request ends with (docs/product.md, "Accounts"). */
 export function SuccessPanel({ onClose, children }: { onClose: () => void; children?: ReactNode }) {
   return (
     <div className="flex flex-col items-center gap-3 py-4 text-center" data-testid="registration-success">

@@ -1,7 +1,7 @@
-// The campaign application modal (spec sections 2, 4, 5, 7 and 8): the fields of the
+// The campaign application modal (docs/product.md, "The campaign application"): the fields of the
 // application, the rules in order with the first failure in an 'Application Error' banner,
 // the mail draft to the info address, then after 1000 ms the success panel. Each valid
-// application is also posted to the server (design.md §10), whose answer changes nothing
+// application is also posted to the server (docs/product.md, "The campaign application"), whose answer changes nothing
 // the visitor sees. Mounted only in the browser, when opened.
 
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";

@@ -1,4 +1,4 @@
-// The Available Campaigns modal of the affiliate dashboard (spec section 2): search, status
+// The Available Campaigns modal of the affiliate dashboard (docs/product.md, "The affiliate dashboard (home page header)"): search, status
 // select, the list/grid toggle (larger screens only, kept in the affiliateViewMode
 // preference), the legend, the cards with 'Apply Now', the empty state and the counts.
 // The campaigns come from the catalogue's JSON file, fetched when the modal opens.

@@ -1,4 +1,4 @@
-// The campaign badges and what they mean (spec section 2, Available Campaigns modal): the
+// The campaign badges and what they mean (docs/product.md, "The affiliate dashboard (home page header)"): the
 // legend and the cards use the same ones.
 
 const BADGE = "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-bold";

@@ -5,12 +5,12 @@ import { CallLink } from "../CallLink";
 import { EmailText } from "../EmailText";
 import { Logo } from "../Logo";
 
-// The footer of the home page and /campaigns (spec section 2, Footer). Phones get a call
+// The footer of the home page and /campaigns (docs/product.md, "The home page"). Phones get a call
 // link, an e-mail link, service links with a collapsible 'More services', a company row, a
 // collapsible contact block, social links and the legal links; desktops get four columns.
 // The collapsibles are <details>, so they work without JavaScript.
 
-/** Service links on both layouts, then the ones the phone layout adds (spec section 2). */
+/** Service links on both layouts, then the ones the phone layout adds (docs/product.md, "The home page"). */
 export const FOOTER_SERVICES = ["hvac", "roofing", "plumbing", "pest-control", "electrician", "water-damage"];
 export const MORE_SERVICES = [
   "siding",

@@ -1,5 +1,4 @@
-// The affiliate dashboard panel the header opens for the demo affiliate user (spec sections
-// 3 and 4; its content is ours, design.md §5): who is signed in, what partners earn and
+// The affiliate dashboard panel the header opens for the demo affiliate user (docs/product.md, "The affiliate dashboard (home page header)"): who is signed in, what partners earn and
 // when, who to call, and the ways into the campaigns. Sample data, and it says so.
 
 import { useEffect, useRef, useState } from "react";

@@ -10,7 +10,7 @@ import { Dialog } from "../Dialog";
 import { PhoneText } from "../PhoneText";
 import { AffiliateDashboard } from "./AffiliateDashboard";
 
-/** Which of them is open (spec section 4, Header: each is open or closed). */
+/** Which of them is open (docs/product.md, "The home page"). */
 export type HeaderOverlayState =
   | { kind: "chooser" }
   | { kind: "alert"; who: LoginAlert }

@@ -30,7 +30,7 @@ export interface HomeHeaderProps {
 
 const LINK = "rounded-lg px-2 py-2 font-normal text-slate-800 hover:underline lg:px-0";
 
-/** The landing page's header (spec section 2 and 4): the claims banner, then the logo and
+/** The landing page's header (docs/product.md, "The home page"): the claims banner, then the logo and
  * the navigation. Desktop: the Home Services dropdown, About, Contact, the rating badge,
  * 'For Contractors', the phone link and 'Get Service Now', with 'Log in' (the account dialog)
  * in the claims banner; from 1024 to 1279 px the rating badge is left out and the phone link

@@ -1,5 +1,5 @@
 //! The e-mail staff get about an account request: the subject of the visitor's own mail
-//! draft (spec section 7), and a body with every field, where it came from and what to do.
+//! draft (docs/product.md, "Accounts"), and a body with every field, where it came from and what to do.
 
 use super::{AccountRequest, Source};
 use crate::leads::RequestContext;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(test)]
 use ts_rs::TS;
 
-/// The account types (spec section 6). Contractors are shown as contractors and stored as
+/// The account types (docs/product.md, "Accounts"). Contractors are shown as contractors and stored as
 /// call buyers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(test, derive(TS))]

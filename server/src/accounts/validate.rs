@@ -1,4 +1,4 @@
-//! The rules an account request must pass: those of the form it came from (spec section 5),
+//! The rules an account request must pass: those of the form it came from (docs/product.md, "Accounts"),
 //! in the form's order, the first failure's message answered. The sign-up's password rules
 //! (7 to 9) stay in the browser: passwords are never sent, and a request that holds one is
 //! refused. The header's registration modal has only the browser's own checks (required,
@@ -142,7 +142,7 @@ const TRAFFIC_SOURCES: Rule = area(
     "Traffic sources must be 2000 characters or fewer",
 );
 
-/// The option lists of spec section 5.
+/// The option lists of the registration forms (docs/product.md, "Accounts").
 pub const PROPERTY_TYPES: [&str; 6] = ["single-family", "condo", "townhouse", "apartment", "multi-family", "commercial"];
 pub const BUSINESS_TYPES: [&str; 8] = [
     "hvac",
@@ -181,7 +181,7 @@ const MONTHLY_VOLUME: Rule = select(
     "Please choose a monthly volume from the list",
 );
 
-/// The registration forms' fields of each type, in the forms' order (spec section 3).
+/// The registration forms' fields of each type, in the forms' order (docs/product.md, "Accounts").
 fn registration_rules(t: AccountType) -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = vec![&FIRST_NAME, &LAST_NAME, &EMAIL, &PHONE];
     match t {
@@ -192,8 +192,7 @@ fn registration_rules(t: AccountType) -> Vec<&'static Rule> {
     rules
 }
 
-/// The sign-up's fields of each type, in the order of its rules (spec section 5: 1-6, then
-/// 10 company, 11 website, 12 address, 13 service areas).
+/// The sign-up's fields of each type, in the order of its rules (docs/product.md, "Accounts").
 fn signup_rules(t: AccountType) -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = vec![&FIRST_NAME, &LAST_NAME, &EMAIL, &USERNAME];
     match t {
@@ -215,7 +214,7 @@ pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_space)
 }
 
-/// "{email}, no spaces": `^[^\s@]+@[^\s@]+\.[^\s@]+$` with JavaScript's `\s` (design.md §5).
+/// "{email}, no spaces": `^[^\s@]+@[^\s@]+\.[^\s@]+$` with JavaScript's `\s` (docs/product.md, "Accounts").
 pub fn is_email(s: &str) -> bool {
     if s.chars().any(is_js_space) {
         return false;

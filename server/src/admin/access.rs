@@ -1,114 +1,23 @@
-//! Who may use the console: the session found once for every console request and the
-//! budget the request is charged to (`identify`), the session check in front of every
-//! console route but the sign-in page, the CSRF check of every form that changes
-//! something, and the headers every console answer carries.
+//! The console's middleware: who is asking and what budget the request is charged to
+//! (`identify`), the session and CSRF check in front of every console route but the sign-in
+//! page (`require_session`), and the headers every console answer carries
+//! (`private_headers`). Handlers never call into this file: they take the session and the
+//! form as extractors (`session::StaffSession`, `form::FormFields`).
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::body::{Body, to_bytes};
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::extract::{Request, State};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::{AdminRoute, Kind, LOGIN_PATH, cookies, page};
-use crate::leads::percent_decode;
-use crate::pages::props::{AdminFrame, AdminSection};
-use crate::security::rate_limit::{OwnBudget, client_ip};
-use crate::staff::session::{self, TOUCH_AFTER_MS, csrf_matches, csrf_token, id_hash, is_live, well_formed};
+use super::error::{ConsoleError, Doing};
+use super::form::{FormFields, MAX_FORM_BYTES};
+use super::session::{self, StaffSession};
+use crate::security::rate_limit::OwnBudget;
+use crate::staff::session::{csrf_matches, csrf_token, id_hash};
 use crate::state::AppState;
-use crate::store::NewAudit;
-
-/// Largest form body the console reads.
-pub const MAX_FORM_BYTES: usize = 64 * 1024;
-
-/// The signed-in staff member, put into the request by the session check.
-#[derive(Debug, Clone)]
-pub struct StaffSession {
-    pub staff_id: i64,
-    pub email: String,
-    /// SHA-256 of the cookie's id: how the store knows the session.
-    pub id_hash: String,
-    pub csrf: String,
-    pub ip: Option<IpAddr>,
-}
-
-impl StaffSession {
-    /// The frame around a console page in `section`.
-    pub fn frame(&self, state: &AppState, section: AdminSection) -> AdminFrame {
-        AdminFrame {
-            brand: state.config.site.brand.clone(),
-            staff_email: self.email.clone(),
-            csrf: self.csrf.clone(),
-            section,
-        }
-    }
-
-    /// An audit line for an action of this staff member.
-    pub fn audit(&self, action: &'static str, target: Option<String>, detail: Option<String>) -> NewAudit {
-        NewAudit {
-            staff_id: Some(self.staff_id),
-            action,
-            target,
-            ip: self.ip.map(|ip| ip.to_string()),
-            detail,
-        }
-    }
-}
-
-/// A form's fields (URL-encoded), read once by the CSRF check and handed to the handler.
-#[derive(Debug, Clone, Default)]
-pub struct FormFields(pub Vec<(String, String)>);
-
-impl FormFields {
-    pub fn parse(body: &[u8]) -> Option<Self> {
-        let text = std::str::from_utf8(body).ok()?;
-        Some(Self(
-            text.split('&')
-                .filter(|p| !p.is_empty())
-                .map(|p| {
-                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                    (percent_decode(k), percent_decode(v))
-                })
-                .collect(),
-        ))
-    }
-
-    /// The first value of `name`, trimmed ("" when absent).
-    pub fn get(&self, name: &str) -> &str {
-        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim()).unwrap_or("")
-    }
-}
-
-/// The request's client IP as the API sees it (from X-Forwarded-For only when configured
-/// to trust it).
-pub fn request_ip(state: &AppState, headers: &HeaderMap, connect: Option<&ConnectInfo<SocketAddr>>) -> Option<IpAddr> {
-    client_ip(headers, connect.map(|c| c.0), &state.config.server)
-}
-
-/// The live session the request's cookie names, if any. An expired one is deleted.
-pub async fn current(
-    state: &AppState,
-    headers: &HeaderMap,
-) -> Result<Option<(String, crate::store::SessionRecord)>, crate::store::StoreError> {
-    let Some(cookie) = cookies::get(headers, cookies::SESSION).filter(|c| well_formed(c)) else {
-        return Ok(None);
-    };
-    let hash = id_hash(cookie);
-    let Some(record) = state.store.session(&hash).await? else {
-        return Ok(None);
-    };
-    let now = state.staff.clock.now_ms();
-    if !is_live(record.created_ms, record.last_seen_ms, now) {
-        state.store.end_session(&hash, None, now).await?;
-        return Ok(None);
-    }
-    if now - record.last_seen_ms >= TOUCH_AFTER_MS {
-        state.store.touch_session(&hash, now).await?;
-    }
-    Ok(Some((cookie.to_string(), record)))
-}
 
 /// Answered when a signed-out client has spent `admin.sign_in_rate_limit_per_minute`.
 pub const MSG_SIGN_IN_LIMITED: &str = "Too many requests to the staff console from your connection. Please wait a minute and try again.";
@@ -128,15 +37,13 @@ pub const MSG_STAFF_LIMITED: &str =
 /// - Not signed in (no cookie, or a forged, ended or expired one): every request counts
 ///   against the per-address sign-in limit (`admin.sign_in_rate_limit_per_minute`), and a
 ///   form post against the visitors' limit as well (the guard's).
-pub async fn identify(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
-    let found = match current(&state, request.headers()).await {
-        Ok(found) => found,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read the session");
-            return page::unavailable();
-        }
-    };
-    let ip = request_ip(&state, request.headers(), request.extensions().get::<ConnectInfo<SocketAddr>>());
+pub async fn identify(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    identified(&state, request, next).await.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn identified(state: &AppState, mut request: Request, next: Next) -> Result<Response, ConsoleError> {
+    let found = session::current(state, request.headers()).await.doing("read the session")?;
+    let ip = session::client_ip(state, request.headers(), request.extensions());
     match found {
         Some((cookie, record)) => {
             let staff = StaffSession {
@@ -149,7 +56,10 @@ pub async fn identify(State(state): State<Arc<AppState>>, mut request: Request, 
             let changes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
             if changes && let Err(limited) = state.staff_limiter.check_key(&staff.id_hash) {
                 tracing::warn!(staff = staff.staff_id, "console: a session's budget of changes is spent");
-                return page::too_many(limited.retry_after, MSG_STAFF_LIMITED);
+                return Err(ConsoleError::Limited {
+                    wait: limited.retry_after,
+                    message: MSG_STAFF_LIMITED,
+                });
             }
             request.extensions_mut().insert(OwnBudget);
             request.extensions_mut().insert(staff);
@@ -159,73 +69,48 @@ pub async fn identify(State(state): State<Arc<AppState>>, mut request: Request, 
                 && let Err(limited) = state.sign_in_limiter.check(ip)
             {
                 tracing::warn!("console: a client's sign-in budget is spent");
-                return page::too_many(limited.retry_after, MSG_SIGN_IN_LIMITED);
+                return Err(ConsoleError::Limited {
+                    wait: limited.retry_after,
+                    message: MSG_SIGN_IN_LIMITED,
+                });
             }
         }
     }
-    next.run(request).await
+    Ok(next.run(request).await)
 }
 
 /// Middleware in front of every console route but the login page: no live session (as
 /// `identify` found it), no entry (303 to the login page for pages, 401 for data); a form
-/// that changes something must carry the session's CSRF token (else 403).
-pub async fn require_session(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    let kind = AdminRoute::kind_of(request.uri().path());
-    let Some(staff) = request.extensions().get::<StaffSession>().cloned() else {
-        return refuse(&request, kind);
+/// that changes something must carry the session's CSRF token (else 403). Its fields go
+/// into the request for the handler (`FormFields`).
+pub async fn require_session(request: Request, next: Next) -> Response {
+    let Some(csrf) = request.extensions().get::<StaffSession>().map(|s| s.csrf.clone()) else {
+        return session::signed_out(request.method(), request.uri());
     };
     let (mut parts, body) = request.into_parts();
-    let body = if parts.method == Method::GET || parts.method == Method::HEAD {
-        body
-    } else {
-        let bytes = match to_bytes(body, MAX_FORM_BYTES).await {
-            Ok(b) => b,
-            Err(_) => {
-                return page::message(
-                    &state,
-                    Some(&staff),
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "Too much to send",
-                    "That form was too large to send. Please shorten what you typed.",
-                )
-                .await;
-            }
-        };
-        let fields = FormFields::parse(&bytes).unwrap_or_default();
-        if !csrf_matches(&staff.csrf, fields.get("csrf")) {
-            tracing::warn!(path = parts.uri.path(), "console: form refused, its CSRF token is missing or wrong");
-            return page::message(
-                &state,
-                Some(&staff),
-                StatusCode::FORBIDDEN,
-                "This form has expired",
-                "Nothing was changed. Go back, reload the page and try again.",
-            )
-            .await;
-        }
-        parts.extensions.insert(fields);
-        Body::from(bytes)
-    };
-    next.run(Request::from_parts(parts, body)).await
-}
-
-/// The answer without a session: 303 to the login page (coming back here after) for a page,
-/// 401 for data.
-fn refuse(request: &Request, kind: Kind) -> Response {
-    if kind == Kind::Data {
-        return (StatusCode::UNAUTHORIZED, "Sign in to the staff console first.").into_response();
+    if parts.method == Method::GET || parts.method == Method::HEAD {
+        return next.run(Request::from_parts(parts, body)).await;
     }
-    let back = if request.method() == Method::GET {
-        request.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/admin")
-    } else {
-        super::HOME_PATH
+    let Ok(bytes) = to_bytes(body, MAX_FORM_BYTES).await else {
+        return ConsoleError::refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Too much to send",
+            "That form was too large to send. Please shorten what you typed.",
+        )
+        .into_response();
     };
-    let location = format!("{LOGIN_PATH}?next={}", encode_component(back));
-    let mut r = StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(&location) {
-        r.headers_mut().insert(header::LOCATION, v);
+    let fields = FormFields::parse(&bytes).unwrap_or_default();
+    if !csrf_matches(&csrf, fields.get("csrf")) {
+        tracing::warn!(path = parts.uri.path(), "console: form refused, its CSRF token is missing or wrong");
+        return ConsoleError::refused(
+            StatusCode::FORBIDDEN,
+            "This form has expired",
+            "Nothing was changed. Go back, reload the page and try again.",
+        )
+        .into_response();
     }
-    r
+    parts.extensions.insert(fields);
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
 /// What every console answer carries: never stored by a cache, never indexed, and its
@@ -243,64 +128,4 @@ pub async fn private_headers(mut response: Response) -> Response {
     );
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     response
-}
-
-/// Where to go after signing in: a console path, else the console's home.
-pub fn safe_next(next: &str) -> String {
-    let ok = next.starts_with("/admin")
-        && !next.starts_with(LOGIN_PATH)
-        && !next.contains("//")
-        && !next.contains('\\')
-        && next.len() <= 512
-        && !next.chars().any(|c| c.is_control());
-    if ok { next.to_string() } else { super::HOME_PATH.to_string() }
-}
-
-/// Percent-encodes everything but unreserved characters and `/`.
-pub fn encode_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// A new random id for a session or a login form.
-pub fn new_token() -> Option<String> {
-    session::random_token()
-        .inspect_err(|e| tracing::error!(error = %e, "console: no randomness from the operating system"))
-        .ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_console_paths_are_followed_after_login() {
-        assert_eq!(safe_next("/admin/leads?phone=%2B1412"), "/admin/leads?phone=%2B1412");
-        for bad in [
-            "https://evil.example/",
-            "//evil.example",
-            "/admin//evil",
-            "/admin\\x",
-            "/hvac",
-            "/admin/login?next=/x",
-        ] {
-            assert_eq!(safe_next(bad), super::super::HOME_PATH, "{bad}");
-        }
-        assert_eq!(encode_component("/admin/leads?a=1&b=+"), "/admin/leads%3Fa%3D1%26b%3D%2B");
-    }
-
-    #[test]
-    fn form_fields_decode() {
-        let f = FormFields::parse(b"csrf=abc&phone=%28412%29+555-0134&empty=").expect("utf-8");
-        assert_eq!(f.get("phone"), "(412) 555-0134");
-        assert_eq!(f.get("csrf"), "abc");
-        assert_eq!(f.get("missing"), "");
-    }
 }

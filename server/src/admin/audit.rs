@@ -2,15 +2,17 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::access::StaffSession;
+use super::error::{ConsoleError, Doing};
 use super::page;
-use crate::pages::props::{AdminAuditProps, AdminSection, AuditRow, PageProps};
+use super::session::StaffSession;
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::audit::{AdminAuditProps, AuditRow};
+use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::AuditEntry;
 
@@ -23,17 +25,10 @@ pub struct AuditQuery {
 
 pub async fn page(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
+    staff: StaffSession,
     Query(query): Query<AuditQuery>,
-) -> Response {
-    let before = query.before;
-    let mut entries = match state.store.audit_log(before, PAGE + 1).await {
-        Ok(e) => e,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read the audit log");
-            return page::unavailable();
-        }
-    };
+) -> Result<Response, ConsoleError> {
+    let mut entries = state.store.audit_log(query.before, PAGE + 1).await.doing("read the audit log")?;
     let older_href = (entries.len() > PAGE).then(|| {
         entries.truncate(PAGE);
         format!("/admin/audit?before={}", entries.last().map(|e| e.id).unwrap_or(0))

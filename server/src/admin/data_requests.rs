@@ -5,16 +5,20 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::access::{FormFields, StaffSession, encode_component};
+use super::error::{ConsoleError, Doing};
+use super::form::FormFields;
+use super::links::encode_component;
 use super::page;
+use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{AdminDataRequestsProps, AdminSection, PageProps, PersonRecordRow};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::data_requests::{AdminDataRequestsProps, PersonRecordRow};
+use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{Person, SubmissionKind, masked};
@@ -55,7 +59,7 @@ pub struct DataQuery {
     done: Option<String>,
 }
 
-pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, Query(q): Query<DataQuery>) -> Response {
+pub async fn page(State(state): State<Arc<AppState>>, staff: StaffSession, Query(q): Query<DataQuery>) -> Result<Response, ConsoleError> {
     let typed = q.q.as_deref().unwrap_or("").trim().chars().take(200).collect::<String>();
     let done = q.done.as_deref().and_then(|d| {
         let (l, s) = d.split_once('.')?;
@@ -83,13 +87,7 @@ pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extensio
             return page::render(&state, StatusCode::OK, PageProps::AdminDataRequests(props), "Data requests").await;
         }
     };
-    let found = match state.store.person_records(&who).await {
-        Ok(f) => f,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot find a person's records");
-            return page::unavailable();
-        }
-    };
+    let found = state.store.person_records(&who).await.doing("find a person's records")?;
     // Every search is audited, as opening a lead is: who looked for whom (masked), and what was found.
     let detail = format!(
         "{} lead(s), {} account request(s) or application(s)",
@@ -97,14 +95,11 @@ pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extensio
         found.submissions.len()
     );
     let now = state.staff.clock.now_ms();
-    if let Err(e) = state
+    state
         .store
         .audit(staff.audit("data_search", Some(masked_person(&who)), Some(detail)), now)
         .await
-    {
-        tracing::error!(error = %e, "console: cannot write the audit log");
-        return page::unavailable();
-    }
+        .doing("write the audit log")?;
     let zone = Zone::new(&state.config.site.time_zone);
     props.searched = true;
     props.can_erase = !found.submissions.is_empty() || found.leads.iter().any(|l| l.erased_ms.is_none());
@@ -141,31 +136,19 @@ pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extensio
 }
 
 /// POST /admin/data-requests/erase: q (the phone number or e-mail address searched for).
-pub async fn erase(
-    State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
-    Extension(form): Extension<FormFields>,
-) -> Response {
+pub async fn erase(State(state): State<Arc<AppState>>, staff: StaffSession, form: FormFields) -> Result<Response, ConsoleError> {
     let typed = form.get("q").trim().chars().take(200).collect::<String>();
-    let who = match person(&typed) {
-        Ok(p) => p,
-        Err(message) => return page::message(&state, Some(&staff), StatusCode::BAD_REQUEST, "Nothing to delete", &message).await,
-    };
+    let who = person(&typed).map_err(|message| ConsoleError::bad_request("Nothing to delete", message))?;
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("erase", None, Some("data request".into()));
-    match state.store.erase_person(&who, audit, now).await {
-        Ok(done) => Redirect::to(&format!(
-            "/admin/data-requests?q={}&done={}.{}",
-            encode_component(&typed),
-            done.leads,
-            done.submissions
-        ))
-        .into_response(),
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot erase a person's records");
-            page::unavailable()
-        }
-    }
+    let done = state.store.erase_person(&who, audit, now).await.doing("erase a person's records")?;
+    Ok(Redirect::to(&format!(
+        "/admin/data-requests?q={}&done={}.{}",
+        encode_component(&typed),
+        done.leads,
+        done.submissions
+    ))
+    .into_response())
 }
 
 #[cfg(test)]

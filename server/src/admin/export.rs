@@ -6,18 +6,17 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::access::StaffSession;
 use super::csv::{self, ChunkSender, ExportFailed};
+use super::error::{ConsoleError, Doing};
 use super::leads::{self, LeadsQuery};
-use super::page;
+use super::session::StaffSession;
 use super::submissions::{self, ListQuery};
 use super::zone::Zone;
-use crate::pages::props::LeadFilterForm;
+use crate::pages::admin::leads::LeadFilterForm;
 use crate::state::AppState;
 use crate::store::{LeadFilter, Store, SubmissionFilter, SubmissionKind, masked};
 
@@ -27,47 +26,39 @@ pub const BATCH: usize = 1000;
 /// GET /admin/leads.csv
 pub async fn leads_csv(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
+    staff: StaffSession,
     Query(q): Query<LeadsQuery>,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let zone = Zone::new(&state.config.site.time_zone);
     let (form, filter) = leads::filter_from(&state, &zone, &q);
-    let mut filter = match filter {
-        Ok(f) => f,
-        Err(message) => return refused(message),
-    };
+    let mut filter = filter.map_err(ConsoleError::DataRefused)?;
     filter.before = None;
     let detail = describe_leads(&form, &filter);
-    if let Err(r) = audit(&state, &staff, "leads", detail).await {
-        return r;
-    }
+    audit(&state, &staff, "leads", detail).await?;
     let (tx, body) = csv::channel();
     let store = Arc::clone(&state.store);
     tokio::spawn(stream_leads(store, filter, zone, tx));
-    attachment(body, "leads.csv")
+    Ok(attachment(body, "leads.csv"))
 }
 
 /// GET /admin/account-requests.csv
-pub async fn account_requests_csv(state: State<Arc<AppState>>, staff: Extension<StaffSession>, q: Query<ListQuery>) -> Response {
+pub async fn account_requests_csv(state: State<Arc<AppState>>, staff: StaffSession, q: Query<ListQuery>) -> Result<Response, ConsoleError> {
     submissions_csv(state, staff, q, SubmissionKind::AccountRequest).await
 }
 
 /// GET /admin/applications.csv
-pub async fn applications_csv(state: State<Arc<AppState>>, staff: Extension<StaffSession>, q: Query<ListQuery>) -> Response {
+pub async fn applications_csv(state: State<Arc<AppState>>, staff: StaffSession, q: Query<ListQuery>) -> Result<Response, ConsoleError> {
     submissions_csv(state, staff, q, SubmissionKind::CampaignApplication).await
 }
 
 async fn submissions_csv(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
+    staff: StaffSession,
     Query(q): Query<ListQuery>,
     kind: SubmissionKind,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let (status, filter) = submissions::filter_from(kind, &q);
-    let mut filter = match filter {
-        Ok(f) => f,
-        Err(message) => return refused(message),
-    };
+    let mut filter = filter.map_err(ConsoleError::DataRefused)?;
     filter.before = None;
     let target = match kind {
         SubmissionKind::AccountRequest => "account_requests",
@@ -78,23 +69,18 @@ async fn submissions_csv(
     } else {
         format!("status={status}")
     };
-    if let Err(r) = audit(&state, &staff, target, detail).await {
-        return r;
-    }
+    audit(&state, &staff, target, detail).await?;
     let (tx, body) = csv::channel();
     let store = Arc::clone(&state.store);
     tokio::spawn(stream_submissions(store, filter, tx));
-    attachment(body, &format!("{}.csv", target.replace('_', "-")))
+    Ok(attachment(body, &format!("{}.csv", target.replace('_', "-"))))
 }
 
-/// The audit line of an export; an answer when it cannot be written (no export unaudited).
-async fn audit(state: &AppState, staff: &StaffSession, target: &str, detail: String) -> Result<(), Response> {
+/// The audit line of an export (no export unaudited).
+async fn audit(state: &AppState, staff: &StaffSession, target: &str, detail: String) -> Result<(), ConsoleError> {
     let now = state.staff.clock.now_ms();
     let entry = staff.audit("export", Some(format!("export:{target}")), Some(detail));
-    state.store.audit(entry, now).await.map_err(|e| {
-        tracing::error!(error = %e, "console: cannot write the audit log");
-        page::unavailable()
-    })
+    state.store.audit(entry, now).await.doing("write the audit log")
 }
 
 /// The filter as the audit log keeps it: never a whole phone number, never the name typed.
@@ -119,15 +105,6 @@ fn describe_leads(form: &LeadFilterForm, filter: &LeadFilter) -> String {
         parts.push(format!("to={}", form.to));
     }
     if parts.is_empty() { "all".to_string() } else { parts.join(" ") }
-}
-
-fn refused(message: String) -> Response {
-    (
-        StatusCode::BAD_REQUEST,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        message,
-    )
-        .into_response()
 }
 
 fn attachment(body: axum::body::Body, filename: &str) -> Response {

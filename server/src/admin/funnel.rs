@@ -7,16 +7,18 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::access::StaffSession;
+use super::error::{ConsoleError, Doing};
 use super::page;
+use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{AdminFunnelProps, AdminSection, FunnelDay, FunnelPeriod, FunnelSeries, PageProps, SlowDeliveryRow};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::funnel::{AdminFunnelProps, FunnelDay, FunnelPeriod, FunnelSeries, SlowDeliveryRow};
+use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::{FunnelKind, FunnelRow, SlowDelivery};
 
@@ -32,20 +34,16 @@ pub struct FunnelQuery {
     days: Option<String>,
 }
 
-pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, Query(q): Query<FunnelQuery>) -> Response {
+pub async fn page(State(state): State<Arc<AppState>>, staff: StaffSession, Query(q): Query<FunnelQuery>) -> Result<Response, ConsoleError> {
     let days = match q.days.as_deref().map(str::trim) {
         None | Some("") => PERIODS[0],
         Some(typed) => match PERIODS.iter().find(|p| p.to_string() == typed) {
             Some(p) => *p,
             None => {
-                return page::message(
-                    &state,
-                    Some(&staff),
-                    StatusCode::BAD_REQUEST,
+                return Err(ConsoleError::bad_request(
                     "No such period",
                     "The funnel shows the last 30 or the last 90 days: use the links at the top of its page.",
-                )
-                .await;
+                ));
             }
         },
     };
@@ -59,13 +57,7 @@ pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extensio
         let slowest = state.store.slowest_deliveries(since_ms, SLOWEST).await?;
         Ok::<_, crate::store::StoreError>((rows, slowest))
     };
-    let (rows, slowest) = match read.await {
-        Ok(read) => read,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read the funnel");
-            return page::unavailable();
-        }
-    };
+    let (rows, slowest) = read.await.doing("read the funnel")?;
     let props = PageProps::AdminFunnel(funnel_props(&state, &staff, &zone, days, (first, today), &rows, slowest));
     page::render(&state, StatusCode::OK, props, "Funnel").await
 }

@@ -6,21 +6,23 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 
-use super::access::StaffSession;
+use super::error::ConsoleError;
 use super::page;
+use super::session::StaffSession;
 use crate::metrics::Health;
-use crate::pages::props::{AdminHealthProps, AdminSection, HealthFigure, HealthGroup, PageProps};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::health::{AdminHealthProps, HealthFigure, HealthGroup};
+use crate::pages::props::PageProps;
 use crate::state::AppState;
 
 /// A backlog older than this is shown as wanting attention (decision 009's alert).
 const OLD_BACKLOG_MS: i64 = 15 * 60_000;
 
-pub async fn page(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>) -> Response {
+pub async fn page(State(state): State<Arc<AppState>>, staff: StaffSession) -> Result<Response, ConsoleError> {
     state.notifier.refresh_summary().await;
     let now = crate::store::now_ms();
     let props = PageProps::AdminHealth(AdminHealthProps {

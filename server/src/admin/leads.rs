@@ -5,19 +5,22 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::access::{FormFields, StaffSession, encode_component};
+use super::error::{ConsoleError, Doing};
+use super::form::FormFields;
+use super::links::{encode_component, query};
 use super::page;
+use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{
-    AdminLeadProps, AdminLeadsProps, AdminSection, AttemptView, ConsentView, DeliveryView, Labeled, LeadFilterForm, LeadListRow, PageProps,
-    ServiceOption,
+use crate::pages::admin::leads::{
+    AdminLeadProps, AdminLeadsProps, AttemptView, ConsentView, DeliveryView, LeadFilterForm, LeadListRow, ServiceOption,
 };
+use crate::pages::admin::{AdminSection, Labeled};
+use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{DELIVERY_STATUSES, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
@@ -89,7 +92,7 @@ pub fn filter_from(state: &AppState, zone: &Zone, q: &LeadsQuery) -> (LeadFilter
 
 /// The list's query string for `form` (and a cursor), starting with `?` when not empty.
 pub fn query_string(form: &LeadFilterForm, before: Option<&str>) -> String {
-    let pairs = [
+    query(&[
         ("service", form.service.as_str()),
         ("status", form.status.as_str()),
         ("phone", form.phone.as_str()),
@@ -97,26 +100,14 @@ pub fn query_string(form: &LeadFilterForm, before: Option<&str>) -> String {
         ("from", form.from.as_str()),
         ("to", form.to.as_str()),
         ("before", before.unwrap_or("")),
-    ];
-    let q: Vec<String> = pairs
-        .iter()
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={}", encode_component(v)))
-        .collect();
-    if q.is_empty() { String::new() } else { format!("?{}", q.join("&")) }
+    ])
 }
 
-pub async fn list(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, Query(q): Query<LeadsQuery>) -> Response {
+pub async fn list(State(state): State<Arc<AppState>>, staff: StaffSession, Query(q): Query<LeadsQuery>) -> Result<Response, ConsoleError> {
     let zone = Zone::new(&state.config.site.time_zone);
     let (form, filter) = filter_from(&state, &zone, &q);
     let (rows, notice) = match filter {
-        Ok(filter) => match state.store.list_leads(&filter, PAGE + 1).await {
-            Ok(rows) => (rows, None),
-            Err(e) => {
-                tracing::error!(error = %e, "console: cannot list leads");
-                return page::unavailable();
-            }
-        },
+        Ok(filter) => (state.store.list_leads(&filter, PAGE + 1).await.doing("list leads")?, None),
         Err(notice) => (Vec::new(), Some(notice)),
     };
     let more = rows.len() > PAGE;
@@ -185,36 +176,22 @@ pub struct DetailQuery {
 
 pub async fn detail(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
+    staff: StaffSession,
     Path(id): Path<String>,
     Query(q): Query<DetailQuery>,
-) -> Response {
-    let found = match state.store.lead_detail(&id).await {
-        Ok(found) => found,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read a lead");
-            return page::unavailable();
-        }
-    };
-    let Some(detail) = found else {
-        return page::message(
-            &state,
-            Some(&staff),
-            StatusCode::NOT_FOUND,
-            "Lead not found",
-            "There is no lead with that id. It may have been deleted.",
-        )
-        .await;
-    };
+) -> Result<Response, ConsoleError> {
+    let detail = state
+        .store
+        .lead_detail(&id)
+        .await
+        .doing("read a lead")?
+        .ok_or_else(|| ConsoleError::not_found("Lead not found", "There is no lead with that id. It may have been deleted."))?;
     let now = state.staff.clock.now_ms();
-    if let Err(e) = state
+    state
         .store
         .audit(staff.audit("view_consent", Some(format!("lead:{}", detail.lead.id)), None), now)
         .await
-    {
-        tracing::error!(error = %e, "console: cannot write the audit log");
-        return page::unavailable();
-    }
+        .doing("write the audit log")?;
     let notice = match q.done.as_deref() {
         Some("retry") => Some("The delivery was sent back to the outbox: it is tried again now.".to_string()),
         Some("not-failed") => Some("That delivery has not failed, so there is nothing to retry.".to_string()),
@@ -304,34 +281,31 @@ fn lead_props(state: &AppState, staff: &StaffSession, d: LeadDetail, notice: Opt
 
 pub async fn retry(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
-    Extension(form): Extension<FormFields>,
+    staff: StaffSession,
+    form: FormFields,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let Ok(outbox_id) = form.get("delivery").parse::<i64>() else {
-        return page::message(
-            &state,
-            Some(&staff),
-            StatusCode::BAD_REQUEST,
+        return Err(ConsoleError::bad_request(
             "Nothing to retry",
             "The form named no delivery. Go back and use its Retry button.",
-        )
-        .await;
+        ));
     };
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("retry", Some(format!("lead:{id}")), Some(format!("delivery {outbox_id}")));
-    let done = match state.store.retry_delivery(&id, outbox_id, audit, now).await {
-        Ok(RetryOutcome::Queued) => {
+    let done = match state
+        .store
+        .retry_delivery(&id, outbox_id, audit, now)
+        .await
+        .doing("retry a delivery")?
+    {
+        RetryOutcome::Queued => {
             state.notifier.wake.notify_one();
             "retry"
         }
-        Ok(RetryOutcome::Suppressed) => "suppressed",
-        Ok(RetryOutcome::Erased) => "erased",
-        Ok(RetryOutcome::NotFailed) => "not-failed",
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot retry a delivery");
-            return page::unavailable();
-        }
+        RetryOutcome::Suppressed => "suppressed",
+        RetryOutcome::Erased => "erased",
+        RetryOutcome::NotFailed => "not-failed",
     };
-    Redirect::to(&format!("/admin/leads/{}?done={done}", encode_component(&id))).into_response()
+    Ok(Redirect::to(&format!("/admin/leads/{}?done={done}", encode_component(&id))).into_response())
 }

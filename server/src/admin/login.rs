@@ -10,19 +10,17 @@
 //! passed or `site staff unlock` lifts the account's lockout. A successful login always
 //! starts a new session id.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::Extension;
-use axum::body::{Body, to_bytes};
-use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::access::{FormFields, StaffSession, new_token, request_ip, safe_next};
-use super::{HOME_PATH, LOGIN_PATH, cookies, page};
-use crate::pages::errors;
+use super::error::{ConsoleError, Doing};
+use super::links::{HOME_PATH, LOGIN_PATH, safe_next};
+use super::session::{self, StaffSession, new_token};
+use super::{cookies, form};
 use crate::pages::sign_in::SignInFields;
 use crate::security::rate_limit::{ClientKey, client_key};
 use crate::staff::password::{verify_nothing, verify_password};
@@ -35,6 +33,8 @@ pub const MSG_WRONG: &str = "That e-mail address and password do not match an ac
 pub const MSG_EXPIRED: &str = "The sign-in form had expired. Please sign in again.";
 pub const MSG_LOCKED: &str = "Too many failed sign-ins. Please wait 15 minutes and try again.";
 const MSG_UNREADABLE: &str = "We could not read the form. Please sign in again.";
+/// Largest sign-in form body read.
+const MAX_LOGIN_BYTES: usize = 16 * 1024;
 
 #[derive(Deserialize)]
 pub struct LoginQuery {
@@ -44,22 +44,22 @@ pub struct LoginQuery {
 /// GET /admin/login: the form, or straight on when already signed in.
 pub async fn form(
     State(state): State<Arc<AppState>>,
-    signed_in: Option<Extension<StaffSession>>,
+    signed_in: Option<StaffSession>,
     Query(query): Query<LoginQuery>,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let next = safe_next(query.next.as_deref().unwrap_or(HOME_PATH));
     if signed_in.is_some() {
-        return see_other(&next);
+        return Ok(Redirect::to(&next).into_response());
     }
     login_page(&state, StatusCode::OK, "", &next, None).await
 }
 
 /// POST /admin/login.
-pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Response {
+pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Result<Response, ConsoleError> {
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
-    let ip = request_ip(&state, &headers, parts.extensions.get::<ConnectInfo<SocketAddr>>());
-    let Some(fields) = read_form(body).await else {
+    let ip = session::client_ip(&state, &headers, &parts.extensions);
+    let Some(fields) = form::read(body, MAX_LOGIN_BYTES).await else {
         return login_page(&state, StatusCode::BAD_REQUEST, "", HOME_PATH, Some(MSG_UNREADABLE)).await;
     };
     let email = fields.get("email").to_lowercase().chars().take(254).collect::<String>();
@@ -69,13 +69,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
         return login_page(&state, StatusCode::FORBIDDEN, &email, &next, Some(MSG_EXPIRED)).await;
     }
     let now = state.staff.clock.now_ms();
-    let account = match state.store.staff_login(&email).await {
-        Ok(a) => a,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read staff accounts");
-            return page::unavailable();
-        }
-    };
+    let account = state.store.staff_login(&email).await.doing("read staff accounts")?;
     // The attempt is counted before the password is checked: however many arrive at once,
     // no more than the limits allow are ever checked.
     let client = ip.map(client_key);
@@ -85,11 +79,11 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
             Ok(attempt) => attempt,
             Err(locked) => {
                 tracing::warn!("console: sign-in refused while locked out");
-                let mut r = login_page(&state, StatusCode::TOO_MANY_REQUESTS, &email, &next, Some(MSG_LOCKED)).await;
+                let mut r = login_page(&state, StatusCode::TOO_MANY_REQUESTS, &email, &next, Some(MSG_LOCKED)).await?;
                 if let Ok(v) = HeaderValue::from_str(&(locked.retry_after_ms / 1000 + 1).to_string()) {
                     r.headers_mut().insert(header::RETRY_AFTER, v);
                 }
-                return r;
+                return Ok(r);
             }
         },
     };
@@ -128,7 +122,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
     {
         tracing::error!(error = %e, "console: cannot end the old session");
     }
-    let Some(token) = new_token() else { return page::unavailable() };
+    let token = new_token()?;
     let session = NewSession {
         id_hash: id_hash(&token),
         staff_id: account.id,
@@ -145,38 +139,32 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
         ip: ip_text,
         detail: None,
     };
-    if let Err(e) = state.store.create_session(session, audit, now).await {
-        tracing::error!(error = %e, "console: cannot start a session");
-        return page::unavailable();
-    }
+    state.store.create_session(session, audit, now).await.doing("start a session")?;
     tracing::info!(staff = account.id, "console: signed in");
     let secure = cookies::secure(&state.config.site.public_url);
-    let mut r = see_other(&next);
+    let mut r = Redirect::to(&next).into_response();
     r.headers_mut()
         .append(header::SET_COOKIE, cookies::set(cookies::SESSION, &token, secure, None));
     r.headers_mut()
         .append(header::SET_COOKIE, cookies::set(cookies::LOGIN_CSRF, "", secure, Some(0)));
-    r
+    Ok(r)
 }
 
 /// POST /admin/logout (behind the session and CSRF checks): ends the session.
-pub async fn logout(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>) -> Response {
+pub async fn logout(State(state): State<Arc<AppState>>, staff: StaffSession) -> Result<Response, ConsoleError> {
     let now = state.staff.clock.now_ms();
-    if let Err(e) = state
+    state
         .store
         .end_session(&staff.id_hash, Some(staff.audit("logout", None, None)), now)
         .await
-    {
-        tracing::error!(error = %e, "console: cannot end a session");
-        return page::unavailable();
-    }
+        .doing("end a session")?;
     tracing::info!(staff = staff.staff_id, "console: signed out");
-    let mut r = see_other(LOGIN_PATH);
+    let mut r = Redirect::to(LOGIN_PATH).into_response();
     r.headers_mut().append(
         header::SET_COOKIE,
         cookies::set(cookies::SESSION, "", cookies::secure(&state.config.site.public_url), Some(0)),
     );
-    r
+    Ok(r)
 }
 
 /// A lockout of the account that an operator lifted (`site staff unlock`) since its
@@ -208,12 +196,13 @@ async fn reserve_after_unlock<'a>(
 
 /// The login page with a fresh form token (set as the cookie it must match): the page
 /// rendered once, filled in for this visit (no render).
-async fn login_page(state: &AppState, status: StatusCode, email: &str, next: &str, error: Option<&str>) -> Response {
-    let Some(token) = new_token() else { return page::unavailable() };
-    let template = match state.renderer.sign_in_page().await {
-        Ok(t) => t,
-        Err(e) => return errors::respond(&state.error_pages, e),
-    };
+async fn login_page(state: &AppState, status: StatusCode, email: &str, next: &str, error: Option<&str>) -> Result<Response, ConsoleError> {
+    let token = new_token()?;
+    let template = state
+        .renderer
+        .sign_in_page()
+        .await
+        .map_err(|e| ConsoleError::render_failed(&state.error_pages, e))?;
     let fields = SignInFields {
         csrf: &token,
         email,
@@ -230,18 +219,5 @@ async fn login_page(state: &AppState, status: StatusCode, email: &str, next: &st
             Some(3600),
         ),
     );
-    r
-}
-
-async fn read_form(body: Body) -> Option<FormFields> {
-    let bytes = to_bytes(body, 16 * 1024).await.ok()?;
-    FormFields::parse(&bytes)
-}
-
-fn see_other(location: &str) -> Response {
-    let mut r = StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(location) {
-        r.headers_mut().insert(header::LOCATION, v);
-    }
-    r
+    Ok(r)
 }

@@ -7,18 +7,26 @@
 //! filled in per visit. Forms that change anything carry the session's CSRF token, checked
 //! before any handler runs (`access`). Requests without a session have a per-address
 //! limit; a signed-in session's changes have a budget of their own (`access::identify`).
+//!
+//! A handler takes the session and the form as extractors (`StaffSession`, `FormFields`)
+//! and returns `Result<Response, ConsoleError>`: `error.rs` turns every failure into its
+//! answer, and `page::answer_errors` renders the refusals staff should read as message pages.
 
 pub mod access;
 mod audit;
 pub mod cookies;
 pub mod csv;
 mod data_requests;
+pub mod error;
 mod export;
+pub mod form;
 mod funnel;
 mod health;
 mod leads;
+pub mod links;
 mod login;
 mod page;
+pub mod session;
 mod submissions;
 mod suppressions;
 pub mod zone;
@@ -27,24 +35,13 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::http::Method;
-use axum::middleware::{from_fn_with_state, map_response};
+use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::Redirect;
 use axum::routing::{MethodRouter, any, get, post};
 
 use crate::state::AppState;
 
-pub const LOGIN_PATH: &str = "/admin/login";
-pub const LOGOUT_PATH: &str = "/admin/logout";
-/// Where a signed-in staff member lands.
-pub const HOME_PATH: &str = "/admin";
-
-/// What a route answers with: a page (303 to the login page without a session) or data
-/// (401 without a session).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Page,
-    Data,
-}
+pub use links::{HOME_PATH, Kind, LOGIN_PATH, LOGOUT_PATH};
 
 /// One console route behind the session check.
 #[derive(Debug, Clone)]
@@ -53,17 +50,6 @@ pub struct AdminRoute {
     /// The axum path; `{id}` stands for a record id.
     pub path: &'static str,
     pub kind: Kind,
-}
-
-impl AdminRoute {
-    /// Data routes are the ones whose path names a format.
-    pub fn kind_of(path: &str) -> Kind {
-        if path.ends_with(".csv") || path.ends_with(".json") {
-            Kind::Data
-        } else {
-            Kind::Page
-        }
-    }
 }
 
 /// Every route behind the session check, with its handler.
@@ -99,7 +85,7 @@ pub fn routes() -> Vec<AdminRoute> {
         .map(|(method, path, _)| AdminRoute {
             method,
             path,
-            kind: AdminRoute::kind_of(path),
+            kind: Kind::of(path),
         })
         .collect()
 }
@@ -110,14 +96,16 @@ pub fn router(state: Arc<AppState>) -> Router<Arc<AppState>> {
         .into_iter()
         .fold(Router::new(), |r, (_, path, handler)| r.route(path, handler))
         .route("/admin/{*rest}", any(page::not_found))
-        .layer(from_fn_with_state(Arc::clone(&state), access::require_session));
-    // The site's guard (deadlines, cross-site refusal, size, rate limit) inside the session
-    // lookup and the console's own budgets (`access::identify`, which tells the guard when a
-    // staff session was charged instead of the visitor's address), all inside the private
-    // headers, so that their refusals are never cached or indexed either.
+        .layer(from_fn(access::require_session));
+    // Refusals rendered as message pages (`page::answer_errors`) inside the site's guard
+    // (deadlines, cross-site refusal, size, rate limit), inside the session lookup and the
+    // console's own budgets (`access::identify`, which tells the guard when a staff session
+    // was charged instead of the visitor's address), all inside the private headers, so
+    // that their refusals are never cached or indexed either.
     Router::new()
         .route(LOGIN_PATH, get(login::form).post(login::submit))
         .merge(protected)
+        .layer(from_fn_with_state(Arc::clone(&state), page::answer_errors))
         .layer(from_fn_with_state(Arc::clone(&state), crate::api::guard::guard))
         .layer(from_fn_with_state(state, access::identify))
         .layer(map_response(access::private_headers))

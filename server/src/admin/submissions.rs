@@ -4,16 +4,20 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::access::{FormFields, StaffSession, encode_component};
+use super::error::{ConsoleError, Doing};
+use super::form::FormFields;
+use super::links::{encode_component, query};
 use super::page;
+use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{AdminSection, AdminSubmissionProps, AdminSubmissionsProps, Labeled, PageProps, SubmissionListRow};
+use crate::pages::admin::submissions::{AdminSubmissionProps, AdminSubmissionsProps, SubmissionListRow};
+use crate::pages::admin::{AdminSection, Labeled};
+use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord};
@@ -72,38 +76,30 @@ pub fn filter_from(kind: SubmissionKind, q: &ListQuery) -> (String, Result<Submi
 
 /// A list's query string for a status (and a cursor), starting with `?` when not empty.
 pub fn query_string(status: &str, before: Option<&str>) -> String {
-    let q: Vec<String> = [("status", status), ("before", before.unwrap_or(""))]
-        .iter()
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={}", encode_component(v)))
-        .collect();
-    if q.is_empty() { String::new() } else { format!("?{}", q.join("&")) }
+    query(&[("status", status), ("before", before.unwrap_or(""))])
 }
 
-pub async fn account_requests(state: State<Arc<AppState>>, staff: Extension<StaffSession>, q: Query<ListQuery>) -> Response {
+pub async fn account_requests(state: State<Arc<AppState>>, staff: StaffSession, q: Query<ListQuery>) -> Result<Response, ConsoleError> {
     list(state, staff, q, SubmissionKind::AccountRequest).await
 }
 
-pub async fn applications(state: State<Arc<AppState>>, staff: Extension<StaffSession>, q: Query<ListQuery>) -> Response {
+pub async fn applications(state: State<Arc<AppState>>, staff: StaffSession, q: Query<ListQuery>) -> Result<Response, ConsoleError> {
     list(state, staff, q, SubmissionKind::CampaignApplication).await
 }
 
 async fn list(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
+    staff: StaffSession,
     Query(q): Query<ListQuery>,
     kind: SubmissionKind,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let zone = Zone::new(&state.config.site.time_zone);
     let (status, filter) = filter_from(kind, &q);
     let (rows, notice) = match filter {
-        Ok(filter) => match state.store.list_submissions(&filter, PAGE + 1).await {
-            Ok(rows) => (rows, None),
-            Err(e) => {
-                tracing::error!(error = %e, "console: cannot list submissions");
-                return page::unavailable();
-            }
-        },
+        Ok(filter) => (
+            state.store.list_submissions(&filter, PAGE + 1).await.doing("list submissions")?,
+            None,
+        ),
         Err(notice) => (Vec::new(), Some(notice)),
     };
     let path = list_path(kind);
@@ -233,23 +229,20 @@ pub struct DetailQuery {
 
 pub async fn detail(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
+    staff: StaffSession,
     Path(id): Path<String>,
     Query(q): Query<DetailQuery>,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let notice = (q.done.as_deref() == Some("saved")).then(|| "Saved.".to_string());
     show(&state, &staff, &id, notice, false, None).await
 }
 
-/// The audit line of a look at a submission (written before it is shown; without it, nothing
-/// is shown).
-async fn audit_view(state: &AppState, staff: &StaffSession, id: &str) -> Result<(), Response> {
-    let now = state.staff.clock.now_ms();
-    let entry = staff.audit("view_submission", Some(format!("submission:{id}")), None);
-    state.store.audit(entry, now).await.map_err(|e| {
-        tracing::error!(error = %e, "console: cannot write the audit log");
-        page::unavailable()
-    })
+/// The refusal when there is no such submission.
+fn not_found() -> ConsoleError {
+    ConsoleError::not_found(
+        "Not found",
+        "There is no account request or application with that id. It may have been deleted.",
+    )
 }
 
 /// The detail page; `typed` is the form shown back after a refusal (status, note). Without
@@ -261,28 +254,16 @@ async fn show(
     notice: Option<String>,
     is_error: bool,
     typed: Option<(String, String)>,
-) -> Response {
-    let found = match state.store.submission(id).await {
-        Ok(found) => found,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read a submission");
-            return page::unavailable();
-        }
-    };
-    let Some(r) = found else {
-        return page::message(
-            state,
-            Some(staff),
-            StatusCode::NOT_FOUND,
-            "Not found",
-            "There is no account request or application with that id. It may have been deleted.",
-        )
-        .await;
-    };
-    if typed.is_none()
-        && let Err(refused) = audit_view(state, staff, &r.id).await
-    {
-        return refused;
+) -> Result<Response, ConsoleError> {
+    let r = state.store.submission(id).await.doing("read a submission")?.ok_or_else(not_found)?;
+    if typed.is_none() {
+        // A look at the record is audited before anything is shown; without the line, nothing is.
+        let entry = staff.audit("view_submission", Some(format!("submission:{}", r.id)), None);
+        state
+            .store
+            .audit(entry, state.staff.clock.now_ms())
+            .await
+            .doing("write the audit log")?;
     }
     let zone = Zone::new(&state.config.site.time_zone);
     let (_, kind_label) = titles(r.kind);
@@ -319,10 +300,10 @@ async fn show(
 /// POST /admin/submissions/{id}: status and note.
 pub async fn review(
     State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
-    Extension(form): Extension<FormFields>,
+    staff: StaffSession,
+    form: FormFields,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, ConsoleError> {
     let typed_status = form.get("status").trim().chars().take(20).collect::<String>();
     let note = form
         .get("note")
@@ -338,23 +319,15 @@ pub async fn review(
     let note = (!note.is_empty()).then_some(note);
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("review", Some(format!("submission:{id}")), Some(format!("status {status}")));
-    match state.store.review_submission(&id, status, note, audit, now).await {
-        Ok(true) => Redirect::to(&format!("/admin/submissions/{}?done=saved", encode_component(&id))).into_response(),
-        Ok(false) => {
-            page::message(
-                &state,
-                Some(&staff),
-                StatusCode::NOT_FOUND,
-                "Not found",
-                "There is no account request or application with that id. It may have been deleted.",
-            )
-            .await
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot review a submission");
-            page::unavailable()
-        }
+    if !state
+        .store
+        .review_submission(&id, status, note, audit, now)
+        .await
+        .doing("review a submission")?
+    {
+        return Err(not_found());
     }
+    Ok(Redirect::to(&format!("/admin/submissions/{}?done=saved", encode_component(&id))).into_response())
 }
 
 #[cfg(test)]

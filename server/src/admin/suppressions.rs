@@ -6,16 +6,20 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::access::{FormFields, StaffSession, encode_component};
+use super::error::{ConsoleError, Doing};
+use super::form::FormFields;
+use super::links::encode_component;
 use super::page;
+use super::session::StaffSession;
 use super::zone::Zone;
-use crate::pages::props::{AdminSection, AdminSuppressionsProps, PageProps, SuppressionRow};
+use crate::pages::admin::AdminSection;
+use crate::pages::admin::suppressions::{AdminSuppressionsProps, SuppressionRow};
+use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::masked;
@@ -48,7 +52,7 @@ fn done_notice(done: Option<&str>, stopped: u64) -> Option<String> {
     })
 }
 
-pub async fn list(State(state): State<Arc<AppState>>, Extension(staff): Extension<StaffSession>, Query(q): Query<ListQuery>) -> Response {
+pub async fn list(State(state): State<Arc<AppState>>, staff: StaffSession, Query(q): Query<ListQuery>) -> Result<Response, ConsoleError> {
     let search = q.phone.as_deref().unwrap_or("").trim().chars().take(40).collect::<String>();
     let mut view = ListView {
         search: search.clone(),
@@ -69,13 +73,11 @@ pub async fn list(State(state): State<Arc<AppState>>, Extension(staff): Extensio
         Some((ms.parse::<i64>().ok()?, phone.chars().take(20).collect::<String>()))
     });
     let paged = before.is_some();
-    let rows = match state.store.suppressions(filter.as_deref(), before, PAGE + 1).await {
-        Ok(r) => r,
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot read the do-not-call list");
-            return page::unavailable();
-        }
-    };
+    let rows = state
+        .store
+        .suppressions(filter.as_deref(), before, PAGE + 1)
+        .await
+        .doing("read the do-not-call list")?;
     let more = rows.len() > PAGE;
     let rows: Vec<_> = rows.into_iter().take(PAGE).collect();
     view.next_href = more.then(|| rows.last()).flatten().map(|r| {
@@ -117,7 +119,7 @@ struct ListView {
     first_href: Option<String>,
 }
 
-async fn render(state: &AppState, staff: &StaffSession, view: ListView, status: StatusCode) -> Response {
+async fn render(state: &AppState, staff: &StaffSession, view: ListView, status: StatusCode) -> Result<Response, ConsoleError> {
     let props = PageProps::AdminSuppressions(AdminSuppressionsProps {
         frame: staff.frame(state, AdminSection::Suppressions),
         rows: view.rows,
@@ -133,11 +135,7 @@ async fn render(state: &AppState, staff: &StaffSession, view: ListView, status: 
 }
 
 /// POST /admin/suppressions: phone (any format) and reason.
-pub async fn add(
-    State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
-    Extension(form): Extension<FormFields>,
-) -> Response {
+pub async fn add(State(state): State<Arc<AppState>>, staff: StaffSession, form: FormFields) -> Result<Response, ConsoleError> {
     let typed = form.get("phone").chars().take(40).collect::<String>();
     let reason = form
         .get("reason")
@@ -165,41 +163,34 @@ pub async fn add(
     }
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("suppress", Some(masked(&phone)), Some(reason.clone()));
-    match state.store.suppress(&phone, reason.trim(), audit, now).await {
-        Ok(listed) if listed.added && listed.stopped > 0 => done(&phone, &format!("added&stopped={}", listed.stopped)),
-        Ok(listed) => done(&phone, if listed.added { "added" } else { "already" }),
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot add to the do-not-call list");
-            page::unavailable()
-        }
-    }
+    let listed = state
+        .store
+        .suppress(&phone, reason.trim(), audit, now)
+        .await
+        .doing("add to the do-not-call list")?;
+    Ok(if listed.added && listed.stopped > 0 {
+        done(&phone, &format!("added&stopped={}", listed.stopped))
+    } else {
+        done(&phone, if listed.added { "added" } else { "already" })
+    })
 }
 
 /// POST /admin/suppressions/remove: phone.
-pub async fn remove(
-    State(state): State<Arc<AppState>>,
-    Extension(staff): Extension<StaffSession>,
-    Extension(form): Extension<FormFields>,
-) -> Response {
+pub async fn remove(State(state): State<Arc<AppState>>, staff: StaffSession, form: FormFields) -> Result<Response, ConsoleError> {
     let Ok(phone) = UsPhone::parse(form.get("phone")).map(|p| p.e164()) else {
-        return page::message(
-            &state,
-            Some(&staff),
-            StatusCode::BAD_REQUEST,
+        return Err(ConsoleError::bad_request(
             "Not a phone number",
             "Go back and use the Remove button beside the number.",
-        )
-        .await;
+        ));
     };
     let now = state.staff.clock.now_ms();
     let audit = staff.audit("unsuppress", Some(masked(&phone)), None);
-    match state.store.unsuppress(&phone, audit, now).await {
-        Ok(removed) => done(&phone, if removed { "removed" } else { "absent" }),
-        Err(e) => {
-            tracing::error!(error = %e, "console: cannot remove from the do-not-call list");
-            page::unavailable()
-        }
-    }
+    let removed = state
+        .store
+        .unsuppress(&phone, audit, now)
+        .await
+        .doing("remove from the do-not-call list")?;
+    Ok(done(&phone, if removed { "removed" } else { "absent" }))
 }
 
 fn done(phone: &str, what: &str) -> Response {

@@ -1,5 +1,5 @@
 //! POST /api/account-requests: the copy our server keeps of every sign-up, registration and
-//! registration request (design.md §5 and §10), so staff hear of it even when the visitor
+//! registration request (docs/product.md, "Accounts"), so staff hear of it even when the visitor
 //! never sends the mail draft. JSON from the dialogs and the /register page's script; a
 //! plain form post from /register without JavaScript, answered with HTML (the form again
 //! with the error in place, or the thank-you page). Same limits as the lead API.

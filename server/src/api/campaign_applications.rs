@@ -80,7 +80,7 @@ async fn submit(state: &AppState, fields: &Fields, mut context: RequestContext) 
     intake::accept(state, submission, mail).await
 }
 
-/// http(s), at most 2048 characters, no control characters or spaces (design.md §7).
+/// http(s), at most 2048 characters, no control characters or spaces (docs/product.md, "The campaign application").
 fn is_page_url(url: &str) -> bool {
     (url.starts_with("https://") || url.starts_with("http://"))
         && url.len() <= 2048

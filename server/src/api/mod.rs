@@ -1,4 +1,4 @@
-//! The lead capture API (spec section 7): POST /.netlify/functions/submit-lead and
+//! The lead capture API (docs/product.md, "The API"): POST /.netlify/functions/submit-lead and
 //! POST /.netlify/functions/record-token; and the forms besides leads (POST
 //! /api/campaign-applications). Described in openapi.yaml at the repository root.
 //!

@@ -1,4 +1,4 @@
-//! Campaign applications (spec sections 3, 5 and 7): what an affiliate's application is,
+//! Campaign applications (docs/product.md, "The campaign application"): what an affiliate's application is,
 //! the rules it must pass before we accept it (whatever the browser checked), and the
 //! e-mail staff get about it.
 
@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::phone::UsPhone;
 use crate::time::human_utc;
 
-/// The experience select: value and label (spec section 5).
+/// The experience select: value and label (docs/product.md, "The campaign application").
 pub const EXPERIENCE: [(&str, &str); 4] = [
     ("beginner", "Beginner (0-6 months)"),
     ("intermediate", "Intermediate (6 months - 2 years)"),
@@ -85,7 +85,7 @@ impl Application {
         UsPhone::parse(&self.phone).map_or_else(|_| self.phone.clone(), |p| p.e164())
     }
 
-    /// Spec section 7: 'New Campaign Application - {firstName} {lastName}'.
+    /// The draft's subject: 'New Campaign Application - {firstName} {lastName}'.
     pub fn mail_subject(&self) -> String {
         format!("New Campaign Application - {} {}", self.first_name, self.last_name)
     }

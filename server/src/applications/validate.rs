@@ -78,7 +78,7 @@ fn has_control(s: &str, multiline: bool) -> bool {
         .any(|c| c.is_control() && c != '\t' && !(multiline && (c == '\n' || c == '\r')))
 }
 
-/// JavaScript's `\s`: what the e-mail pattern (design.md §5) and the website rule call space.
+/// JavaScript's `\s`: what the e-mail pattern (docs/product.md, "The campaign application") and the website rule call space.
 fn is_js_space(c: char) -> bool {
     matches!(
         c,

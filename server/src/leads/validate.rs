@@ -1,5 +1,5 @@
 //! Server-side validation of a callback request, from a JSON body or a form post. The
-//! first failing rule's message is what the visitor sees (spec section 8 shows it in red).
+//! first failing rule's message is what the visitor sees (docs/product.md, "The callback request").
 
 use std::collections::HashMap;
 
@@ -256,7 +256,7 @@ pub fn validate_token(fields: &Fields, catalogue: &Catalogue) -> Result<TokenRec
     })
 }
 
-/// The one rule for the certificate fields of submit-lead and record-token (design.md §7):
+/// The one rule for the certificate fields of submit-lead and record-token (docs/product.md, "The callback request"):
 /// the certificate URL is `https://cert.trustedform.com/<id>`, the token an id, and the ping
 /// URL an https URL on a TrustedForm host. Ids are letters, digits, `-` and `_`.
 fn check_certificate(cert_url: Option<&str>, token: Option<&str>, ping_url: Option<&str>) -> Result<(), ()> {

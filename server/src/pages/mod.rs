@@ -2,7 +2,7 @@
 //! render needs (a pure function of catalogue, config and icons, built once at start), the
 //! renderer that turns them into documents through the render cache, and the error pages.
 
-pub mod admin_props;
+pub mod admin;
 pub mod errors;
 pub mod legal;
 pub mod props;
@@ -34,7 +34,7 @@ use props::{
 use register::RegisterPages;
 
 /// Icons the home page carries inline: those its first screen and header controls show
-/// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/islands/SiteNav.tsx).
+/// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/components/header/HomeHeader.tsx).
 const HOME_ICONS: [&str; 9] = [
     "check",
     "chevron-down",

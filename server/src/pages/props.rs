@@ -1,7 +1,9 @@
 //! The props each page component receives: the one contract between the server and the
-//! React pages. The TypeScript side of it, `client/lib/props.gen.ts`, is generated from these
-//! types (ts-rs, in a unit test below) and `make test` fails when it is stale: after changing
-//! a type here, run `make types`.
+//! React pages. `PageProps` names every page's props type: the public pages' are here, the
+//! console's in `pages/admin/`, one file per screen (re-exported here). The TypeScript side,
+//! `client/lib/props.gen.ts`, is generated (ts-rs, in a unit test below) from `PageProps` and
+//! every type it reaches, so there is no list of types to keep; `make test` fails when the file
+//! is stale: after changing a props type, run `make types`.
 
 use std::collections::BTreeMap;
 
@@ -9,7 +11,15 @@ use serde::Serialize;
 #[cfg(test)]
 use ts_rs::TS;
 
-pub use super::admin_props::*;
+pub use super::admin::AdminMessageProps;
+pub use super::admin::audit::AdminAuditProps;
+pub use super::admin::data_requests::AdminDataRequestsProps;
+pub use super::admin::funnel::AdminFunnelProps;
+pub use super::admin::health::AdminHealthProps;
+pub use super::admin::leads::{AdminLeadProps, AdminLeadsProps};
+pub use super::admin::login::AdminLoginProps;
+pub use super::admin::submissions::{AdminSubmissionProps, AdminSubmissionsProps};
+pub use super::admin::suppressions::AdminSuppressionsProps;
 use crate::accounts::AccountType;
 pub use crate::assets::IconSet;
 use crate::catalogue::{Campaign, Service};
@@ -225,64 +235,75 @@ impl PageProps {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use ts_rs::{Config, TypeVisitor};
+
     use super::*;
-    use crate::catalogue::{Feature, SampleProject};
 
     const GENERATED: &str = "client/lib/props.gen.ts";
 
-    /// The TypeScript file: every type above, in dependency order.
+    /// A type the pages' props reach: its declaration and the types it names.
+    #[derive(Default)]
+    struct Declared {
+        decl: String,
+        names: BTreeSet<String>,
+    }
+
+    /// Collects the types a type names directly (those with a declaration of their own, not
+    /// `String` or `Vec`), and declares each of them in turn.
+    struct Reach<'a> {
+        cfg: &'a Config,
+        found: &'a mut BTreeMap<String, Declared>,
+        names: BTreeSet<String>,
+    }
+
+    impl TypeVisitor for Reach<'_> {
+        fn visit<T: TS + 'static + ?Sized>(&mut self) {
+            if T::output_path().is_some() {
+                self.names.insert(T::ident(self.cfg));
+                declare::<T>(self.cfg, self.found);
+            }
+        }
+    }
+
+    /// `T` and every type it reaches, into `found` by name.
+    fn declare<T: TS + 'static + ?Sized>(cfg: &Config, found: &mut BTreeMap<String, Declared>) {
+        let name = T::ident(cfg);
+        if found.contains_key(&name) {
+            return;
+        }
+        found.insert(name.clone(), Declared::default());
+        let mut reach = Reach {
+            cfg,
+            found,
+            names: BTreeSet::new(),
+        };
+        T::visit_dependencies(&mut reach);
+        let names = reach.names;
+        found.insert(name, Declared { decl: T::decl(cfg), names });
+    }
+
+    /// The declarations from `name` down, each after the types it names (taken by name, so
+    /// the order is the same on every build), each once.
+    fn in_order(name: &str, found: &BTreeMap<String, Declared>, done: &mut BTreeSet<String>, out: &mut Vec<String>) {
+        if !done.insert(name.to_string()) {
+            return;
+        }
+        let Some(declared) = found.get(name) else { return };
+        for dependency in &declared.names {
+            in_order(dependency, found, done, out);
+        }
+        out.push(declared.decl.clone());
+    }
+
+    /// The TypeScript file: `PageProps` and every type it reaches, nothing listed by hand.
     fn typescript() -> String {
-        let cfg = ts_rs::Config::new();
-        let decls = [
-            SocialLink::decl(&cfg),
-            SiteInfo::decl(&cfg),
-            ServiceLink::decl(&cfg),
-            Tracking::decl(&cfg),
-            LegalDocument::decl(&cfg),
-            Feature::decl(&cfg),
-            SampleProject::decl(&cfg),
-            Service::decl(&cfg),
-            Campaign::decl(&cfg),
-            HomeProps::decl(&cfg),
-            CampaignsProps::decl(&cfg),
-            ServiceProps::decl(&cfg),
-            LegalPageProps::decl(&cfg),
-            AccountType::decl(&cfg),
-            FormError::decl(&cfg),
-            RegisterProps::decl(&cfg),
-            NotFoundProps::decl(&cfg),
-            AdminSection::decl(&cfg),
-            AdminFrame::decl(&cfg),
-            AdminLoginProps::decl(&cfg),
-            AdminMessageProps::decl(&cfg),
-            AuditRow::decl(&cfg),
-            AdminAuditProps::decl(&cfg),
-            ServiceOption::decl(&cfg),
-            LeadFilterForm::decl(&cfg),
-            LeadListRow::decl(&cfg),
-            AdminLeadsProps::decl(&cfg),
-            Labeled::decl(&cfg),
-            ConsentView::decl(&cfg),
-            DeliveryView::decl(&cfg),
-            AttemptView::decl(&cfg),
-            AdminLeadProps::decl(&cfg),
-            SuppressionRow::decl(&cfg),
-            AdminSuppressionsProps::decl(&cfg),
-            SubmissionListRow::decl(&cfg),
-            AdminSubmissionsProps::decl(&cfg),
-            AdminSubmissionProps::decl(&cfg),
-            PersonRecordRow::decl(&cfg),
-            AdminDataRequestsProps::decl(&cfg),
-            HealthFigure::decl(&cfg),
-            HealthGroup::decl(&cfg),
-            AdminHealthProps::decl(&cfg),
-            FunnelSeries::decl(&cfg),
-            FunnelDay::decl(&cfg),
-            SlowDeliveryRow::decl(&cfg),
-            FunnelPeriod::decl(&cfg),
-            AdminFunnelProps::decl(&cfg),
-            PageProps::decl(&cfg),
-        ];
+        let cfg = Config::new();
+        let mut found = BTreeMap::new();
+        declare::<PageProps>(&cfg, &mut found);
+        let mut decls = Vec::new();
+        in_order(&PageProps::ident(&cfg), &found, &mut BTreeSet::new(), &mut decls);
         let mut out = String::from(
             "// Generated from server/src/pages/props.rs by `make types`: do not edit.\n\
              // The props the server renders each page with (and the catalogue types inside them).\n\n\

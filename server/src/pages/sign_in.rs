@@ -6,8 +6,9 @@
 //! sign-in page loads costs no render, and the page stays byte for byte what React makes
 //! (`tests/admin_sign_in.rs` compares the two).
 
+use super::admin::login::AdminLoginProps;
 use super::errors::AppError;
-use super::props::{AdminLoginProps, PageProps};
+use super::props::PageProps;
 use super::renderer::PageRenderer;
 use crate::render::Lane;
 

@@ -9,7 +9,7 @@ use axum::http::{HeaderName, HeaderValue, header};
 
 use crate::config::TrackingConfig;
 
-/// TrustedForm's hosts (design.md §8).
+/// TrustedForm's hosts (docs/product.md, "The callback request").
 const TRUSTEDFORM_HOSTS: &str = "https://cdn.trustedform.com https://api.trustedform.com";
 /// The ad pixel's hosts.
 const PIXEL_SCRIPT_HOST: &str = "https://connect.facebook.net";

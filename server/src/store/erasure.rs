@@ -102,7 +102,7 @@ const BOOKKEEPING: Fate = Fate::Kept("not personal: ids, times, counts, states")
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
 
 /// Every column of every table, and what a data request does to it. A column added by a
-/// migration goes here too (`server/tests/erasure.rs` fails until it does): cleared when it
+/// migration goes here too (`every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose` in the tests fails until it does): cleared when it
 /// can hold anything a visitor sent or that names them, kept only with the reason.
 pub const ERASURE: &[TableErasure] = &[
     TableErasure {

@@ -1,0 +1,67 @@
+//! The props of the staff console's pages (`/admin`), one file per screen, named as its
+//! handler in `admin/` is: rendered per request, never cached. Times arrive formatted
+//! (QuickJS has no `Intl`, and hydration needs the same text on both sides). Part of the
+//! same generated contract as `props.rs`: a screen's props type is a variant of `PageProps`,
+//! and every type it reaches is written to `client/lib/props.gen.ts` (`make types`).
+//!
+//! This file holds what several screens share: the frame around every page, the message
+//! page (not found, an expired form, …) and a label with its value.
+
+pub mod audit;
+pub mod data_requests;
+pub mod funnel;
+pub mod health;
+pub mod leads;
+pub mod login;
+pub mod submissions;
+pub mod suppressions;
+
+use serde::Serialize;
+#[cfg(test)]
+use ts_rs::TS;
+
+/// The console's sections, as its navigation lists them.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum AdminSection {
+    Funnel,
+    Leads,
+    AccountRequests,
+    Applications,
+    Suppressions,
+    DataRequests,
+    Health,
+    Audit,
+}
+
+/// What every console page shows around its content: who is signed in, and the token
+/// every form posts back.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AdminFrame {
+    pub brand: String,
+    pub staff_email: String,
+    /// The session's CSRF token: a hidden `csrf` field in every form that changes something.
+    pub csrf: String,
+    pub section: AdminSection,
+}
+
+/// A message inside the console (not found, expired form, …).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AdminMessageProps {
+    pub frame: Option<AdminFrame>,
+    pub title: String,
+    pub message: String,
+}
+
+/// A label and its value.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct Labeled {
+    pub label: String,
+    pub value: String,
+}
