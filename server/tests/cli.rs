@@ -77,6 +77,7 @@ fn help_lists_every_command_and_every_variable_and_hides_their_values() {
     assert!(short.contains("backup") && short.contains("[env: SITE_CONFIG]"), "{short}");
     assert!(!short.contains("--listen") && short.contains("site --help"), "{short}");
     assert_eq!(files(&dir), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -109,6 +110,7 @@ fn every_command_has_its_help_and_writes_nothing() {
     }
     // `site backup --help` once wrote a backup named "--help": now nothing at all.
     assert_eq!(files(&dir), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -157,6 +159,7 @@ fn a_usage_error_exits_2_says_why_and_touches_nothing() {
         Vec::<String>::new(),
         "no database, no backup, no file named after an argument"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -225,6 +228,7 @@ fn config_check_prints_every_setting_and_where_it_came_from() {
         checked(&stdout(&out), "server.listen"),
         ("127.0.0.1:7000".into(), "file site.toml".into())
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -294,6 +298,7 @@ fn config_check_exits_2_with_every_problem() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("config key server.trusted_proxy_hops"), "{}", stderr(&out));
     assert_eq!(files(&dir), vec!["broken.toml".to_string()], "nothing opened or made");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
