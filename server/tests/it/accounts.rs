@@ -2,7 +2,7 @@
 //! PostgreSQL: the shared vectors, repeats, the staff e-mail in the real SMTP server, the
 //! lead API's limits, hostile bodies, the no-JavaScript form path and the /register pages.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -33,7 +33,7 @@ async fn post(s: &common::TestServer, body: &Value) -> reqwest::Response {
 }
 
 fn vectors() -> Vec<Value> {
-    let file: Value = serde_json::from_str(include_str!("../../catalogue/cases/account-requests.json")).expect("vectors");
+    let file: Value = serde_json::from_str(include_str!("../../../catalogue/cases/account-requests.json")).expect("vectors");
     file["cases"].as_array().expect("cases").clone()
 }
 

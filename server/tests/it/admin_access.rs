@@ -4,7 +4,7 @@
 //! with one answer for every failure, and the console kept private (no-store, noindex, not
 //! in robots or the sitemap, never in the render cache).
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, COOKIE, LOCATION};

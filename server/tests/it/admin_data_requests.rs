@@ -5,7 +5,7 @@
 //! nothing about the person is sent afterwards, whatever state it was in; and every column
 //! of both schemas either cleared by an erasure or listed as kept on purpose.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::time::Duration;

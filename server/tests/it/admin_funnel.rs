@@ -4,7 +4,7 @@
 //! deliveries; the same counts made anew from the leads when the time zone changes; the
 //! slowest deliveries; and the screen itself over real HTTP.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

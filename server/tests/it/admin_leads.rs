@@ -2,7 +2,7 @@
 //! name, filtered, paged by keyset; the lead's consent record and every delivery attempt;
 //! a failed delivery retried from its page.
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use reqwest::header::LOCATION;

@@ -5,7 +5,7 @@
 //! staff changes are charged to their session's own budget, never to the visitors'
 //! per-address limit, while a request without a live session stays on it.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

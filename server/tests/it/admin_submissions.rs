@@ -2,7 +2,7 @@
 //! kind listed apart, newest first, by keyset pages and by status; a detail page with every
 //! field stored; status and note set by a CSRF-protected form, audited.
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use reqwest::header::LOCATION;

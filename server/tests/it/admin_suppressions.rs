@@ -2,7 +2,7 @@
 //! at a time (numbers added in the same millisecond included, none skipped or shown twice);
 //! one number found however a person types it; hostile cursors and searches refused calmly.
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use site_server::assets;

@@ -1,7 +1,7 @@
 //! The lead capture API over real HTTP: the shared validation vectors, every answer the
 //! OpenAPI description documents, the no-JavaScript form path, and hostile input.
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, LOCATION};
@@ -32,7 +32,7 @@ async fn error_of(r: reqwest::Response) -> (StatusCode, String) {
 #[tokio::test]
 async fn the_shared_validation_vectors() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
-    let file: Value = serde_json::from_str(include_str!("../../catalogue/cases/leads.json")).expect("cases");
+    let file: Value = serde_json::from_str(include_str!("../../../catalogue/cases/leads.json")).expect("cases");
     let consent = common::consent_text();
     let cases = file["cases"].as_array().expect("cases");
     assert!(cases.len() >= 30);
@@ -383,7 +383,7 @@ async fn a_thousand_hostile_bodies_get_a_4xx_with_a_json_error() {
 
 #[tokio::test]
 async fn openapi_yaml_documents_what_the_server_answers() {
-    let doc: Value = serde_saphyr::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value = serde_saphyr::from_str(include_str!("../../../openapi.yaml")).expect("openapi.yaml parses");
     assert_eq!(doc["openapi"], "3.1.0");
     let documented = |path: &str| -> Vec<u16> {
         let responses = doc["paths"][path]["post"]["responses"]
@@ -455,7 +455,7 @@ async fn openapi_yaml_documents_what_the_server_answers() {
 
 #[test]
 fn openapi_yaml_documents_the_one_error_answer_once() {
-    let doc: Value = serde_saphyr::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value = serde_saphyr::from_str(include_str!("../../../openapi.yaml")).expect("openapi.yaml parses");
     let shared = &doc["components"]["responses"];
     // Every error status of every endpoint refers to a shared response.
     for (path, item) in doc["paths"].as_object().expect("paths") {

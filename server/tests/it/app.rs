@@ -1,7 +1,7 @@
 //! `app(state)` driven in process with `tower::ServiceExt::oneshot`: no socket, no client,
 //! the same router the binary serves (the other suites drive it over real HTTP).
 
-mod common;
+use crate::common;
 
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};

@@ -2,7 +2,7 @@
 //! TEST_DATABASE_URL) on PostgreSQL: every one is refused with a 4xx (JSON, or the apply page
 //! for a form post), none is kept, and the server goes on taking real applications.
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use reqwest::header::CONTENT_TYPE;

@@ -3,7 +3,7 @@
 //! counts and hashes equal, the site on the copy shows the same leads; a second run and a
 //! non-empty database refused; the table list kept complete against both schemas.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

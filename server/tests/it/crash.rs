@@ -1,7 +1,7 @@
 //! Durability: a real server process takes a concurrent load of submissions and is killed
 //! with SIGKILL mid-load; after a restart, every lead that was answered 2xx is there.
 
-mod common;
+use crate::common;
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;

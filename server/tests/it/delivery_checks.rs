@@ -5,7 +5,7 @@
 //! shown on the lead's page and counted in /metrics; and under concurrency no claim returns
 //! a notification of a number listed, or a lead erased, before the claim began.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,7 +3,7 @@
 //! not see, a visitor's address chosen by the visitor behind a proxy, and backups readable
 //! by other users.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;

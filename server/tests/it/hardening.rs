@@ -2,7 +2,7 @@
 //! state-changing route, deadlines against slow clients, HSTS, health, the metrics
 //! listener, and rate limits keyed by IPv6 /64 behind a trusted proxy.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! the certificate fields, one certificate rule for both endpoints. Names and phone numbers
 //! are in the shared vectors (catalogue/cases/, run by api.rs).
 
-mod common;
+use crate::common;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};

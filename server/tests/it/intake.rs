@@ -1,7 +1,7 @@
 //! Submissions besides leads (account requests, campaign applications): stored with their
 //! e-mail in one transaction on both stores, deduplicated, and delivered by the outbox worker.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

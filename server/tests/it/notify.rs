@@ -2,7 +2,7 @@
 //! webhook receiver: what arrives, per-service recipients, an SMTP outage, retries and giving up. The retry
 //! policy, the webhook's rules and SMTP's TLS rule are in notify_policy.rs.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! the webhook's rules (no redirects, no URL in errors), and SMTP's TLS rule against the
 //! real test SMTP server.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! backed up at start, one server per SQLite file, `site backup` under load and killed
 //! mid-way, `site restore` and the restore drill, scheduled backups in /metrics.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

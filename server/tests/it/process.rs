@@ -1,7 +1,7 @@
 //! The real binary as an operator runs it: logs free of personal data, and a graceful
 //! shutdown on SIGTERM that finishes the request and the delivery in flight.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! A page that throws, hangs or floods the pool: the visitor gets a real error page, the
 //! failure is not cached, and the server keeps serving everything else.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

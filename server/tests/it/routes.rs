@@ -1,6 +1,6 @@
 //! Every route of the foundation over real HTTP against the real router.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 

@@ -5,7 +5,7 @@
 //! every sign-in and console look-up leaves its audit line; the cookies are `Secure`
 //! whenever the public URL is https, whatever Host the request names.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

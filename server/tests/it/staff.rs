@@ -1,7 +1,7 @@
 //! Staff accounts: the `site staff` command on both stores (in process) and as the real
 //! binary reads its password from standard input; sessions and the audit log in the store.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

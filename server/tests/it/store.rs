@@ -1,7 +1,7 @@
 //! The store suite, run against SQLite always and against PostgreSQL whenever
 //! TEST_DATABASE_URL names one (.ci/run sets it to the server on our machines).
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! PostgreSQL only (TEST_DATABASE_URL): two app servers writing the same repeats at once
 //! store each lead once, and `sslmode` is honoured with rustls, certificate checks included.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -99,7 +99,7 @@ async fn sslmode_is_honoured() {
     store.close().await;
 }
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pg-tls");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/fixtures/pg-tls");
 
 /// A TLS-terminating proxy in front of the local PostgreSQL, presenting a certificate for
 /// `localhost` signed by the test CA. Counts the TLS sessions it completed.

@@ -57,7 +57,7 @@ pub fn config(env: &[(&str, &str)]) -> Config {
 }
 
 /// One server with the default configuration and the real bundle, warmed as `site` does
-/// at start, shared by the tests of a binary. It runs on its own runtime thread, so each
+/// at start, shared by every test that needs nothing else. It runs on its own runtime thread, so each
 /// test (each with its own runtime) gets a fresh client for it.
 pub async fn start() -> TestServer {
     static SHARED: OnceLock<(String, String, Arc<AppState>)> = OnceLock::new();
@@ -107,6 +107,36 @@ pub fn temp_dir(label: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// The variable that tells a child process started by [`run_alone`] which test it runs.
+const ALONE: &str = "SITE_TEST_ALONE";
+
+/// For a test that needs the process to itself (one that counts every allocation of it):
+/// `name` is the test's own name (`module::function`). In the test process it runs this
+/// binary again with only that test, in a child process, and passes when that passed; in
+/// the child, it runs `body` on a runtime of its own.
+pub fn run_alone<F: Future<Output = ()>>(name: &str, body: impl FnOnce() -> F) {
+    if std::env::var(ALONE).is_ok_and(|n| n == name) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(body());
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(ALONE, name)
+        .output()
+        .expect("run the test binary again");
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    eprintln!("{said}");
+    assert!(
+        out.status.success() && said.contains("test result: ok. 1 passed"),
+        "{name}, run alone: {}\n{said}",
+        out.status
+    );
 }
 
 /// Applies the first `n` SQLite migrations to a new file `db` the way the binary before
