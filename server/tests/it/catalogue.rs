@@ -147,8 +147,7 @@ fn broken_campaigns_are_named_with_their_field() {
 
 #[test]
 fn the_server_refuses_to_start_on_a_broken_catalogue() {
-    let dir = std::env::temp_dir().join(format!("catalogue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = crate::common::temp_dir("catalogue");
     let mut s = services();
     s[13]["warrantyYears"] = 30.into();
     std::fs::write(dir.join("services.json"), serde_json::to_string(&s).expect("json")).expect("write");
@@ -161,7 +160,6 @@ fn the_server_refuses_to_start_on_a_broken_catalogue() {
         .current_dir(&dir)
         .output()
         .expect("run site");
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -172,14 +170,12 @@ fn the_server_refuses_to_start_on_a_broken_catalogue() {
 
 #[test]
 fn the_server_refuses_to_start_on_bad_config() {
-    let dir = std::env::temp_dir().join(format!("config-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = crate::common::temp_dir("config");
     let out = Command::new(env!("CARGO_BIN_EXE_site"))
         .env("RENDER_QUEUE_SIZE", "0")
         .current_dir(&dir)
         .output()
         .expect("run site");
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("render.queue_size"), "{stderr}");

@@ -135,8 +135,7 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
         return;
     };
     assert!(version.status.success());
-    let dir = std::env::temp_dir().join(format!("site-unit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = crate::common::temp_dir("unit");
     // The unit as installed, but starting the binary this test built (verify checks it exists).
     let local = unit
         .lines()
@@ -154,7 +153,6 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
     let out = Command::new("systemd-analyze").arg("verify").arg(&path).output().expect("verify");
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && said.trim().is_empty(), "systemd-analyze verify:\n{said}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -4,11 +4,11 @@
 pub mod admin;
 pub mod stores;
 
+use std::cell::{Cell, RefCell};
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
-
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Once, OnceLock};
 
 use site_server::config::Config;
 use site_server::serve::{ServeOptions, serve};
@@ -96,9 +96,20 @@ pub fn client() -> reqwest::Client {
         .expect("client")
 }
 
-/// A fresh folder for one test's files.
+/// A fresh folder for one test's files, `site-test-<label>-<pid>-<n>` in the system's
+/// temporary folder. It is removed when the thread that asked for it ends (so ask on the
+/// test's own thread, not in a spawned task): for a test, after the test returned and its
+/// runtime (with every server and store on it) is gone.
+/// When the test failed it is kept for a look, its path printed with the failure, until
+/// the next run starts: that removes every such folder whose process has ended (a failed
+/// test's, a killed run's, the shared server's of [`start`]).
 pub fn temp_dir(label: &str) -> PathBuf {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
+    static SWEEP: Once = Once::new();
+    SWEEP.call_once(|| {
+        remove_stale_dirs();
+        keep_dirs_of_failed_tests();
+    });
     let dir = std::env::temp_dir().join(format!(
         "site-test-{label}-{}-{}",
         std::process::id(),
@@ -106,7 +117,73 @@ pub fn temp_dir(label: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
+    THREAD_DIRS.with(|d| d.dirs.borrow_mut().push(dir.clone()));
     dir
+}
+
+/// The folders [`temp_dir`] made on this thread, removed when it ends unless a panic (a
+/// failed assertion) happened on it first.
+struct ThreadDirs {
+    dirs: RefCell<Vec<PathBuf>>,
+    failed: Cell<bool>,
+}
+
+thread_local! {
+    static THREAD_DIRS: ThreadDirs = const {
+        ThreadDirs {
+            dirs: RefCell::new(Vec::new()),
+            failed: Cell::new(false),
+        }
+    };
+}
+
+impl Drop for ThreadDirs {
+    fn drop(&mut self) {
+        if !self.failed.get() {
+            for dir in self.dirs.get_mut().drain(..) {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+    }
+}
+
+/// Marks the panicking thread's folders as kept, and names them, before the panic is
+/// reported as usual.
+fn keep_dirs_of_failed_tests() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = THREAD_DIRS.try_with(|d| {
+            d.failed.set(true);
+            if let Ok(dirs) = d.dirs.try_borrow()
+                && !dirs.is_empty()
+            {
+                eprintln!("the test's files are kept in {dirs:?}");
+            }
+        });
+        report(info);
+    }));
+}
+
+/// Removes the `site-test-*` folders whose process has ended (where /proc tells).
+fn remove_stale_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("site-test-") else {
+            continue;
+        };
+        let Some(pid) = rest.rsplit('-').nth(1).and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The variable that tells a child process started by [`run_alone`] which test it runs.
