@@ -3,9 +3,9 @@
 // the ones the visitor touched first, yielding to the browser between islands. React's own
 // runtime comes with this module, in one content-hashed file shared by every page.
 
-import { useEffect, type ReactNode } from "react";
-import { hydrateRoot } from "react-dom/client";
 import { islands } from "virtual:islands";
+import { type ReactNode, useEffect } from "react";
+import { hydrateRoot } from "react-dom/client";
 import { IslandTree } from "./islands/island";
 import type { IslandGlobal } from "./islands/protocol";
 import { settlePreferences } from "./lib/preferences";

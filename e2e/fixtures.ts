@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { type BrowserContext, type BrowserContextOptions, test as base, expect, type Page } from "@playwright/test";
 
 // Every page a test opens is watched: console messages of type error or warning and
 // uncaught page errors are recorded, and the test fails at the end if any occurred.

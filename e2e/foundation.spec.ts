@@ -29,10 +29,7 @@ function service(slug: string): Service {
 function expectedCampaignCount(search: string, rtbOnly = false): number {
   const needle = search.trim().toLowerCase();
   return campaigns.filter(
-    (c) =>
-      c.status === "LIVE" &&
-      c.campaign.toLowerCase().includes(needle) &&
-      (!rtbOnly || c.payouts.includes("RTB")),
+    (c) => c.status === "LIVE" && c.campaign.toLowerCase().includes(needle) && (!rtbOnly || c.payouts.includes("RTB")),
   ).length;
 }
 

@@ -4,24 +4,24 @@ import { ALL_RULES, axeViolations, describeViolations } from "./support/axe";
 import { leadsByPhone } from "./support/db";
 import { MAIN_DB, TF_DB, TF_URL } from "./support/env";
 import {
+  CLOSE_BYS,
+  CONTRACTOR_ALERT,
   chooser,
   chooserOpener,
-  CLOSE_BYS,
   closeDialog,
-  CONTRACTOR_ALERT,
   HOMEOWNER_ALERT,
   menuButton,
   nav,
   openChooser,
   openHome,
   openServiceRequest,
+  SUPPORT,
   servicesMenu,
   showNavigation,
-  SUPPORT,
 } from "./support/home";
-import { fold, isPhoneProject, press, services, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
-import { newCertificate, serveStandIn } from "./support/trustedform";
 import { hydrate } from "./support/hydrate";
+import { fold, isPhoneProject, press, SUCCESS_MESSAGE, services, uniquePhone } from "./support/service";
+import { newCertificate, serveStandIn } from "./support/trustedform";
 
 // The home header's overlays (spec sections 2, 4 and 8, issue 8): the contractor login type
 // chooser, its two alerts, the affiliate dashboard and the service request modal, each
@@ -117,7 +117,10 @@ test.describe("contractor login type chooser", () => {
     }
   });
 
-  test("when storage refuses, the affiliate choice only logs 'Unable to clear view preference'", async ({ page, consoleProblems }, testInfo) => {
+  test("when storage refuses, the affiliate choice only logs 'Unable to clear view preference'", async ({
+    page,
+    consoleProblems,
+  }, testInfo) => {
     consoleProblems.allow(/^Unable to clear view preference/);
     const warnings: string[] = [];
     page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));

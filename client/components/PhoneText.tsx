@@ -2,7 +2,15 @@
 export function PhoneText({ text }: { text: string }) {
   return (
     <>
-      {text.split(/(\(\d{3}\) \d{3}-\d{4})/).map((part, i) => (i % 2 === 1 ? <span key={i} className="whitespace-nowrap">{part}</span> : part))}
+      {text.split(/(\(\d{3}\) \d{3}-\d{4})/).map((part, i) =>
+        i % 2 === 1 ? (
+          <span key={i} className="whitespace-nowrap">
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
     </>
   );
 }

@@ -23,7 +23,10 @@ export function SiteHeader(props: SiteHeaderProps) {
     case "service":
       return (
         <>
-          <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2"
+          >
             Skip to content
           </a>
           {/* One banner landmark for both layouts; CSS shows one part per width. */}

@@ -111,7 +111,12 @@ export type Values = Readonly<Record<string, string>>;
 
 /** The body our server keeps: the source, the type and the form's fields, trimmed. Never a
  * password: `fields` names what is sent, so nothing else can slip in. */
-export function requestBody(source: RequestSource, accountType: AccountType, values: Values, fields: readonly string[]): Record<string, string> {
+export function requestBody(
+  source: RequestSource,
+  accountType: AccountType,
+  values: Values,
+  fields: readonly string[],
+): Record<string, string> {
   const body: Record<string, string> = { source, accountType };
   for (const name of fields) body[name] = (values[name] ?? "").trim();
   body[HONEYPOT_FIELD] = values[HONEYPOT_FIELD] ?? "";

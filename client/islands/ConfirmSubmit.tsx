@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
 import { defineIsland } from "./island";
 
 interface Props {
@@ -59,7 +59,11 @@ function ConfirmSubmit({ label, question, confirmLabel, ariaLabel, tone }: Props
       <button ref={confirm} type="submit" className="rounded-lg bg-red-700 px-3 py-1 font-bold text-white hover:bg-red-800">
         {confirmLabel}
       </button>
-      <button type="button" className="rounded-lg border border-slate-300 bg-white px-3 py-1 font-bold text-slate-900 hover:bg-slate-100" onClick={() => setAsking(false)}>
+      <button
+        type="button"
+        className="rounded-lg border border-slate-300 bg-white px-3 py-1 font-bold text-slate-900 hover:bg-slate-100"
+        onClick={() => setAsking(false)}
+      >
         Cancel
       </button>
     </span>

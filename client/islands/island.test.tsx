@@ -35,7 +35,10 @@ describe("defineIsland", () => {
   });
 
   it("names the address fragments that wake an island right after paint", () => {
-    const Panel = wakesOn(defineIsland("Panel", ({ n }: { n: number }) => <i>{n}</i>), ["#panel", "#panel-more"]);
+    const Panel = wakesOn(
+      defineIsland("Panel", ({ n }: { n: number }) => <i>{n}</i>),
+      ["#panel", "#panel-more"],
+    );
     expect(renderToString(<Panel n={1} />)).toContain('data-wake="#panel #panel-more"');
     expect(renderToString(<GreetingIsland name="Al" />)).not.toContain("data-wake");
   });

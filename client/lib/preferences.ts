@@ -113,7 +113,11 @@ export function settlePreferences(
 }
 
 /** Stores a change to the theme or language, keeping the other. */
-export function savePreferences(change: Partial<UserPreferences>, storage: StorageSource = browserStorage, warn: Warn = console.warn): UserPreferences {
+export function savePreferences(
+  change: Partial<UserPreferences>,
+  storage: StorageSource = browserStorage,
+  warn: Warn = console.warn,
+): UserPreferences {
   const next = { ...readPreferences(storage, warn), ...change };
   write(USER_PREFERENCES_KEY, JSON.stringify(next), storage, warn);
   return next;
@@ -136,5 +140,9 @@ export function useStoredPreference<T>(fallback: T, load: () => T, store: (value
 
 /** The affiliate campaign view mode as component state (list until the stored one is read). */
 export function useViewMode(): [ViewMode, (mode: ViewMode) => void] {
-  return useStoredPreference<ViewMode>(DEFAULT_VIEW_MODE, () => readViewMode(), (mode) => saveViewMode(mode));
+  return useStoredPreference<ViewMode>(
+    DEFAULT_VIEW_MODE,
+    () => readViewMode(),
+    (mode) => saveViewMode(mode),
+  );
 }

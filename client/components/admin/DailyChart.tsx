@@ -86,7 +86,13 @@ export function DailyChart({
         [0, middle, dates.length - 1]
           .filter((d, i, all) => all.indexOf(d) === i)
           .map((d) => (
-            <text key={d} x={LEFT + d * step + step / 2} y={H - 8} textAnchor={d === 0 ? "start" : d === dates.length - 1 ? "end" : "middle"} fill="#334155">
+            <text
+              key={d}
+              x={LEFT + d * step + step / 2}
+              y={H - 8}
+              textAnchor={d === 0 ? "start" : d === dates.length - 1 ? "end" : "middle"}
+              fill="#334155"
+            >
               {shortDate(dates[d])}
             </text>
           ))}
