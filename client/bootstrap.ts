@@ -32,7 +32,8 @@ declare const RUNTIME_PRELOAD: string[];
     for (const h of mine) replay(h);
   };
 
-  const islands: IslandGlobal = (window.__islands = { held: [], touched: [], settle });
+  const islands: IslandGlobal = { held: [], touched: [], settle };
+  window.__islands = islands;
 
   const replay = (h: HeldEvent) => {
     if (h.type === "submit") {

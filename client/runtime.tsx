@@ -14,6 +14,7 @@ type Loaded = Awaited<ReturnType<(typeof islands)[string]>>;
 
 /** Resolves once React has committed the island (effects run after their children's). */
 function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on the island's first commit
   useEffect(onCommit, []);
   return children;
 }

@@ -84,6 +84,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's first parameter as an object pattern, even an empty one
   consoleProblems: async ({}, use, testInfo) => {
     const recorder = new ConsoleProblems();
     await use(recorder);

@@ -112,7 +112,7 @@ test.describe("hydration", () => {
       const headers = { ...response.headers() };
       delete headers["content-encoding"];
       delete headers["content-length"];
-      delete headers["etag"];
+      delete headers.etag;
       await route.fulfill({
         status: response.status(),
         headers,

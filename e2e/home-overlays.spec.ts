@@ -156,7 +156,9 @@ test.describe("service request modal", () => {
     await expect(choices).toHaveText(services.map((s) => s.name));
     const icons = await choices.evaluateAll((buttons) => buttons.map((b) => b.querySelector("img")?.getAttribute("src") ?? ""));
     expect(icons).toHaveLength(services.length);
-    icons.forEach((src, i) => expect(src).toMatch(new RegExp(`^/assets/icons-[0-9a-f]+\\.svg#v-${services[i].icon}$`)));
+    for (const [i, src] of icons.entries()) {
+      expect(src).toMatch(new RegExp(`^/assets/icons-[0-9a-f]+\\.svg#v-${services[i].icon}$`));
+    }
   });
 
   test("the visitor finds a service, asks for a callback, and the lead lands in the database", async ({ page }, testInfo) => {

@@ -38,6 +38,7 @@ function ConsentWording({ text, onLegal }: { text: string; onLegal: Props["onLeg
       {parts.map((part, i) =>
         part === "Terms of Service" || part === "Privacy Policy" ? (
           <button
+            // biome-ignore lint/suspicious/noArrayIndexKey: the wording's pieces, fixed for the page: a piece's place is its identity
             key={i}
             type="button"
             className="font-bold text-blue-800 underline underline-offset-2"
@@ -70,6 +71,7 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
     return readCertificate(field(CERT_URL_FIELD), field(PING_URL_FIELD));
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per page view, with the props of the first render
   useEffect(() => {
     if (certification) void recordTokenWhenReady(certificate, serviceSlug);
     // Once per page view.

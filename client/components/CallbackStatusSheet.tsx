@@ -33,6 +33,7 @@ export function CallbackStatusSheet({ window: callbackWindow, phone, service, on
     remaining.current = Math.max(0, remaining.current - (Date.now() - startedAt.current));
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the clock starts once, when the sheet mounts
   useEffect(() => {
     start();
     return () => clearTimeout(timer.current);

@@ -58,6 +58,7 @@ export function Dialog({
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per opening, focus returning where it was then
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;

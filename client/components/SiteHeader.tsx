@@ -1,5 +1,4 @@
 import { formatPhone } from "../lib/phone";
-import type { ServiceLink } from "../lib/types";
 import { CallButton } from "./CallButton";
 import { CallLink } from "./CallLink";
 import { HomeHeader, type HomeHeaderProps } from "./header/HomeHeader";

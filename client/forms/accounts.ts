@@ -82,6 +82,7 @@ export const FIELD_NOUN: Readonly<Record<string, string>> = {
 export const MULTILINE: ReadonlySet<string> = new Set(["serviceAreas", "serviceNeeds", "trafficSources"]);
 
 /** A control character other than tab, carriage return and line feed. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LINE_BREAK = /[\r\n]/;
 

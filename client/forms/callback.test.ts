@@ -54,7 +54,11 @@ describe("waitForCertificate", () => {
   function fakeTime() {
     let t = 0;
     const waits: number[] = [];
-    return { waits, now: () => t, wait: async (ms: number) => void (waits.push(ms), (t += ms)) };
+    const wait = async (ms: number) => {
+      waits.push(ms);
+      t += ms;
+    };
+    return { waits, now: () => t, wait };
   }
   const cert = readCertificate("https://cert.trustedform.com/t", "");
 
@@ -87,7 +91,9 @@ describe("waitForCertificate", () => {
       await waitForCertificate(
         probe,
         true,
-        async () => void (t += 1),
+        async () => {
+          t += 1;
+        },
         () => t,
       ),
     ).toEqual(NO_CERTIFICATE);
@@ -130,7 +136,9 @@ describe("recordTokenWhenReady", () => {
         () => null,
         "hvac",
         send,
-        async (ms) => void (elapsed += ms),
+        async (ms) => {
+          elapsed += ms;
+        },
       ),
     ).toBe(false);
     expect(send).not.toHaveBeenCalled();

@@ -134,5 +134,5 @@ export function messageForThrown(error: unknown): string {
 
 /** Any message, or the fallback when it is empty. */
 export function orFallback(message: string | null | undefined): string {
-  return message && message.trim() ? message : FALLBACK_ERROR;
+  return message?.trim() ? message : FALLBACK_ERROR;
 }

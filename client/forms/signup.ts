@@ -38,7 +38,7 @@ export const SIGNUP_LABELS: Readonly<Record<string, string>> = {
   serviceAreas: "Service Areas",
 };
 
-const blank = (value: string | undefined) => !value || !value.trim();
+const blank = (value: string | undefined) => !value?.trim();
 
 /** The first of the thirteen rules the values break, or null (spec section 5, in order).
  * The server checks the same rules but 7 to 9, which it never sees. */

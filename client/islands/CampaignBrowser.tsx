@@ -26,6 +26,7 @@ function CampaignBrowser({ campaigns, email }: Props) {
   const shown = filterCampaigns(campaigns, search, filter);
 
   // What the visitor typed or chose before this island was live stays in the fields: take it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, right after hydration
   useEffect(() => {
     const typed = searchRef.current?.value ?? "";
     const chosen = filterRef.current?.value ?? "all";

@@ -47,6 +47,7 @@ function ConfirmSubmit({ label, question, confirmLabel, ariaLabel, tone }: Props
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a question and its two buttons inside a line of text: a <fieldset> is a block for form fields
     <span
       role="group"
       aria-label={question}

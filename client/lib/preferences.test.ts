@@ -153,6 +153,7 @@ describe("rendering", () => {
     const { createElement } = await import("react");
     const { renderToString } = await import("react-dom/server");
     const { useViewMode } = await import("./preferences");
+    // biome-ignore lint/correctness/noComponentHookFactories: it calls the hook this test imports itself; it is made once and never re-rendered
     function Probe() {
       const [mode] = useViewMode();
       return createElement("p", null, mode);

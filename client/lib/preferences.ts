@@ -127,6 +127,7 @@ export function savePreferences(
  * (so hydration matches), the stored value right after; `set` changes and stores it. */
 export function useStoredPreference<T>(fallback: T, load: () => T, store: (value: T) => void): [T, (value: T) => void] {
   const [value, setValue] = useState<T>(fallback);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after the first render
   useEffect(() => {
     setValue(load());
     // Once, after the first render.

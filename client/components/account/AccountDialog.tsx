@@ -34,6 +34,7 @@ export default function AccountDialog({ brand, infoEmail, onClose, returnFocusTo
   const first = useRef(true);
 
   // Each step moves focus to its first control (the Dialog does it on opening).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the step and the form's account type are what triggers it, not what it reads
   useEffect(() => {
     if (first.current) {
       first.current = false;

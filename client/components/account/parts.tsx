@@ -120,7 +120,7 @@ export function SubmitLabel({ busy, label }: { busy: boolean; label: string }) {
       Submitting...
     </>
   ) : (
-    <>{label}</>
+    label
   );
 }
 

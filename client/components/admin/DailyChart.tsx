@@ -80,6 +80,7 @@ export function DailyChart({
         </g>
       ))}
       {series.map((_, s) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a series is its place in the figures (`values` is indexed by it)
         <path key={s} d={seriesPath(values, s, x0, barW, y)} fill={seriesColor(series, s)} />
       ))}
       {dates.length > 0 &&

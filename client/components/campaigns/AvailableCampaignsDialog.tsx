@@ -26,6 +26,7 @@ const CONTROL = "rounded-lg border border-slate-500 bg-white px-3 py-2.5 text-ba
 
 function ViewToggle({ mode, onChange }: { mode: ViewMode; onChange: (mode: ViewMode) => void }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a labelled set of toggle buttons, not form fields: a <fieldset> would bring its own box rules
     <div role="group" aria-label="View" className="hidden shrink-0 gap-2 sm:flex">
       {(["list", "grid"] as const).map((m) => (
         <button
@@ -101,6 +102,7 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
   const [applyFor, setApplyFor] = useState<string | null>(null);
   const applyButton = useRef<HTMLButtonElement | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry button's trigger
   useEffect(() => {
     let live = true;
     setLoading({ kind: "loading" });
@@ -173,6 +175,7 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
         </label>
         <ViewToggle mode={mode} onChange={chooseMode} />
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a labelled key to the badges, not form fields */}
       <div role="group" aria-label="Legend" className="mt-4 rounded-xl bg-slate-50 p-3">
         <BadgeLegend />
       </div>

@@ -111,6 +111,7 @@ export function AdminFunnelPage(props: AdminFunnelProps) {
               </thead>
               <tbody>
                 {slowest.map((s, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a server-rendered table, never reordered; a lead may be slow on one channel twice
                   <tr key={`${s.href}-${s.channel}-${i}`} className="border-t border-slate-200">
                     <td className={TD}>
                       <a href={s.href} className="font-bold text-blue-800 underline">

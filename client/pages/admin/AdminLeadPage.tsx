@@ -140,6 +140,7 @@ export function AdminLeadPage(p: AdminLeadProps) {
               </thead>
               <tbody>
                 {p.attempts.map((a, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a server-rendered table of attempts in order, never reordered
                   <tr key={i} className="border-b border-slate-200">
                     <td className="whitespace-nowrap px-3 py-2">{a.at}</td>
                     <td className="px-3 py-2">{a.channel}</td>
