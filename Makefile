@@ -92,8 +92,8 @@ java:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
 	fi
 
-## Runs every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract.
-test: test-js test-rust test-e2e test-api
+## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract.
+test: lint test-js test-rust test-e2e test-api
 
 ## Regenerates client/lib/props.gen.ts from server/src/pages/props.rs (test-rust fails while it is stale).
 types: web
@@ -125,12 +125,15 @@ test-api: web tools
 bench: build chromium
 	python3 server/benches/bench.py
 
-## Formats the Rust code.
+## Formats the Rust (rustfmt) and the TypeScript (Biome: layout and import order).
 fmt: deps
 	$(CARGO) fmt --all
+	npx biome check --write --linter-enabled=false
 
-## Type-checks the TypeScript and runs clippy with warnings as errors.
+## Checks formatting (rustfmt, Biome), runs clippy and Biome's linter with warnings as errors, type-checks the TypeScript.
 lint: web typecheck
+	$(CARGO) fmt --all --check
+	npx biome ci --error-on-warnings
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
 ## Removes the bundles and cargo's build output.

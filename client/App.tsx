@@ -1,3 +1,4 @@
+import type { PageProps } from "./lib/types";
 import { AdminAuditPage } from "./pages/admin/AdminAuditPage";
 import { AdminDataRequestsPage } from "./pages/admin/AdminDataRequestsPage";
 import { AdminFunnelPage } from "./pages/admin/AdminFunnelPage";
@@ -15,7 +16,6 @@ import { LegalPage } from "./pages/LegalPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { RegisterPage } from "./pages/RegisterPage";
 import { ServicePage } from "./pages/ServicePage";
-import type { PageProps } from "./lib/types";
 
 /** The root: picks the page component named by the props. Same on server and browser. */
 export function App(props: PageProps) {

@@ -32,7 +32,8 @@ declare const RUNTIME_PRELOAD: string[];
     for (const h of mine) replay(h);
   };
 
-  const islands: IslandGlobal = (window.__islands = { held: [], touched: [], settle });
+  const islands: IslandGlobal = { held: [], touched: [], settle };
+  window.__islands = islands;
 
   const replay = (h: HeldEvent) => {
     if (h.type === "submit") {
@@ -110,7 +111,10 @@ declare const RUNTIME_PRELOAD: string[];
   // fragments), start after paint without waiting for the visitor.
   const now = () =>
     !!doc.querySelector("[data-island][data-eager]") ||
-    (!!location.hash && Array.from(doc.querySelectorAll("[data-island][data-wake]")).some((el) => (el.getAttribute("data-wake") ?? "").split(" ").includes(location.hash)));
+    (!!location.hash &&
+      Array.from(doc.querySelectorAll("[data-island][data-wake]")).some((el) =>
+        (el.getAttribute("data-wake") ?? "").split(" ").includes(location.hash),
+      ));
 
   // After the first contentful paint (its entry is stamped when the frame is on screen).
   const afterPaint = () =>

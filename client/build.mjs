@@ -1,11 +1,12 @@
 // Builds what the browser gets: the island runtime and chunks, the inline bootstrap, the
 // Tailwind CSS and the icon set.
 // Output goes to target/web/, which the Rust build embeds into the binary.
-import { build } from "esbuild";
+
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "target", "web");
@@ -67,9 +68,7 @@ if (!entry) throw new Error("esbuild produced no entry chunk");
 const entryPath = Object.keys(result.metafile.outputs).find((p) => p.endsWith(`/${entry}`));
 const preload = [
   entry,
-  ...result.metafile.outputs[entryPath].imports
-    .filter((i) => i.kind === "import-statement")
-    .map((i) => i.path.split("/").pop()),
+  ...result.metafile.outputs[entryPath].imports.filter((i) => i.kind === "import-statement").map((i) => i.path.split("/").pop()),
 ].map((f) => `/assets/${f}`);
 writeFileSync(join(out, "manifest.json"), JSON.stringify({ entry, islands: islandNames, files }, null, 2));
 
@@ -92,9 +91,12 @@ execFileSync(
   process.execPath,
   [
     join(root, "node_modules", "tailwindcss", "lib", "cli.js"),
-    "-c", join(root, "client", "tailwind.config.cjs"),
-    "-i", join(root, "client", "styles.css"),
-    "-o", join(out, "site.css"),
+    "-c",
+    join(root, "client", "tailwind.config.cjs"),
+    "-i",
+    join(root, "client", "styles.css"),
+    "-o",
+    join(out, "site.css"),
     "--minify",
   ],
   { stdio: ["ignore", "ignore", "inherit"] },
@@ -104,7 +106,9 @@ execFileSync(
 // catalogue icon names against this set and sends each page only the icons it uses.
 const iconDir = join(root, "node_modules", "lucide", "dist", "esm", "icons");
 const icons = {};
-for (const file of readdirSync(iconDir).filter((f) => f.endsWith(".mjs")).sort()) {
+for (const file of readdirSync(iconDir)
+  .filter((f) => f.endsWith(".mjs"))
+  .sort()) {
   const mod = await import(pathToFileURL(join(iconDir, file)).href);
   icons[file.replace(/\.mjs$/, "")] = mod.default;
 }

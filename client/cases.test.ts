@@ -42,7 +42,9 @@ describe("catalogue/cases/", () => {
 
   for (const name of files) {
     it(`${name} is read by a TypeScript test`, () => {
-      expect(read.get(join(casesDir, name)) ?? [], `no test under ${testDirs.join("/ or ")}/ imports catalogue/cases/${name}`).not.toEqual([]);
+      expect(read.get(join(casesDir, name)) ?? [], `no test under ${testDirs.join("/ or ")}/ imports catalogue/cases/${name}`).not.toEqual(
+        [],
+      );
     });
   }
 

@@ -3,9 +3,9 @@
 // the ones the visitor touched first, yielding to the browser between islands. React's own
 // runtime comes with this module, in one content-hashed file shared by every page.
 
-import { useEffect, type ReactNode } from "react";
-import { hydrateRoot } from "react-dom/client";
 import { islands } from "virtual:islands";
+import { type ReactNode, useEffect } from "react";
+import { hydrateRoot } from "react-dom/client";
 import { IslandTree } from "./islands/island";
 import type { IslandGlobal } from "./islands/protocol";
 import { settlePreferences } from "./lib/preferences";
@@ -14,6 +14,7 @@ type Loaded = Awaited<ReturnType<(typeof islands)[string]>>;
 
 /** Resolves once React has committed the island (effects run after their children's). */
 function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on the island's first commit
   useEffect(onCommit, []);
   return children;
 }

@@ -2,11 +2,11 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
   ACCOUNT_REQUESTS,
-  INFO_EMAIL,
   accountDialog,
   captureMailDrafts,
   chooseAccountType,
   expectStoredRequest,
+  INFO_EMAIL,
   mailDrafts,
   openAccountDialog,
   theMailDraft,
@@ -87,7 +87,6 @@ test.describe("the dialog", () => {
     await expect(dialog).toHaveCount(0);
     await expect(opener).toBeFocused();
   });
-
 });
 
 test.describe("accessibility", () => {
@@ -309,7 +308,16 @@ test.describe("sign-up", () => {
       const draft = await theMailDraft(page);
       expect(draft.to).toBe(INFO_EMAIL);
       expect(draft.subject).toBe(`New Account Registration - ${label} - Luis Ortega`);
-      for (const line of ["First Name: Luis", "Last Name: Ortega", `Email: ${email}`, "Username: ortegaroof", "Registration Date: March 5, 2025 at 2:07 PM", `Account Type: ${label}`, "Source: Website Registration", "NEXT STEPS"]) {
+      for (const line of [
+        "First Name: Luis",
+        "Last Name: Ortega",
+        `Email: ${email}`,
+        "Username: ortegaroof",
+        "Registration Date: March 5, 2025 at 2:07 PM",
+        `Account Type: ${label}`,
+        "Source: Website Registration",
+        "NEXT STEPS",
+      ]) {
         expect(draft.body).toContain(line);
       }
       expect(draft.body).not.toContain(PASSWORD);
@@ -328,16 +336,27 @@ test.describe("sign-up", () => {
       await page.clock.runFor(1);
       await expect(dialog.getByRole("heading", { name: "Registration Submitted!" })).toBeVisible();
       await expect(dialog.getByText("Your account request has been sent to our team.", { exact: true })).toBeVisible();
-      await expect(dialog.getByText("We'll create your account and send login credentials within 24 hours.", { exact: true })).toBeVisible();
+      await expect(
+        dialog.getByText("We'll create your account and send login credentials within 24 hours.", { exact: true }),
+      ).toBeVisible();
       await press(dialog.getByRole("button", { name: "Close", exact: true }).last());
       await expect(dialog).toHaveCount(0);
     });
   }
 
-  test("when our server refuses the copy, the visitor still gets the draft and the success panel", async ({ page, consoleProblems }, testInfo) => {
+  test("when our server refuses the copy, the visitor still gets the draft and the success panel", async ({
+    page,
+    consoleProblems,
+  }, testInfo) => {
     consoleProblems.allow(/Failed to load resource/);
     await captureMailDrafts(page);
-    await page.route(`**${ACCOUNT_REQUESTS}`, (route) => route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"We could not save your request just now. Please try again or call us."}' }));
+    await page.route(`**${ACCOUNT_REQUESTS}`, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: '{"error":"We could not save your request just now. Please try again or call us."}',
+      }),
+    );
     await openWithClock(page);
     const { dialog } = await openAccountDialog(page, testInfo);
     await chooseAccountType(dialog, "Homeowners", "Sign Up");

@@ -42,7 +42,10 @@ test.describe("staff console: do-not-call list, erasure, account requests", () =
   // axe is injected as a script, which the console's CSP would refuse.
   test.use({ bypassCSP: true });
 
-  test("a listed number's or an erased lead's failed delivery is never sent, and its page says why", async ({ page, context }, testInfo) => {
+  test("a listed number's or an erased lead's failed delivery is never sent, and its page says why", async ({
+    page,
+    context,
+  }, testInfo) => {
     test.setTimeout(180_000);
     const email = `dnc-${testInfo.project.name}-${testInfo.repeatEachIndex}@ringready.example`;
     addStaff(email);
@@ -62,7 +65,9 @@ test.describe("staff console: do-not-call list, erasure, account requests", () =
 
     // The person asks not to be called: the number goes on the list, typed another way.
     await page.goto("/admin/suppressions");
-    await addForm(page).getByLabel("Phone").fill(`+1 ${dotted(listed.e164).replaceAll(".", " ")}`);
+    await addForm(page)
+      .getByLabel("Phone")
+      .fill(`+1 ${dotted(listed.e164).replaceAll(".", " ")}`);
     await addForm(page).getByLabel("Reason").fill("Asked not to be called");
     await press(page.getByRole("button", { name: "Add to the list" }));
     await expect(page).toHaveURL(/done=added&stopped=1/);
@@ -77,7 +82,9 @@ test.describe("staff console: do-not-call list, erasure, account requests", () =
     // Retry on the page opened before: nothing is sent, and the page says why.
     await press(stale.getByRole("button", { name: "Retry email" }));
     await expect(stale).toHaveURL(/done=suppressed/);
-    await expect(stale.getByText("Not sent: the number is on the do-not-call list, so the delivery is marked suppressed.", { exact: true })).toBeVisible();
+    await expect(
+      stale.getByText("Not sent: the number is on the do-not-call list, so the delivery is marked suppressed.", { exact: true }),
+    ).toBeVisible();
 
     // The other person asks to be forgotten.
     await page.goto(`/admin/data-requests?q=${encodeURIComponent(dotted(erased.e164))}`);
@@ -90,7 +97,9 @@ test.describe("staff console: do-not-call list, erasure, account requests", () =
     await checkScreen(page, testInfo, "lead-erased");
     await press(staleErased.getByRole("button", { name: "Retry email" }));
     await expect(staleErased).toHaveURL(/done=erased/);
-    await expect(staleErased.getByText("Not sent: this lead was erased on request, so nothing is sent for it.", { exact: true })).toBeVisible();
+    await expect(
+      staleErased.getByText("Not sent: this lead was erased on request, so nothing is sent for it.", { exact: true }),
+    ).toBeVisible();
 
     // The worker runs all along (it polls every two seconds at the most): still only the
     // e-mail each lead got before.

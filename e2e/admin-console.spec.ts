@@ -53,7 +53,9 @@ test.describe("staff console", () => {
   // axe is injected as a script, which the console's CSP would refuse.
   test.use({ bypassCSP: true, acceptDownloads: true });
 
-  test("a staff member finds a new lead, reads its consent record, exports it, suppresses the number and signs out", async ({ page }, testInfo) => {
+  test("a staff member finds a new lead, reads its consent record, exports it, suppresses the number and signs out", async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(180_000);
     const email = `staff-${testInfo.project.name}-${testInfo.repeatEachIndex}@ringready.example`;
     expect(addStaff(email)).toContain(email);
@@ -95,7 +97,9 @@ test.describe("staff console", () => {
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(`Lead id,Received (UTC),Received (America/New_York),Service,Name,Phone,ZIP,Delivery status`);
     expect(lines).toHaveLength(3); // header, the lead, and the empty string after the last CRLF
-    expect(lines[1]).toMatch(new RegExp(`^${stored.id},\\d{4}-\\d\\d-\\d\\dT[^,]+Z,[^,]+,hvac,${visitorName},'\\${phone.e164},15213,(delivered|pending)$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${stored.id},\\d{4}-\\d\\d-\\d\\dT[^,]+Z,[^,]+,hvac,${visitorName},'\\${phone.e164},15213,(delivered|pending)$`),
+    );
 
     // Its consent record.
     await press(row.getByRole("link").first());
@@ -163,7 +167,9 @@ test.describe("staff console", () => {
     await expect(page).toHaveURL(/\/admin\/login\?next=/);
   });
 
-  test("the first screen is the funnel: charts of leads per day with their figures in tables, at this width", async ({ page }, testInfo) => {
+  test("the first screen is the funnel: charts of leads per day with their figures in tables, at this width", async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const email = `funnel-${testInfo.project.name}-${testInfo.repeatEachIndex}@ringready.example`;
     addStaff(email);
@@ -175,7 +181,10 @@ test.describe("staff console", () => {
     await press(page.getByRole("button", { name: "Sign in" }));
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole("heading", { name: "Funnel", level: 1 })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Funnel" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Funnel" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await expect(page.getByRole("link", { name: "Last 30 days" })).toHaveAttribute("aria-current", "page");
 
     // Two charts, each one named image that fits the page's width.
@@ -186,7 +195,9 @@ test.describe("staff console", () => {
       const box = await chart.boundingBox();
       expect(box && box.width > 200 && box.x >= 0 && box.x + box.width <= width).toBe(true);
       // One path per series, each a piece of many days' columns.
-      const pieces = (await chart.locator("path").evaluateAll((ps) => ps.map((p) => (p.getAttribute("d") ?? "").split("M").length - 1))).reduce((a, b) => a + b, 0);
+      const pieces = (
+        await chart.locator("path").evaluateAll((ps) => ps.map((p) => (p.getAttribute("d") ?? "").split("M").length - 1))
+      ).reduce((a, b) => a + b, 0);
       expect(pieces).toBeGreaterThan(20);
     }
     await expect(page.getByRole("list", { name: "Leads per day by source: totals" })).toContainText(`e2e-${tag}`);

@@ -14,8 +14,8 @@ import {
 } from "./support/campaigns";
 import { expectFocusTrapped } from "./support/dialog";
 import { closeDialog, columnCount, EMAIL, openHome, SUPPORT } from "./support/home";
-import { insideSideways, lineCount } from "./support/layout";
 import { hydrate } from "./support/hydrate";
+import { insideSideways, lineCount } from "./support/layout";
 import { isPhoneProject, press } from "./support/service";
 
 // The affiliate dashboard panel and its Available Campaigns modal (docs/product.md, "The affiliate dashboard (home page header)"): what the demo affiliate sees, the modal's search, status select, legend,
@@ -77,7 +77,9 @@ test("the portal link leads to /campaigns", async ({ page }, testInfo) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("No account required");
 });
 
-test("Available Campaigns: every live campaign with its badges, the legend, search, status and the empty state", async ({ page }, testInfo) => {
+test("Available Campaigns: every live campaign with its badges, the legend, search, status and the empty state", async ({
+  page,
+}, testInfo) => {
   await openHome(page);
   const modal = await openAvailableCampaigns(page, testInfo);
   await expect(modal.getByText("Choose campaigns that match your traffic sources", { exact: true })).toBeVisible();
@@ -223,7 +225,9 @@ test.describe("accessibility", () => {
     expect(violations, `axe violations ${state}:\n${describeViolations(violations)}`).toEqual([]);
   }
 
-  test("axe, every rule: the dashboard, the campaigns modal in each view, the application with its error banner", async ({ page }, testInfo) => {
+  test("axe, every rule: the dashboard, the campaigns modal in each view, the application with its error banner", async ({
+    page,
+  }, testInfo) => {
     await openHome(page);
     await openDashboard(page, testInfo);
     await expectNoViolations(page, "with the dashboard open");

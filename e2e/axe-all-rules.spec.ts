@@ -57,7 +57,8 @@ async function open(page: Page, doc: ServerDocument): Promise<void> {
 for (const doc of SERVER_DOCUMENTS.filter((d) => !d.skipAxe)) {
   test(`axe, every rule: ${doc.name} (${doc.url})`, async ({ page, consoleProblems }) => {
     // Chromium logs the error status of the document itself; that one is expected.
-    if (doc.status >= 400) consoleProblems.allow(new RegExp(`^Failed to load resource: the server responded with a status of ${doc.status}`));
+    if (doc.status >= 400)
+      consoleProblems.allow(new RegExp(`^Failed to load resource: the server responded with a status of ${doc.status}`));
     await open(page, doc);
     await expectNoViolations(page, doc.name);
   });

@@ -4,19 +4,19 @@ import { certificateByToken } from "./support/db";
 import { MAIN_DB, NOTIFY_RECIPIENT, TF_DB, TF_URL } from "./support/env";
 import { expectStoredLead, waitForLeadMail } from "./support/leads";
 import {
-  SLUGS,
-  SUBMIT_LEAD,
   callbackForm,
   expectHydrated,
   fillCallbackForm,
   fold,
   press,
+  SLUGS,
+  SUBMIT_LEAD,
   service,
   statusSheet,
   submitWithClock,
   uniquePhone,
 } from "./support/service";
-import { STAND_IN_RAN, newCertificate, recordPosts, serveStandIn } from "./support/trustedform";
+import { newCertificate, recordPosts, STAND_IN_RAN, serveStandIn } from "./support/trustedform";
 
 // The callback request from the service landing page, in a real browser against the real
 // server: end to end (the SQLite row with its consent wording, the e-mail, the page's answer),
@@ -70,7 +70,10 @@ test.describe("callback request", () => {
           w.__fetches.push(entry);
           const response = await realFetch(input, init);
           entry.end = performance.now();
-          entry.answer = await response.clone().json().catch(() => null);
+          entry.answer = await response
+            .clone()
+            .json()
+            .catch(() => null);
           return response;
         };
       });
@@ -126,7 +129,8 @@ test.describe("callback request", () => {
       const enabledAgain = timeline.log.find((e) => !e.disabled);
       expect(enabledAgain, "the button is enabled again after the answer").toBeTruthy();
       expect(enabledAgain?.t ?? 0).toBeGreaterThanOrEqual(sent.end);
-      for (const e of timeline.log.filter((x) => x.t < (enabledAgain?.t ?? 0))) expect(e).toMatchObject({ disabled: true, text: "Submitting…" });
+      for (const e of timeline.log.filter((x) => x.t < (enabledAgain?.t ?? 0)))
+        expect(e).toMatchObject({ disabled: true, text: "Submitting…" });
 
       // The stored lead carries exactly the wording the visitor saw.
       const lead = await expectStoredLead(MAIN_DB, phone.e164);
@@ -191,7 +195,11 @@ test.describe("the wait for the certificate is a limit, not a delay", () => {
     // The clock stands at 250 ms: the next look would be at 300.
     await expect(f.success).toBeVisible();
     expect(leadPosts).toHaveLength(1);
-    expect(jsonBody(leadPosts[0])).toMatchObject({ serviceSlug: "decks", trustedform_token: cert.token, trustedform_cert_url: cert.certUrl });
+    expect(jsonBody(leadPosts[0])).toMatchObject({
+      serviceSlug: "decks",
+      trustedform_token: cert.token,
+      trustedform_cert_url: cert.certUrl,
+    });
   });
 });
 
@@ -324,14 +332,19 @@ test.describe("callback errors", () => {
       title: "'Submit failed' for a JSON error answer without an error field",
       slug: "solar",
       route: (page) =>
-        page.route(`**${SUBMIT_LEAD}`, (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "boom" }) })),
+        page.route(`**${SUBMIT_LEAD}`, (route) =>
+          route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "boom" }) }),
+        ),
       message: "Submit failed",
       console: /^Failed to load resource: the server responded with a status of 500 \(Internal Server Error\)$/,
     },
     {
       title: "'Submit failed' for a JSON error answer with an empty error field",
       slug: "hvac",
-      route: (page) => page.route(`**${SUBMIT_LEAD}`, (route) => route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: "" }) })),
+      route: (page) =>
+        page.route(`**${SUBMIT_LEAD}`, (route) =>
+          route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: "" }) }),
+        ),
       message: "Submit failed",
       console: /^Failed to load resource: the server responded with a status of 422 \(Unprocessable (Content|Entity)\)$/,
     },

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { axeViolations, describeViolations } from "./support/axe";
 import {
+  type Applicant,
   application,
   applicationForm,
   applicationsByEmail,
@@ -11,10 +12,9 @@ import {
   mailDrafts,
   spyOnMailDrafts,
   uniqueEmail,
-  type Applicant,
 } from "./support/campaigns";
-import { EMAIL, SUPPORT } from "./support/home";
 import { MAILDIR, MAIN_DB } from "./support/env";
+import { EMAIL, SUPPORT } from "./support/home";
 import { readMaildir } from "./support/mail";
 import { expectHydrated, press } from "./support/service";
 
@@ -51,13 +51,18 @@ async function openPortal(page: Page): Promise<void> {
   await expectHydrated(page);
 }
 
-test("/campaigns: 'No account required' heads the page, every card has 'Apply Now', the contact footer has e-mail and phone", async ({ page }) => {
+test("/campaigns: 'No account required' heads the page, every card has 'Apply Now', the contact footer has e-mail and phone", async ({
+  page,
+}) => {
   await openPortal(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("No account required");
   const links = page.locator("main").getByRole("link", { name: /^Apply Now: / });
   await expect(links).toHaveCount(live.length);
   // Before the page is live (and without JavaScript) each one is a link to the apply page.
-  await expect(applyLink(page, SOLAR)).toHaveAttribute("href", "/campaigns/apply?campaign=Solar%20Transfers%20-%20Utility%20Bill%20%24150%2B");
+  await expect(applyLink(page, SOLAR)).toHaveAttribute(
+    "href",
+    "/campaigns/apply?campaign=Solar%20Transfers%20-%20Utility%20Bill%20%24150%2B",
+  );
   const contact = page.getByRole("region", { name: "Questions about a campaign?" });
   await expect(contact.getByRole("link", { name: EMAIL })).toHaveAttribute("href", `mailto:${EMAIL}`);
   await expect(contact.getByRole("link", { name: SUPPORT.display })).toHaveAttribute("href", SUPPORT.tel);
@@ -70,8 +75,21 @@ test("'Apply Now' opens the application with its campaign chosen, and the picker
   await expect(f.selected).toHaveText([`${SOLAR}×`]);
   await expect(dialog.getByRole("checkbox", { checked: true })).toHaveCount(1);
   await expect(dialog.getByRole("list", { name: "Live campaigns" }).getByRole("checkbox")).toHaveCount(live.length);
-  await expect(f.experience.locator("option")).toHaveText(["Select your experience", "Beginner (0-6 months)", "Intermediate (6 months - 2 years)", "Experienced (2+ years)", "Expert (5+ years)"]);
-  await expect(f.volume.locator("option")).toHaveText(["Select monthly volume", "1-50 leads", "50-100 leads", "100-500 leads", "500-1000 leads", "1000+ leads"]);
+  await expect(f.experience.locator("option")).toHaveText([
+    "Select your experience",
+    "Beginner (0-6 months)",
+    "Intermediate (6 months - 2 years)",
+    "Experienced (2+ years)",
+    "Expert (5+ years)",
+  ]);
+  await expect(f.volume.locator("option")).toHaveText([
+    "Select monthly volume",
+    "1-50 leads",
+    "50-100 leads",
+    "100-500 leads",
+    "500-1000 leads",
+    "1000+ leads",
+  ]);
 
   await f.find.fill("roofing");
   const roofing = live.filter((c) => c.campaign.toLowerCase().includes("roofing"));
@@ -122,7 +140,9 @@ test("the nine rules, in order, in the 'Application Error' banner", async ({ pag
   await expect(f.firstName).toHaveValue("Jane");
 });
 
-test("a valid application: the mail draft, 'Submitting...' with the inputs disabled, the success panel after 1000 ms, and the application stored and e-mailed", async ({ page }, testInfo) => {
+test("a valid application: the mail draft, 'Submitting...' with the inputs disabled, the success panel after 1000 ms, and the application stored and e-mailed", async ({
+  page,
+}, testInfo) => {
   await spyOnMailDrafts(page);
   // A fake clock that, once the page is live, only runFor moves (see status-sheet.spec.ts).
   await page.clock.install();
@@ -181,7 +201,9 @@ test("a valid application: the mail draft, 'Submitting...' with the inputs disab
   expect(stored.phone).toBe("+14125550188");
   expect(new URL(stored.page_url ?? "").pathname).toBe("/campaigns");
   await expect
-    .poll(async () => (await readMaildir(MAILDIR)).filter((m) => m.messageId.includes(stored.id)).map((m) => m.subject), { timeout: 10_000 })
+    .poll(async () => (await readMaildir(MAILDIR)).filter((m) => m.messageId.includes(stored.id)).map((m) => m.subject), {
+      timeout: 10_000,
+    })
     .toEqual(["New Campaign Application - Jane Okafor"]);
 
   // Close: gone, and the next application starts empty with its own campaign.
@@ -209,7 +231,8 @@ for (const by of ["Cancel", "the close button", "Escape"] as const) {
     await expect(dialog).toHaveCount(0);
     await expect(applyLink(page, SOLAR)).toBeFocused();
     const again = await openApplication(page, SOLAR);
-    for (const input of [again.f.firstName, again.f.lastName, again.f.email, again.f.phone, again.f.company]) await expect(input).toHaveValue("");
+    for (const input of [again.f.firstName, again.f.lastName, again.f.email, again.f.phone, again.f.company])
+      await expect(input).toHaveValue("");
     await expect(again.f.experience).toHaveValue("");
     await expect(again.f.selected).toHaveText([`${SOLAR}×`]);
     await expect(again.f.banner).toHaveCount(0);
@@ -262,7 +285,10 @@ test("an 'Apply Now' pressed before the page is live opens the modal once it is"
   await expect(applicationForm(application(page)).selected).toHaveText([`${SOLAR}×`]);
 });
 
-test("without JavaScript 'Apply Now' leads to the apply page, which posts, answers errors and confirms", async ({ newContext, consoleProblems }, testInfo) => {
+test("without JavaScript 'Apply Now' leads to the apply page, which posts, answers errors and confirms", async ({
+  newContext,
+  consoleProblems,
+}, testInfo) => {
   // The refused post is answered 400 with the page again, which the browser logs.
   consoleProblems.allow(/status of 400/);
   const context = await newContext({ javaScriptEnabled: false });

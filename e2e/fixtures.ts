@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { type BrowserContext, type BrowserContextOptions, test as base, expect, type Page } from "@playwright/test";
 
 // Every page a test opens is watched: console messages of type error or warning and
 // uncaught page errors are recorded, and the test fails at the end if any occurred.
@@ -84,6 +84,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's first parameter as an object pattern, even an empty one
   consoleProblems: async ({}, use, testInfo) => {
     const recorder = new ConsoleProblems();
     await use(recorder);

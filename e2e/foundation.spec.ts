@@ -29,10 +29,7 @@ function service(slug: string): Service {
 function expectedCampaignCount(search: string, rtbOnly = false): number {
   const needle = search.trim().toLowerCase();
   return campaigns.filter(
-    (c) =>
-      c.status === "LIVE" &&
-      c.campaign.toLowerCase().includes(needle) &&
-      (!rtbOnly || c.payouts.includes("RTB")),
+    (c) => c.status === "LIVE" && c.campaign.toLowerCase().includes(needle) && (!rtbOnly || c.payouts.includes("RTB")),
   ).length;
 }
 
@@ -115,7 +112,7 @@ test.describe("hydration", () => {
       const headers = { ...response.headers() };
       delete headers["content-encoding"];
       delete headers["content-length"];
-      delete headers["etag"];
+      delete headers.etag;
       await route.fulfill({
         status: response.status(),
         headers,

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { connect } from "node:net";
-import { MAILDIR, SMTP_PORT, SMTP_SCRIPT, mailDir } from "./support/env";
+import { MAILDIR, mailDir, SMTP_PORT, SMTP_SCRIPT } from "./support/env";
 
 // Starts a real SMTP server (scripts/smtp-server.mjs: nodemailer's smtp-server) that the
 // default site server e-mails its leads to, storing them in a Maildir the tests read.

@@ -4,24 +4,24 @@ import { ALL_RULES, axeViolations, describeViolations } from "./support/axe";
 import { leadsByPhone } from "./support/db";
 import { MAIN_DB, TF_DB, TF_URL } from "./support/env";
 import {
+  CLOSE_BYS,
+  CONTRACTOR_ALERT,
   chooser,
   chooserOpener,
-  CLOSE_BYS,
   closeDialog,
-  CONTRACTOR_ALERT,
   HOMEOWNER_ALERT,
   menuButton,
   nav,
   openChooser,
   openHome,
   openServiceRequest,
+  SUPPORT,
   servicesMenu,
   showNavigation,
-  SUPPORT,
 } from "./support/home";
-import { fold, isPhoneProject, press, services, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
-import { newCertificate, serveStandIn } from "./support/trustedform";
 import { hydrate } from "./support/hydrate";
+import { fold, isPhoneProject, press, SUCCESS_MESSAGE, services, uniquePhone } from "./support/service";
+import { newCertificate, serveStandIn } from "./support/trustedform";
 
 // The home header's overlays (docs/product.md, "The home page"): the contractor login type
 // chooser, its two alerts, the affiliate dashboard and the service request modal, each
@@ -117,7 +117,10 @@ test.describe("contractor login type chooser", () => {
     }
   });
 
-  test("when storage refuses, the affiliate choice only logs 'Unable to clear view preference'", async ({ page, consoleProblems }, testInfo) => {
+  test("when storage refuses, the affiliate choice only logs 'Unable to clear view preference'", async ({
+    page,
+    consoleProblems,
+  }, testInfo) => {
     consoleProblems.allow(/^Unable to clear view preference/);
     const warnings: string[] = [];
     page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
@@ -153,7 +156,9 @@ test.describe("service request modal", () => {
     await expect(choices).toHaveText(services.map((s) => s.name));
     const icons = await choices.evaluateAll((buttons) => buttons.map((b) => b.querySelector("img")?.getAttribute("src") ?? ""));
     expect(icons).toHaveLength(services.length);
-    icons.forEach((src, i) => expect(src).toMatch(new RegExp(`^/assets/icons-[0-9a-f]+\\.svg#v-${services[i].icon}$`)));
+    for (const [i, src] of icons.entries()) {
+      expect(src).toMatch(new RegExp(`^/assets/icons-[0-9a-f]+\\.svg#v-${services[i].icon}$`));
+    }
   });
 
   test("the visitor finds a service, asks for a callback, and the lead lands in the database", async ({ page }, testInfo) => {

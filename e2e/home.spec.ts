@@ -1,8 +1,19 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { CLOSE_BYS, closeDialog, columnCount, EMAIL, menuButton, nav, openHome, servicesMenu, showNavigation, SUPPORT } from "./support/home";
-import { isPhoneProject, press, services } from "./support/service";
+import {
+  CLOSE_BYS,
+  closeDialog,
+  columnCount,
+  EMAIL,
+  menuButton,
+  nav,
+  openHome,
+  SUPPORT,
+  servicesMenu,
+  showNavigation,
+} from "./support/home";
 import { hydrate } from "./support/hydrate";
+import { isPhoneProject, press, services } from "./support/service";
 
 // The home page (docs/product.md, "The home page") at phone and desktop width: the header with its
 // Home Services dropdown and phone menu, the seven sections, and the footer shared with
@@ -39,7 +50,9 @@ test.describe("header", () => {
     await expect(call).toHaveAttribute("data-track-location", "header");
   });
 
-  test("laptop and tablet widths: the desktop header fits from 1024 px, the menu holds every item below it, the hero's buttons clear the lead card", async ({ page }, testInfo) => {
+  test("laptop and tablet widths: the desktop header fits from 1024 px, the menu holds every item below it, the hero's buttons clear the lead card", async ({
+    page,
+  }, testInfo) => {
     test.skip(isPhoneProject(testInfo), "sets its own widths");
     await openHome(page);
     const n = nav(page);
@@ -53,7 +66,10 @@ test.describe("header", () => {
       page.locator("header").getByRole("link", { name: "Log in", exact: true }),
     ];
     const rating = n.getByText("4.7 from 230+ reviews");
-    const heroCall = page.locator("main section").first().getByRole("link", { name: `Call ${SUPPORT.display}` });
+    const heroCall = page
+      .locator("main section")
+      .first()
+      .getByRole("link", { name: `Call ${SUPPORT.display}` });
     const leadCard = page.locator("figure").filter({ hasText: "Sample roofing lead" });
     for (const width of [1024, 1100, 1239, 1279, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });
@@ -81,7 +97,13 @@ test.describe("header", () => {
       }
       const hero = await heroCall.boundingBox();
       const card = await leadCard.boundingBox();
-      const overlap = hero && card && hero.x < card.x + card.width && card.x < hero.x + hero.width && hero.y < card.y + card.height && card.y < hero.y + hero.height;
+      const overlap =
+        hero &&
+        card &&
+        hero.x < card.x + card.width &&
+        card.x < hero.x + hero.width &&
+        hero.y < card.y + card.height &&
+        card.y < hero.y + hero.height;
       expect(overlap, `${width} px: the hero's call button clears the lead card`).toBe(false);
     }
     for (const width of [768, 1023]) {
@@ -288,7 +310,16 @@ test.describe("sections", () => {
 
     // The sample roofing lead's call card: caller, issue, urgency, area, recording and transcript.
     const card = page.locator("figure").filter({ hasText: "Sample roofing lead" });
-    for (const text of ["Caller", "Issue", "Area", "Urgent: active leak", "Recording 3:18", "Transcript ready", "SMS sent", "E-mail sent"]) {
+    for (const text of [
+      "Caller",
+      "Issue",
+      "Area",
+      "Urgent: active leak",
+      "Recording 3:18",
+      "Transcript ready",
+      "SMS sent",
+      "E-mail sent",
+    ]) {
       await expect(card.getByText(text, { exact: true })).toBeVisible();
     }
 
@@ -299,7 +330,14 @@ test.describe("sections", () => {
     for (const layer of ["Capture Layer", "Delivery Engine", "Follow-Up Fuel"]) {
       await expect(features.getByRole("heading", { name: layer, exact: true })).toBeVisible();
     }
-    for (const capability of ["Live call recording", "Instant email delivery", "SMS notifications", "Real-time alerts", "Professional agents", "Call transcripts"]) {
+    for (const capability of [
+      "Live call recording",
+      "Instant email delivery",
+      "SMS notifications",
+      "Real-time alerts",
+      "Professional agents",
+      "Call transcripts",
+    ]) {
       await expect(features.getByText(new RegExp(`^${capability}$`, "i"))).toBeVisible();
     }
     await expect(page.getByRole("heading", { name: "Your marketing works. Voicemail wastes it." })).toBeVisible();
@@ -325,10 +363,22 @@ test.describe("footer", () => {
       await page.goto(path);
       await hydrate(page);
       const f = footer(page);
-      const visibleHrefs = async () =>
-        f.locator("a:visible").evaluateAll((els) => els.map((el) => el.getAttribute("href") ?? ""));
+      const visibleHrefs = async () => f.locator("a:visible").evaluateAll((els) => els.map((el) => el.getAttribute("href") ?? ""));
       const both = ["/hvac", "/roofing", "/plumbing", "/pest-control", "/electrician", "/water-damage"];
-      const phoneMore = ["/siding", "/flooring", "/appliance-repair", "/handyman", "/bathroom-remodeling", "/lawncare", "/pressure-washing", "/carpet-cleaning", "/decks", "/fences", "/painting", "/tree-services"];
+      const phoneMore = [
+        "/siding",
+        "/flooring",
+        "/appliance-repair",
+        "/handyman",
+        "/bathroom-remodeling",
+        "/lawncare",
+        "/pressure-washing",
+        "/carpet-cleaning",
+        "/decks",
+        "/fences",
+        "/painting",
+        "/tree-services",
+      ];
       const serviceNav = f.getByRole("navigation", { name: "Home services" });
       const serviceHrefs = async () => (await visibleHrefs()).filter((h) => [...both, ...phoneMore].includes(h));
 
@@ -348,7 +398,8 @@ test.describe("footer", () => {
         await expect(contact.getByRole("link", { name: SUPPORT.display })).toBeVisible();
         await expect(contact.getByRole("link", { name: EMAIL })).toBeVisible();
       } else {
-        for (const heading of ["Contact", "Home Services", "Company"]) await expect(f.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+        for (const heading of ["Contact", "Home Services", "Company"])
+          await expect(f.getByRole("heading", { name: heading, exact: true })).toBeVisible();
         expect(await serviceHrefs()).toEqual([...both, ...phoneMore].slice(0, 10));
         await expect(f.getByText("More services")).toBeHidden();
         // Four columns: the brand blurb, then Contact, Home Services and Company.
@@ -366,11 +417,15 @@ test.describe("footer", () => {
       await expect(company.getByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/#pricing");
       await expect(company.getByRole("link", { name: "Contact", exact: true })).toHaveAttribute("href", "/#contact");
       await expect(company.getByRole("link", { name: "Support" })).toHaveAttribute("href", SUPPORT.tel);
-      for (const name of ["Facebook", "LinkedIn", "YouTube"]) await expect(f.getByRole("link", { name })).toHaveAttribute("href", /^https:\/\//);
+      for (const name of ["Facebook", "LinkedIn", "YouTube"])
+        await expect(f.getByRole("link", { name })).toHaveAttribute("href", /^https:\/\//);
       expect(await visibleHrefs()).not.toContain("#");
 
       // The legal links open their modal once live, and are links to the pages.
-      for (const [title, href] of [["Privacy Policy", "/privacy"], ["Terms of Service", "/terms"]]) {
+      for (const [title, href] of [
+        ["Privacy Policy", "/privacy"],
+        ["Terms of Service", "/terms"],
+      ]) {
         const link = f.getByRole("link", { name: title, exact: true });
         await expect(link).toHaveAttribute("href", href);
         for (const by of CLOSE_BYS) {

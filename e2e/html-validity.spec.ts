@@ -46,7 +46,10 @@ test("every server-rendered document passes the Nu Html Checker with no error an
   const messages = (JSON.parse(stdout) as { messages: VnuMessage[] }).messages;
   const problems = messages.filter((m) => m.type !== "info" || m.subType === "warning");
   const describe = problems
-    .map((m) => `${(m.url ?? "").split("/").pop()}:${m.lastLine ?? "?"}: ${m.subType ?? m.type}: ${m.message}\n    ${(m.extract ?? "").replace(/\s+/g, " ").slice(0, 160)}`)
+    .map(
+      (m) =>
+        `${(m.url ?? "").split("/").pop()}:${m.lastLine ?? "?"}: ${m.subType ?? m.type}: ${m.message}\n    ${(m.extract ?? "").replace(/\s+/g, " ").slice(0, 160)}`,
+    )
     .join("\n");
   expect(problems, `the Nu Html Checker on ${files.length} documents:\n${describe}`).toEqual([]);
 });

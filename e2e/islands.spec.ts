@@ -1,8 +1,8 @@
 import type { Page, Route } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { leadsByPhone } from "./support/db";
 import { MAIN_DB } from "./support/env";
 import { callbackForm, expectHydrated, press, statusSheet, uniquePhone } from "./support/service";
-import { expect, test } from "./fixtures";
 
 // Islands and first paint: the page paints from server HTML alone; the island runtime is
 // fetched after load and run on the first interaction; what the visitor does before it has
@@ -27,13 +27,15 @@ async function holdRuntime(page: Page): Promise<{ release: () => void; requested
 }
 
 test.describe("first paint", () => {
-  test("the HTML loads no script before it has painted; the runtime is fetched when idle and run on the first interaction", async ({ page }) => {
+  test("the HTML loads no script before it has painted; the runtime is fetched when idle and run on the first interaction", async ({
+    page,
+  }) => {
     const response = await page.goto("/hvac");
     const html = (await response?.text()) ?? "";
     // The document's only executable script is the inline bootstrap: no src, no preload.
-    const scripts = await page.locator("script").evaluateAll((els) =>
-      els.map((s) => ({ src: s.getAttribute("src"), type: s.getAttribute("type") })),
-    );
+    const scripts = await page
+      .locator("script")
+      .evaluateAll((els) => els.map((s) => ({ src: s.getAttribute("src"), type: s.getAttribute("type") })));
     expect(scripts.filter((s) => s.src !== null)).toEqual([]);
     expect(scripts.filter((s) => s.type === null)).toHaveLength(1);
     expect(html).not.toMatch(/<link[^>]*rel="(modulepreload|preload)"/);
@@ -43,9 +45,7 @@ test.describe("first paint", () => {
     const timing = async () =>
       page.evaluate(() => {
         const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
-        const runtime = performance
-          .getEntriesByType("resource")
-          .find((e) => new URL(e.name).pathname.startsWith("/assets/runtime-"));
+        const runtime = performance.getEntriesByType("resource").find((e) => new URL(e.name).pathname.startsWith("/assets/runtime-"));
         return { fcp, runtimeStart: runtime?.startTime ?? -1 };
       });
     // (A resource's timing entry is recorded once its response has ended.)

@@ -5,7 +5,7 @@ import { application, applyLink, availableCampaigns, cards, dashboard, live } fr
 import { BROKEN_URL } from "./support/env";
 import { chooser, menuButton, nav, servicesMenu } from "./support/home";
 import { hydrate } from "./support/hydrate";
-import { SCREENS, layoutProblems } from "./support/layout";
+import { layoutProblems, SCREENS } from "./support/layout";
 import { callbackForm, fillCallbackForm, services, statusSheet, uniquePhone } from "./support/service";
 
 // The layout gate: every public page, and every overlay, at every width from a small phone
@@ -51,7 +51,17 @@ for (const screen of SCREENS) {
     test("the other pages, as served and once live", async ({ page, consoleProblems }) => {
       // The not-found and the 500 page answer with their status, which Chromium logs.
       consoleProblems.allow(/status of (404|500)/);
-      for (const path of ["/", "/campaigns", "/register", "/register/homeowner", "/register/contractor", "/register/affiliate", "/privacy", "/terms", "/no-such-page"]) {
+      for (const path of [
+        "/",
+        "/campaigns",
+        "/register",
+        "/register/homeowner",
+        "/register/contractor",
+        "/register/affiliate",
+        "/privacy",
+        "/terms",
+        "/no-such-page",
+      ]) {
         await page.goto(path);
         await check(page, path);
         await hydrate(page);
@@ -91,8 +101,18 @@ for (const screen of SCREENS) {
         await check(page, what);
       };
       await refused("/hvac", callbackForm(page).form, callbackForm(page).submit, "the callback form's answer with its error");
-      await refused("/register/contractor", page.locator("main form"), page.getByRole("button", { name: "Complete Registration" }), "the registration form's answer with its error");
-      await refused("/campaigns/apply", page.locator("main form"), page.getByRole("button", { name: "Submit Application" }), "the campaign application's answer with its error");
+      await refused(
+        "/register/contractor",
+        page.locator("main form"),
+        page.getByRole("button", { name: "Complete Registration" }),
+        "the registration form's answer with its error",
+      );
+      await refused(
+        "/campaigns/apply",
+        page.locator("main form"),
+        page.getByRole("button", { name: "Submit Application" }),
+        "the campaign application's answer with its error",
+      );
     });
 
     test("the home page's header menus and overlays", async ({ page }) => {
@@ -114,7 +134,11 @@ for (const screen of SCREENS) {
       }
 
       // The account dialog: the type choice, then Login and Sign Up.
-      await page.locator("header").getByRole("link", { name: /^(Login|Log in)$/ }).filter({ visible: true }).click();
+      await page
+        .locator("header")
+        .getByRole("link", { name: /^(Login|Log in)$/ })
+        .filter({ visible: true })
+        .click();
       const account = accountDialog(page);
       await expect(account).toBeVisible();
       await check(page, "the account dialog's type choice");
@@ -142,14 +166,18 @@ for (const screen of SCREENS) {
       await nav(page).getByRole("button", { name: "For Contractors", exact: true }).click();
       await expect(chooser(page)).toBeVisible();
       await check(page, "the contractor chooser");
-      await chooser(page).getByRole("button", { name: /^Homeowners/ }).click();
+      await chooser(page)
+        .getByRole("button", { name: /^Homeowners/ })
+        .click();
       const alert = page.getByRole("alertdialog");
       await expect(alert).toBeVisible();
       await check(page, "the homeowner alert");
       await closeWithEscape(page, alert);
       await showNavigation(page);
       await nav(page).getByRole("button", { name: "For Contractors", exact: true }).click();
-      await chooser(page).getByRole("button", { name: /^Affiliate Partners/ }).click();
+      await chooser(page)
+        .getByRole("button", { name: /^Affiliate Partners/ })
+        .click();
       await expect(dashboard(page)).toBeVisible();
       await check(page, "the affiliate dashboard");
       await dashboard(page).getByRole("button", { name: "View Available Campaigns" }).click();

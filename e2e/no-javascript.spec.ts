@@ -1,13 +1,15 @@
 import { expect, test } from "./fixtures";
 import { MAIN_DB } from "./support/env";
 import { expectStoredLead, waitForLeadMail } from "./support/leads";
-import { SUBMIT_LEAD, SUCCESS_MESSAGE, callbackForm, fillCallbackForm, fold, phoneFor, press, uniquePhone } from "./support/service";
+import { callbackForm, fillCallbackForm, fold, phoneFor, press, SUBMIT_LEAD, SUCCESS_MESSAGE, uniquePhone } from "./support/service";
 
 // The service landing page without JavaScript: plain tel: links, and the callback form posts
 // to the server, lands on the thank-you page, and the lead is stored and e-mailed.
 // docs/product.md, "A service page" and "The callback request".
 
-test("without JavaScript the form posts to the server, lands on the thank-you page, and the lead is stored", async ({ newContext }, testInfo) => {
+test("without JavaScript the form posts to the server, lands on the thank-you page, and the lead is stored", async ({
+  newContext,
+}, testInfo) => {
   const context = await newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/solar");

@@ -1,6 +1,6 @@
-import { defineConfig } from "@playwright/test";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
 import {
   BROKEN_DB,
   BROKEN_LISTEN,
@@ -13,11 +13,11 @@ import {
   PIXEL_ID,
   PIXEL_LISTEN,
   PIXEL_URL,
+  repoRoot,
   SMTP_PORT,
   TF_DB,
   TF_LISTEN,
   TF_URL,
-  repoRoot,
 } from "./support/env";
 
 // Browser tests against the real server binary (target/debug/site), in Debian's
@@ -73,13 +73,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
       headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
     },
   },
   projects: [

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { availableCampaigns, cards, live, openAvailableCampaigns } from "./support/campaigns";
-import { hydrate } from "./support/hydrate";
 import { openHome } from "./support/home";
+import { hydrate } from "./support/hydrate";
 import { callbackForm, fillCallbackForm, isPhoneProject, press, uniquePhone } from "./support/service";
 
 // The visitor's stored preferences (docs/product.md, Accounts): `userPreferences` (theme and
@@ -26,7 +26,10 @@ test("a first visit stores theme light and language en once the page is live, an
   }
 });
 
-test("a visitor's stored values are kept; a broken value is replaced by the defaults; nothing differs from the server's HTML", async ({ page, consoleProblems }) => {
+test("a visitor's stored values are kept; a broken value is replaced by the defaults; nothing differs from the server's HTML", async ({
+  page,
+  consoleProblems,
+}) => {
   // An unreadable value is only logged.
   consoleProblems.allow(/^Unable to read stored preference userPreferences$/);
   // Values the site has no theme or language for: kept for the visitor, not applied (the
@@ -65,8 +68,14 @@ test.describe("when the browser refuses storage", () => {
     page.on("console", (m) => void (m.type() === "warning" && warnings.push(m.text())));
     await openHome(page);
     const modal = await openAvailableCampaigns(page, testInfo);
-    expect(warnings.some((w) => w.startsWith("Unable to clear view preference")), "the affiliate choice's failed clear is logged").toBe(true);
-    expect(warnings.some((w) => w.startsWith("Unable to save preference")), "the preferences' failed write is logged").toBe(true);
+    expect(
+      warnings.some((w) => w.startsWith("Unable to clear view preference")),
+      "the affiliate choice's failed clear is logged",
+    ).toBe(true);
+    expect(
+      warnings.some((w) => w.startsWith("Unable to save preference")),
+      "the preferences' failed write is logged",
+    ).toBe(true);
     await expect(html(page)).toHaveAttribute("data-theme", "light");
     if (!isPhoneProject(testInfo)) {
       const grid = modal.getByRole("button", { name: "Grid view" });

@@ -1,6 +1,15 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { ACCOUNT_REQUESTS, INFO_EMAIL, accountOpener, captureMailDrafts, expectStoredRequest, fillByLabel, theMailDraft, uniqueEmail } from "./support/accounts";
+import {
+  ACCOUNT_REQUESTS,
+  accountOpener,
+  captureMailDrafts,
+  expectStoredRequest,
+  fillByLabel,
+  INFO_EMAIL,
+  theMailDraft,
+  uniqueEmail,
+} from "./support/accounts";
 import { ALL_RULES, axeViolations, describeViolations } from "./support/axe";
 import { lineCount } from "./support/layout";
 import { waitForLeadMail } from "./support/leads";
@@ -30,13 +39,20 @@ function contractor(email: string): Record<string, string> {
   };
 }
 
-test("without JavaScript: every registration button leads here, the form posts, errors show in place, then the thank-you page", async ({ newContext, consoleProblems }, testInfo) => {
+test("without JavaScript: every registration button leads here, the form posts, errors show in place, then the thank-you page", async ({
+  newContext,
+  consoleProblems,
+}, testInfo) => {
   // The server answers a broken rule with the page and status 400, which Chromium logs.
   consoleProblems.allow(/status of 400/);
   const context = await newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
-  for (const link of [page.getByRole("link", { name: "Get Started Today" }), page.locator("#contact").getByRole("link", { name: "Request Your Account" }), accountOpener(page, testInfo)]) {
+  for (const link of [
+    page.getByRole("link", { name: "Get Started Today" }),
+    page.locator("#contact").getByRole("link", { name: "Request Your Account" }),
+    accountOpener(page, testInfo),
+  ]) {
     await expect(link).toHaveAttribute("href", "/register");
   }
   await press(page.getByRole("link", { name: "Get Started Today" }));
@@ -71,7 +87,12 @@ test("without JavaScript: every registration button leads here, the form posts, 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Registration Submitted!");
   await expect(page.getByText("We'll create your account and send login credentials within 24 hours.")).toBeVisible();
   const stored = await expectStoredRequest(email);
-  expect(stored.data).toMatchObject({ source: "request", accountType: "call-buyer", companyName: "Ortega Roofing LLC", businessType: "roofing" });
+  expect(stored.data).toMatchObject({
+    source: "request",
+    accountType: "call-buyer",
+    companyName: "Ortega Roofing LLC",
+    businessType: "roofing",
+  });
   expect(stored.phone).toBe("+18145550177");
   const mail = await waitForLeadMail(stored.id);
   expect(mail.subject).toBe("New Contractor Registration - Luis Ortega");
@@ -155,7 +176,12 @@ test.describe("with JavaScript", () => {
     ]);
     await page.goto("/register/contractor");
     await expectHydrated(page);
-    await fillByLabel(main(page), { "First Name": "Dana", "Last Name": "Whitfield", "Email Address": "dana@example.com", "Phone Number": "4125550134" });
+    await fillByLabel(main(page), {
+      "First Name": "Dana",
+      "Last Name": "Whitfield",
+      "Email Address": "dana@example.com",
+      "Phone Number": "4125550134",
+    });
     await steps(page, [
       ["Company name is required", "Company Name", "Whitfield Roofing"],
       ["Business type is required", "Business Type", "roofing"],
@@ -164,7 +190,12 @@ test.describe("with JavaScript", () => {
     ]);
     await page.goto("/register/affiliate");
     await expectHydrated(page);
-    await fillByLabel(main(page), { "First Name": "Dana", "Last Name": "Whitfield", "Email Address": "dana@example.com", "Phone Number": "4125550134" });
+    await fillByLabel(main(page), {
+      "First Name": "Dana",
+      "Last Name": "Whitfield",
+      "Email Address": "dana@example.com",
+      "Phone Number": "4125550134",
+    });
     await steps(page, [
       ["Company name is required", "Company Name", "Whitfield Media"],
       ["Website URL is required", "Website", "whitfield.example"],
@@ -203,7 +234,13 @@ test.describe("with JavaScript", () => {
   test("when our server refuses the copy, the visitor still lands on the thank-you page", async ({ page, consoleProblems }, testInfo) => {
     consoleProblems.allow(/Failed to load resource/);
     await captureMailDrafts(page);
-    await page.route(`**${ACCOUNT_REQUESTS}`, (route) => route.fulfill({ status: 429, contentType: "application/json", body: '{"error":"Too many requests from your connection. Please wait a minute and try again."}' }));
+    await page.route(`**${ACCOUNT_REQUESTS}`, (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        body: '{"error":"Too many requests from your connection. Please wait a minute and try again."}',
+      }),
+    );
     await page.goto("/register/contractor");
     await expectHydrated(page);
     await fillByLabel(main(page), contractor(uniqueEmail(testInfo, "refused")));
@@ -252,7 +289,9 @@ test.describe("accessibility", () => {
     });
     expect(answer.status()).toBe(400);
     const html = await answer.text();
-    await page.route("**/register/affiliate", (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    await page.route("**/register/affiliate", (route) =>
+      route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
+    );
     await page.goto("/register/affiliate");
     await expectHydrated(page);
     await expect(alert(page)).toHaveText("Last name is required");

@@ -2,16 +2,16 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
   ACCOUNT_REQUESTS,
-  INFO_EMAIL,
   captureMailDrafts,
   expectStoredRequest,
   fillByLabel,
+  INFO_EMAIL,
   mailDrafts,
   openRegistration,
+  type RegistrationType,
   registrationValues,
   theMailDraft,
   uniqueEmail,
-  type RegistrationType,
 } from "./support/accounts";
 import { ALL_RULES, axeViolations, describeViolations } from "./support/axe";
 import { expectFocusTrapped } from "./support/dialog";
@@ -25,8 +25,16 @@ import { press } from "./support/service";
 // the 95% height, axe and focus.
 
 const TYPES: RegistrationType[] = ["Homeowner", "Contractors & Call Buyers", "Affiliate Partners"];
-const LABEL: Record<RegistrationType, string> = { Homeowner: "Homeowner", "Contractors & Call Buyers": "Contractor", "Affiliate Partners": "Affiliate" };
-const STORED: Record<RegistrationType, string> = { Homeowner: "homeowner", "Contractors & Call Buyers": "call-buyer", "Affiliate Partners": "affiliate" };
+const LABEL: Record<RegistrationType, string> = {
+  Homeowner: "Homeowner",
+  "Contractors & Call Buyers": "Contractor",
+  "Affiliate Partners": "Affiliate",
+};
+const STORED: Record<RegistrationType, string> = {
+  Homeowner: "homeowner",
+  "Contractors & Call Buyers": "call-buyer",
+  "Affiliate Partners": "affiliate",
+};
 
 async function chooseType(dialog: Locator, type: RegistrationType): Promise<Locator> {
   await press(dialog.getByRole("button", { name: new RegExp(`^${type}`) }));
@@ -39,12 +47,17 @@ const submitButton = (dialog: Locator) => dialog.getByRole("button", { name: "Co
 
 test.describe("opening", () => {
   for (const where of ["hero", "closing"] as const) {
-    test(`${where === "hero" ? "'Get Started Today'" : "the closing call to action"} opens it at most 95% of the viewport high; Back and close`, async ({ page }) => {
+    test(`${where === "hero" ? "'Get Started Today'" : "the closing call to action"} opens it at most 95% of the viewport high; Back and close`, async ({
+      page,
+    }) => {
       await openHome(page);
       const { dialog, opener } = await openRegistration(page, where);
       await expect(dialog.getByRole("heading", { level: 2 })).toHaveText("Get Started");
       for (const type of TYPES) await expect(dialog.getByRole("button", { name: new RegExp(`^${type}`) })).toBeVisible();
-      const { maxHeight, viewport } = await dialog.evaluate((el) => ({ maxHeight: getComputedStyle(el).maxHeight, viewport: window.innerHeight }));
+      const { maxHeight, viewport } = await dialog.evaluate((el) => ({
+        maxHeight: getComputedStyle(el).maxHeight,
+        viewport: window.innerHeight,
+      }));
       expect(parseFloat(maxHeight)).toBeCloseTo(viewport * 0.95, 0);
       await chooseType(dialog, "Affiliate Partners");
       await expect(dialog.getByLabel("First Name", { exact: true })).toBeFocused();
@@ -111,9 +124,18 @@ test.describe("the forms", () => {
         else await expect(control).toHaveAttribute("type", kind);
         if (kind === "textarea") await expect(control).toHaveAttribute("rows", "3");
         if (kind === "select") {
-          expect(await control.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(options[label]);
+          expect(await control.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(
+            options[label],
+          );
           // One spelling with the campaign application (campaign-application.spec.ts).
-          if (label === "Monthly Volume") await expect(control.locator("option:not([value=''])")).toHaveText(["1-50 leads", "50-100 leads", "100-500 leads", "500-1000 leads", "1000+ leads"]);
+          if (label === "Monthly Volume")
+            await expect(control.locator("option:not([value=''])")).toHaveText([
+              "1-50 leads",
+              "50-100 leads",
+              "100-500 leads",
+              "500-1000 leads",
+              "1000+ leads",
+            ]);
           await expect(control).toHaveValue("");
         }
       }
@@ -134,7 +156,9 @@ test.describe("the forms", () => {
     await fillByLabel(form, { ...registrationValues("Affiliate Partners", "not-an-address"), Website: "whitfield.example" });
     await press(submitButton(dialog));
     await expect(form.getByLabel("Email Address", { exact: true })).toBeFocused();
-    expect(await form.getByLabel("Email Address", { exact: true }).evaluate((el) => (el as HTMLInputElement).validity.typeMismatch)).toBe(true);
+    expect(await form.getByLabel("Email Address", { exact: true }).evaluate((el) => (el as HTMLInputElement).validity.typeMismatch)).toBe(
+      true,
+    );
     await form.getByLabel("Email Address", { exact: true }).fill(uniqueEmail(testInfo, "native"));
     await press(submitButton(dialog));
     await expect(form.getByLabel("Website", { exact: true })).toBeFocused();
@@ -177,7 +201,13 @@ test.describe("submitting", () => {
 
       const response = await posted;
       expect(response.status()).toBe(201);
-      expect(response.request().postDataJSON()).toMatchObject({ source: "registration", accountType: STORED[type], firstName: "Dana", email, hp_website: "" });
+      expect(response.request().postDataJSON()).toMatchObject({
+        source: "registration",
+        accountType: STORED[type],
+        firstName: "Dana",
+        email,
+        hp_website: "",
+      });
       const stored = await expectStoredRequest(email);
       expect(stored.phone).toBe("+14125550134");
       expect(stored.subject).toBe(draft.subject);
@@ -192,7 +222,10 @@ test.describe("submitting", () => {
     });
   }
 
-  test("when our server refuses the copy, the visitor still gets the draft and the success panel", async ({ page, consoleProblems }, testInfo) => {
+  test("when our server refuses the copy, the visitor still gets the draft and the success panel", async ({
+    page,
+    consoleProblems,
+  }, testInfo) => {
     consoleProblems.allow(/Failed to load resource/);
     await captureMailDrafts(page);
     await page.route(`**${ACCOUNT_REQUESTS}`, (route) => route.abort("connectionrefused"));
@@ -212,7 +245,9 @@ test.describe("submitting", () => {
     const form = await chooseType(dialog, "Contractors & Call Buyers");
     await fillByLabel(form, registrationValues("Contractors & Call Buyers", uniqueEmail(testInfo, "error")));
     await press(submitButton(dialog));
-    await expect(dialog.getByRole("alert")).toHaveText("Registration ErrorAn error occurred while submitting your registration. Please try again.");
+    await expect(dialog.getByRole("alert")).toHaveText(
+      "Registration ErrorAn error occurred while submitting your registration. Please try again.",
+    );
     await expect(form.getByLabel("First Name", { exact: true })).toHaveValue("Dana");
     await expect(submitButton(dialog)).toBeEnabled();
   });

@@ -1,7 +1,19 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { insideSideways, lineCount } from "./support/layout";
-import { CALL_LOCATIONS, SLUGS, badgeFor, callbackForm, expectHydrated, footer, isPhoneProject, phoneFor, press, service, services } from "./support/service";
+import {
+  badgeFor,
+  CALL_LOCATIONS,
+  callbackForm,
+  expectHydrated,
+  footer,
+  isPhoneProject,
+  phoneFor,
+  press,
+  SLUGS,
+  service,
+  services,
+} from "./support/service";
 
 // The service landing page (/{slug}) in a real browser against the real server, at phone
 // (390 px) and desktop (1280 px) width: every part of each layout, the badge rule for every
@@ -161,11 +173,16 @@ test.describe("layout", () => {
 // The badge rule, for every service in the catalogue
 // ---------------------------------------------------------------------------------------
 
-test("phones from 320 px: the bottom bar's 'Tap To Call Now' and 'Request Callback' each keep to one line inside their button", async ({ page }, testInfo) => {
+test("phones from 320 px: the bottom bar's 'Tap To Call Now' and 'Request Callback' each keep to one line inside their button", async ({
+  page,
+}, testInfo) => {
   test.skip(!isPhoneProject(testInfo), "the bottom bar is the phone layout's");
   await page.goto("/hvac");
   const bar = page.getByRole("complementary", { name: "Call or request a callback" });
-  const labels = [bar.getByRole("link", { name: "Tap To Call Now" }).getByText("Tap To Call Now"), bar.getByRole("button", { name: "Request Callback" })];
+  const labels = [
+    bar.getByRole("link", { name: "Tap To Call Now" }).getByText("Tap To Call Now"),
+    bar.getByRole("button", { name: "Request Callback" }),
+  ];
   for (const width of [320, 360, 390, 430]) {
     await page.setViewportSize({ width, height: 740 });
     for (const label of labels) {
@@ -223,6 +240,7 @@ test.describe("call links", () => {
       expect(visible.sort()).toEqual([...CALL_LOCATIONS[layout]].sort());
 
       // The only number on the page is this service's.
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text a visitor sees (textContent would count hidden copies too)
       const shown = (await page.locator("body").innerText()).match(/\(\d{3}\) \d{3}-\d{4}/g) ?? [];
       expect(shown.length).toBeGreaterThan(0);
       expect(new Set(shown)).toEqual(new Set([display]));

@@ -1,7 +1,16 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { expectFocusTrapped } from "./support/dialog";
-import { callbackForm, expectHydrated, fillCallbackForm, isPhoneProject, phoneFor, press, submitWithClock, uniquePhone } from "./support/service";
+import {
+  callbackForm,
+  expectHydrated,
+  fillCallbackForm,
+  isPhoneProject,
+  phoneFor,
+  press,
+  submitWithClock,
+  uniquePhone,
+} from "./support/service";
 
 // The 'Callback status' sheet shown after a successful callback request: its window by local
 // time, closing (by itself after 8 s, unless the pointer is over it; Escape, backdrop, buttons)

@@ -17,7 +17,12 @@ test("with the pixel on, its host is in the CSP and a call click is recorded thr
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 
   const queue = () => page.evaluate(() => ((window as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? []) as unknown[][]);
-  await expect.poll(queue).toEqual(expect.arrayContaining([["init", PIXEL_ID], ["track", "PageView"]]));
+  await expect.poll(queue).toEqual(
+    expect.arrayContaining([
+      ["init", PIXEL_ID],
+      ["track", "PageView"],
+    ]),
+  );
 
   // Keep the browser on the page: a tel: link would hand off to the phone app.
   await page.evaluate(() => document.addEventListener("click", (e) => e.preventDefault()));

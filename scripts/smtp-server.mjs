@@ -56,10 +56,10 @@ const server = new SMTPServer({
   allowInsecureAuth: true,
   disableReverseLookup: true,
   logger: false,
-  onAuth(auth, session, callback) {
+  onAuth(auth, _session, callback) {
     callback(null, { user: auth.username ?? "test" });
   },
-  onData(stream, session, callback) {
+  onData(stream, _session, callback) {
     const chunks = [];
     stream.on("data", (chunk) => chunks.push(chunk));
     stream.on("error", callback);

@@ -1,10 +1,11 @@
 // Builds the server-side rendering bundle that QuickJS runs inside the Rust server:
 // one IIFE, no imports, production React, and the non-streaming renderer only
 // (the streaming one doubles the size and needs MessageChannel/TextEncoder).
-import { build } from "esbuild";
+
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "target", "web");

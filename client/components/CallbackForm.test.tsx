@@ -44,7 +44,13 @@ interface Control {
 /** The form's controls, read from its server HTML. */
 function formControls(): Map<string, Control> {
   const html = renderToStaticMarkup(
-    <CallbackForm serviceSlug="hvac" consentText="I agree to the Terms of Service and Privacy Policy." certification={false} onLegal={() => {}} onSubmitted={() => {}} />,
+    <CallbackForm
+      serviceSlug="hvac"
+      consentText="I agree to the Terms of Service and Privacy Policy."
+      certification={false}
+      onLegal={() => {}}
+      onSubmitted={() => {}}
+    />,
   );
   const controls = new Map<string, Control>();
   for (const [, attributes] of html.matchAll(/<input\b([^>]*)>/g)) {
@@ -89,9 +95,7 @@ function browserRefusal(body: Record<string, unknown>): string | null {
 }
 
 /** The messages of the phone rule: those of vectors that change only the phone and are refused. */
-const phoneMessages = new Set(
-  vectors.filter((v) => v.error !== null && changedFields(v).join() === "phone").map((v) => v.error),
-);
+const phoneMessages = new Set(vectors.filter((v) => v.error !== null && changedFields(v).join() === "phone").map((v) => v.error));
 
 interface Check {
   what: string;
@@ -116,9 +120,15 @@ function checksFor(vector: LeadVector): Check[] {
   if (control && control.type !== "hidden") {
     const value = vector.body[control.name];
     if (isAbsent(value)) {
-      checks.push({ what: `${control.name} is required exactly when leaving it empty is refused`, run: () => expect(control.required).toBe(!accepted) });
+      checks.push({
+        what: `${control.name} is required exactly when leaving it empty is refused`,
+        run: () => expect(control.required).toBe(!accepted),
+      });
     } else if (control.maxLength !== null && typeof value === "string" && value.length > control.maxLength) {
-      checks.push({ what: `the browser stops ${control.name} at ${control.maxLength} characters, and the server refuses more`, run: () => expect(accepted).toBe(false) });
+      checks.push({
+        what: `the browser stops ${control.name} at ${control.maxLength} characters, and the server refuses more`,
+        run: () => expect(accepted).toBe(false),
+      });
     }
   }
   return checks;
@@ -163,7 +173,9 @@ describe("the callback form against catalogue/cases/leads.json", () => {
     const reason = skipReason(vector);
     if (reason === null) {
       it(`${vector.name}: the browser decides it, or a reason says why not`, () => {
-        expect.fail(`no browser check decides "${vector.name}" and no reason in SERVER_ONLY names why (fields changed: ${changedFields(vector).join(", ")})`);
+        expect.fail(
+          `no browser check decides "${vector.name}" and no reason in SERVER_ONLY names why (fields changed: ${changedFields(vector).join(", ")})`,
+        );
       });
       continue;
     }

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import {
   CERT_URL_FIELD,
+  type Certificate,
   messageForResponse,
   messageForThrown,
   orFallback,
@@ -11,9 +12,8 @@ import {
   SUCCESS_MESSAGE,
   waitForCertificate,
   wakeOnChildren,
-  type Certificate,
 } from "../forms/callback";
-import { callbackWindow, type CallbackWindow } from "../lib/callbackWindow";
+import { type CallbackWindow, callbackWindow } from "../lib/callbackWindow";
 import { pixelEvent } from "../lib/pixel";
 import { HONEYPOT_FIELD } from "./honeypot";
 
@@ -38,6 +38,7 @@ function ConsentWording({ text, onLegal }: { text: string; onLegal: Props["onLeg
       {parts.map((part, i) =>
         part === "Terms of Service" || part === "Privacy Policy" ? (
           <button
+            // biome-ignore lint/suspicious/noArrayIndexKey: the wording's pieces, fixed for the page: a piece's place is its identity
             key={i}
             type="button"
             className="font-bold text-blue-800 underline underline-offset-2"
@@ -70,6 +71,7 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
     return readCertificate(field(CERT_URL_FIELD), field(PING_URL_FIELD));
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per page view, with the props of the first render
   useEffect(() => {
     if (certification) void recordTokenWhenReady(certificate, serviceSlug);
     // Once per page view.
@@ -117,7 +119,14 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
   const sending = status.kind === "sending";
   const input = "w-full rounded-lg border border-slate-500 bg-white px-4 py-3 text-base text-slate-900";
   return (
-    <form ref={formRef} method="post" action={SUBMIT_LEAD_URL} onSubmit={submit} className="flex flex-col gap-4" aria-describedby={`${id}-status`}>
+    <form
+      ref={formRef}
+      method="post"
+      action={SUBMIT_LEAD_URL}
+      onSubmit={submit}
+      className="flex flex-col gap-4"
+      aria-describedby={`${id}-status`}
+    >
       <input type="hidden" name="serviceSlug" defaultValue={serviceSlug} />
       <input type="hidden" name="tcpa_text" defaultValue={consentText} />
       <div className="sr-only" aria-hidden="true">
@@ -130,7 +139,16 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
         <label htmlFor={`${id}-name`} className="mb-1 block font-bold text-slate-900">
           Full Name
         </label>
-        <input id={`${id}-name`} name="fullName" type="text" required maxLength={100} autoComplete="name" className={input} data-first-field />
+        <input
+          id={`${id}-name`}
+          name="fullName"
+          type="text"
+          required
+          maxLength={100}
+          autoComplete="name"
+          className={input}
+          data-first-field
+        />
       </div>
       <div>
         <label htmlFor={`${id}-phone`} className="mb-1 block font-bold text-slate-900">
@@ -142,10 +160,25 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
         <label htmlFor={`${id}-zip`} className="mb-1 block font-bold text-slate-900">
           ZIP Code <span className="font-normal text-slate-600">(optional)</span>
         </label>
-        <input id={`${id}-zip`} name="zipCode" type="text" autoComplete="postal-code" inputMode="numeric" maxLength={10} className={input} />
+        <input
+          id={`${id}-zip`}
+          name="zipCode"
+          type="text"
+          autoComplete="postal-code"
+          inputMode="numeric"
+          maxLength={10}
+          className={input}
+        />
       </div>
       <div className="flex items-start gap-3">
-        <input id={`${id}-consent`} name="consent" type="checkbox" required aria-labelledby={consentId} className="mt-1 h-5 w-5 shrink-0 accent-blue-700" />
+        <input
+          id={`${id}-consent`}
+          name="consent"
+          type="checkbox"
+          required
+          aria-labelledby={consentId}
+          className="mt-1 h-5 w-5 shrink-0 accent-blue-700"
+        />
         <p id={consentId} data-tf-element-role="consent-language" className="text-sm leading-relaxed text-slate-700">
           <ConsentWording text={consentText} onLegal={onLegal} />
         </p>

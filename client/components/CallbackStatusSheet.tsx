@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { callbackStatusText, type CallbackWindow } from "../lib/callbackWindow";
+import { type CallbackWindow, callbackStatusText } from "../lib/callbackWindow";
 import { formatPhone } from "../lib/phone";
 import { CallLink } from "./CallLink";
 import { Dialog } from "./Dialog";
@@ -33,6 +33,7 @@ export function CallbackStatusSheet({ window: callbackWindow, phone, service, on
     remaining.current = Math.max(0, remaining.current - (Date.now() - startedAt.current));
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the clock starts once, when the sheet mounts
   useEffect(() => {
     start();
     return () => clearTimeout(timer.current);
@@ -40,7 +41,16 @@ export function CallbackStatusSheet({ window: callbackWindow, phone, service, on
   }, []);
 
   return (
-    <Dialog title={title} eyebrow="Callback status" onClose={onClose} variant="sheet" onPointerEnter={pause} onPointerLeave={start} testId="callback-status" returnFocusTo={returnFocusTo}>
+    <Dialog
+      title={title}
+      eyebrow="Callback status"
+      onClose={onClose}
+      variant="sheet"
+      onPointerEnter={pause}
+      onPointerLeave={start}
+      testId="callback-status"
+      returnFocusTo={returnFocusTo}
+    >
       <p className="text-slate-700">{text}</p>
       <p className="mt-4 text-sm text-slate-700">
         Want to talk now?{" "}
@@ -48,7 +58,11 @@ export function CallbackStatusSheet({ window: callbackWindow, phone, service, on
           Call {formatPhone(phone)}
         </CallLink>
       </p>
-      <button type="button" onClick={onClose} className="mt-5 w-full rounded-xl bg-blue-700 px-6 py-3 font-bold text-white hover:bg-blue-800">
+      <button
+        type="button"
+        onClick={onClose}
+        className="mt-5 w-full rounded-xl bg-blue-700 px-6 py-3 font-bold text-white hover:bg-blue-800"
+      >
         Got it
       </button>
     </Dialog>

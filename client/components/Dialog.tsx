@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 
 interface DialogProps {
   title: string;
@@ -58,11 +58,13 @@ export function Dialog({
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per opening, focus returning where it was then
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     // A button disabled while its request ran has already lost focus to <body>.
-    const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    const active =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     const opener = active ?? returnFocusTo ?? null;
     if (!dialog.open) dialog.showModal();
     const first = dialog.querySelector<HTMLElement>("[data-autofocus]") ?? dialog.querySelector<HTMLElement>(FOCUSABLE);
@@ -119,7 +121,11 @@ export function Dialog({
     >
       {/* Pointer handlers sit on the content, not the dialog: the backdrop belongs to the
           dialog element, so there the pointer would always count as "over it". */}
-      <div className={`flex ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} flex-col`} onPointerEnter={onPointerEnter} onPointerLeave={onPointerLeave}>
+      <div
+        className={`flex ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} flex-col`}
+        onPointerEnter={onPointerEnter}
+        onPointerLeave={onPointerLeave}
+      >
         <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4">
           <div>
             {eyebrow ? <p className="text-sm font-bold uppercase tracking-wide text-green-800">{eyebrow}</p> : null}
@@ -134,7 +140,16 @@ export function Dialog({
             className="-m-2 rounded-lg p-2 text-slate-700 hover:bg-slate-100"
             aria-label="Close"
           >
-            <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">
+            <svg
+              viewBox="0 0 24 24"
+              className="h-6 w-6"
+              aria-hidden="true"
+              focusable="false"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth={2}
+              strokeLinecap="round"
+            >
               <path d="M18 6 6 18M6 6l12 12" />
             </svg>
           </button>

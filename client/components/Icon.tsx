@@ -22,6 +22,7 @@ export function Icon({ node, className = "h-6 w-6" }: IconProps) {
     >
       {(node ?? []).map(([tag, attrs], i) => {
         const Tag = tag as "path";
+        // biome-ignore lint/suspicious/noArrayIndexKey: an icon's shapes never move: a shape's place is its identity
         return <Tag key={i} {...attrs} />;
       })}
     </svg>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { LEGAL_TITLES, legalFragmentUrl, type LegalDocument } from "../lib/legal";
+import { LEGAL_TITLES, type LegalDocument, legalFragmentUrl } from "../lib/legal";
 import { Dialog } from "./Dialog";
 import { LegalText } from "./legal/LegalText";
 

@@ -1,6 +1,6 @@
 import LegalLink from "../islands/LegalLink";
-import { formatPhone } from "../lib/phone";
 import { LEGAL_PATHS, LEGAL_TITLES } from "../lib/legal";
+import { formatPhone } from "../lib/phone";
 import type { ServiceLink, SiteInfo } from "../lib/types";
 import { CallLink } from "./CallLink";
 import { FullFooter } from "./footer/FullFooter";

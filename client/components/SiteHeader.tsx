@@ -1,5 +1,4 @@
 import { formatPhone } from "../lib/phone";
-import type { ServiceLink } from "../lib/types";
 import { CallButton } from "./CallButton";
 import { CallLink } from "./CallLink";
 import { HomeHeader, type HomeHeaderProps } from "./header/HomeHeader";
@@ -23,7 +22,10 @@ export function SiteHeader(props: SiteHeaderProps) {
     case "service":
       return (
         <>
-          <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2"
+          >
             Skip to content
           </a>
           {/* One banner landmark for both layouts; CSS shows one part per width. */}

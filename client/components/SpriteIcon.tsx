@@ -49,6 +49,7 @@ export function IconSprite({ icons }: { icons: Record<string, IconNode> }) {
         <symbol key={name} id={`i-${name}`} viewBox="0 0 24 24">
           {node.map(([tag, attrs], i) => {
             const Tag = tag as "path";
+            // biome-ignore lint/suspicious/noArrayIndexKey: an icon's shapes never move: a shape's place is its identity
             return <Tag key={i} {...attrs} />;
           })}
         </symbol>

@@ -9,7 +9,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import vectorFile from "../../catalogue/cases/account-requests.json";
 import { RegistrationFields } from "../components/account/RegistrationFields";
-import { ACCOUNT_TYPES, isAccountType, type AccountType } from "./accounts";
+import { ACCOUNT_TYPES, type AccountType, isAccountType } from "./accounts";
 import { REGISTRATION_FIELDS, registrationSubject, validateRequest } from "./registration";
 import { signupSubject, validateSignup } from "./signup";
 
@@ -29,7 +29,8 @@ function serverOnly(v: Vector): string | null {
     return "the form names its own source; only a hand-made request names another";
   if (!isAccountType(accountType)) return "the form sends one of its three types; only a hand-made request sends another";
   if ("password" in v.body || "confirmPassword" in v.body) return "no form sends a password: they stay in the browser";
-  if (Object.values(v.body).some((value) => typeof value !== "string")) return "forms send text; only a hand-made request sends other JSON types";
+  if (Object.values(v.body).some((value) => typeof value !== "string"))
+    return "forms send text; only a hand-made request sends other JSON types";
   return null;
 }
 
@@ -41,7 +42,10 @@ describe("the shared vectors", () => {
   it("cover every source and type, accepted and refused", () => {
     for (const source of ["signup", "registration", "request"]) {
       for (const type of ACCOUNT_TYPES) {
-        expect(vectors.some((v) => v.body.source === source && v.body.accountType === type && v.error === null), `${source} ${type}`).toBe(true);
+        expect(
+          vectors.some((v) => v.body.source === source && v.body.accountType === type && v.error === null),
+          `${source} ${type}`,
+        ).toBe(true);
       }
       expect(vectors.filter((v) => v.body.source === source && v.error !== null).length).toBeGreaterThanOrEqual(10);
     }
@@ -118,7 +122,8 @@ function controls(type: AccountType): Map<string, Control> {
 }
 
 /** The HTML standard's valid e-mail address: what the browser's email type checks. */
-const HTML_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const HTML_EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** Whether the browser would send this body from the modal, or why it could not come from it. */
 function browser(type: AccountType, body: Record<string, string>): { sends: boolean } | { cannot: string } {
@@ -126,8 +131,10 @@ function browser(type: AccountType, body: Record<string, string>): { sends: bool
     // Value sanitization: email and URL inputs drop line breaks and surrounding white space.
     const raw = body[name] ?? "";
     const value = control.type === "email" || control.type === "url" ? raw.replace(/[\r\n]/g, "").trim() : raw;
-    if (control.tag === "select" && value !== "" && !control.options.includes(value)) return { cannot: `${name}: a select sends one of its options` };
-    if (control.maxLength !== null && Array.from(value).length > control.maxLength) return { cannot: `${name}: maxlength stops the typing` };
+    if (control.tag === "select" && value !== "" && !control.options.includes(value))
+      return { cannot: `${name}: a select sends one of its options` };
+    if (control.maxLength !== null && Array.from(value).length > control.maxLength)
+      return { cannot: `${name}: maxlength stops the typing` };
     if (control.required && value === "") return { sends: false };
     if (control.type === "email" && !HTML_EMAIL.test(value)) return { sends: false };
     if (control.type === "url") {
@@ -145,7 +152,8 @@ function browser(type: AccountType, body: Record<string, string>): { sends: bool
 const SERVER_STRICTER: Readonly<Record<string, string>> = {
   "registration: website with another scheme (the browser takes it; we keep only http(s))": "we store http(s) addresses only",
   "registration: website javascript: URL": "we store http(s) addresses only",
-  "registration: service areas only white space (the browser's required check takes it)": "white space passes the browser's required check; staff need text",
+  "registration: service areas only white space (the browser's required check takes it)":
+    "white space passes the browser's required check; staff need text",
 };
 
 describe("the header registration modal (the browser's own checks)", () => {
@@ -158,8 +166,24 @@ describe("the header registration modal (the browser's own checks)", () => {
       expect(found.get("phone")?.type).toBe("tel");
     }
     expect(controls("affiliate").get("website")?.type).toBe("url");
-    expect(controls("homeowner").get("propertyType")?.options).toEqual(["single-family", "condo", "townhouse", "apartment", "multi-family", "commercial"]);
-    expect(controls("call-buyer").get("businessType")?.options).toEqual(["hvac", "roofing", "plumbing", "flooring", "pest-control", "siding", "general", "other"]);
+    expect(controls("homeowner").get("propertyType")?.options).toEqual([
+      "single-family",
+      "condo",
+      "townhouse",
+      "apartment",
+      "multi-family",
+      "commercial",
+    ]);
+    expect(controls("call-buyer").get("businessType")?.options).toEqual([
+      "hvac",
+      "roofing",
+      "plumbing",
+      "flooring",
+      "pest-control",
+      "siding",
+      "general",
+      "other",
+    ]);
     expect(controls("call-buyer").get("monthlyBudget")?.options).toEqual(["1000-2500", "2500-5000", "5000-10000", "10000-25000", "25000+"]);
     expect(controls("affiliate").get("monthlyVolume")?.options).toEqual(["1-50", "50-100", "100-500", "500-1000", "1000+"]);
     const html = renderToStaticMarkup(createElement(RegistrationFields, { type: "homeowner", idPrefix: "r", checks: "native" }));

@@ -3,7 +3,16 @@
 
 import { describe, expect, it, vi } from "vitest";
 import { HONEYPOT_FIELD, requestBody, sendAccountRequest } from "./accounts";
-import { LOGIN_DELAY_MS, MAX_LOGIN_ATTEMPTS, MSG_CONTACT_SUPPORT, MSG_TRY_LATER, failureMessage, loginStep, remainingNote, validateLogin } from "./login";
+import {
+  failureMessage,
+  LOGIN_DELAY_MS,
+  loginStep,
+  MAX_LOGIN_ATTEMPTS,
+  MSG_CONTACT_SUPPORT,
+  MSG_TRY_LATER,
+  remainingNote,
+  validateLogin,
+} from "./login";
 import { registrationBody, registrationMailto, registrationSubject } from "./registration";
 import { signupBody, signupFields, signupMailto, signupSubject, validateSignup } from "./signup";
 
@@ -45,9 +54,13 @@ describe("sign-up: the thirteen rules in order, first failure shown", () => {
     expect(validateSignup("homeowner", { ...VALID, companyName: "", website: "", serviceAreas: "" })).toBeNull();
   });
   it("the earlier rule wins when several fail", () => {
-    expect(validateSignup("affiliate", { ...VALID, password: "x", companyName: "", website: "" })?.message).toBe("Password must be at least 8 characters long");
+    expect(validateSignup("affiliate", { ...VALID, password: "x", companyName: "", website: "" })?.message).toBe(
+      "Password must be at least 8 characters long",
+    );
     expect(validateSignup("affiliate", {})?.message).toBe("First name is required");
-    expect(validateSignup("call-buyer", { ...VALID, password: "", username: "ab" })?.message).toBe("Username must be at least 3 characters long");
+    expect(validateSignup("call-buyer", { ...VALID, password: "", username: "ab" })?.message).toBe(
+      "Username must be at least 3 characters long",
+    );
   });
   it("passwords are compared exactly, not trimmed", () => {
     expect(validateSignup("homeowner", { ...VALID, confirmPassword: `${VALID.password} ` })?.message).toBe("Passwords do not match");
@@ -83,7 +96,9 @@ describe("sign-up: the mail draft", () => {
     expect(body).not.toMatch(/password/i);
     expect(body).not.toContain("Address:");
     const url = signupMailto("info@ringready.example", "call-buyer", VALID, now);
-    expect(url.startsWith("mailto:info@ringready.example?subject=New%20Account%20Registration%20-%20Contractor%20-%20Luis%20Ortega&body=")).toBe(true);
+    expect(
+      url.startsWith("mailto:info@ringready.example?subject=New%20Account%20Registration%20-%20Contractor%20-%20Luis%20Ortega&body="),
+    ).toBe(true);
     expect(decodeURIComponent(url.split("&body=")[1])).toBe(body.replace(/\n/g, "\r\n"));
     expect(url).not.toContain(encodeURIComponent(VALID.password));
   });
@@ -136,7 +151,9 @@ describe("the registration draft", () => {
     expect(body).toContain("Monthly Volume: 500-1000 leads");
     expect(body).toContain("Traffic Sources: Search ads\nSEO sites");
     expect(body).toContain("Submitted: January 1, 2025 at 9:30 AM");
-    expect(registrationMailto("info@ringready.example", "affiliate", values, new Date())).toMatch(/^mailto:info@ringready\.example\?subject=New%20Affiliate%20Registration%20-%20Jordan%20Reyes&body=/);
+    expect(registrationMailto("info@ringready.example", "affiliate", values, new Date())).toMatch(
+      /^mailto:info@ringready\.example\?subject=New%20Affiliate%20Registration%20-%20Jordan%20Reyes&body=/,
+    );
   });
 });
 

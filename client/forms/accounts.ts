@@ -82,6 +82,7 @@ export const FIELD_NOUN: Readonly<Record<string, string>> = {
 export const MULTILINE: ReadonlySet<string> = new Set(["serviceAreas", "serviceNeeds", "trafficSources"]);
 
 /** A control character other than tab, carriage return and line feed. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LINE_BREAK = /[\r\n]/;
 
@@ -111,7 +112,12 @@ export type Values = Readonly<Record<string, string>>;
 
 /** The body our server keeps: the source, the type and the form's fields, trimmed. Never a
  * password: `fields` names what is sent, so nothing else can slip in. */
-export function requestBody(source: RequestSource, accountType: AccountType, values: Values, fields: readonly string[]): Record<string, string> {
+export function requestBody(
+  source: RequestSource,
+  accountType: AccountType,
+  values: Values,
+  fields: readonly string[],
+): Record<string, string> {
   const body: Record<string, string> = { source, accountType };
   for (const name of fields) body[name] = (values[name] ?? "").trim();
   body[HONEYPOT_FIELD] = values[HONEYPOT_FIELD] ?? "";

@@ -37,7 +37,14 @@ describe("poll", () => {
   });
   it("gives up after the last try without a final wait", async () => {
     const waits: number[] = [];
-    expect(await poll(() => null, 500, 40, async (ms) => void waits.push(ms))).toBeNull();
+    expect(
+      await poll(
+        () => null,
+        500,
+        40,
+        async (ms) => void waits.push(ms),
+      ),
+    ).toBeNull();
     expect(waits.length).toBe(39);
   });
 });
@@ -47,7 +54,11 @@ describe("waitForCertificate", () => {
   function fakeTime() {
     let t = 0;
     const waits: number[] = [];
-    return { waits, now: () => t, wait: async (ms: number) => void (waits.push(ms), (t += ms)) };
+    const wait = async (ms: number) => {
+      waits.push(ms);
+      t += ms;
+    };
+    return { waits, now: () => t, wait };
   }
   const cert = readCertificate("https://cert.trustedform.com/t", "");
 
@@ -76,7 +87,16 @@ describe("waitForCertificate", () => {
     // A wait woken after 1 ms each time (the form changing) looks 2500 times, not 26.
     let t = 0;
     const probe = vi.fn(() => null);
-    expect(await waitForCertificate(probe, true, async () => void (t += 1), () => t)).toEqual(NO_CERTIFICATE);
+    expect(
+      await waitForCertificate(
+        probe,
+        true,
+        async () => {
+          t += 1;
+        },
+        () => t,
+      ),
+    ).toEqual(NO_CERTIFICATE);
     expect(t).toBe(2500);
     expect(probe).toHaveBeenCalledTimes(2501);
   });
@@ -91,17 +111,36 @@ describe("recordTokenWhenReady", () => {
   it("posts the token once when it appears", async () => {
     let n = 0;
     const send = vi.fn(async () => new Response(null, { status: 204 }));
-    const sent = await recordTokenWhenReady(() => (++n === 3 ? readCertificate("https://cert.trustedform.com/tok", "https://ping/x") : null), "hvac", send, noWait);
+    const sent = await recordTokenWhenReady(
+      () => (++n === 3 ? readCertificate("https://cert.trustedform.com/tok", "https://ping/x") : null),
+      "hvac",
+      send,
+      noWait,
+    );
     expect(sent).toBe(true);
     expect(send).toHaveBeenCalledTimes(1);
     const [url, init] = send.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe("/.netlify/functions/record-token");
-    expect(JSON.parse(String(init.body))).toEqual({ token: "tok", ping: "https://ping/x", serviceSlug: "hvac", certUrl: "https://cert.trustedform.com/tok" });
+    expect(JSON.parse(String(init.body))).toEqual({
+      token: "tok",
+      ping: "https://ping/x",
+      serviceSlug: "hvac",
+      certUrl: "https://cert.trustedform.com/tok",
+    });
   });
   it("tries 40 times every 500 ms and sends nothing without a token", async () => {
     let elapsed = 0;
     const send = vi.fn(async () => new Response(null));
-    expect(await recordTokenWhenReady(() => null, "hvac", send, async (ms) => void (elapsed += ms))).toBe(false);
+    expect(
+      await recordTokenWhenReady(
+        () => null,
+        "hvac",
+        send,
+        async (ms) => {
+          elapsed += ms;
+        },
+      ),
+    ).toBe(false);
     expect(send).not.toHaveBeenCalled();
     expect(elapsed).toBe(39 * 500);
   });
@@ -109,12 +148,15 @@ describe("recordTokenWhenReady", () => {
     const send = vi.fn(async () => {
       throw new TypeError("Failed to fetch");
     });
-    await expect(recordTokenWhenReady(() => readCertificate("https://cert.trustedform.com/a", ""), "hvac", send, noWait)).resolves.toBe(true);
+    await expect(recordTokenWhenReady(() => readCertificate("https://cert.trustedform.com/a", ""), "hvac", send, noWait)).resolves.toBe(
+      true,
+    );
   });
 });
 
 describe("error messages (docs/product.md, 'The callback request')", () => {
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   it("uses the JSON answer's error field", async () => {
     expect(await messageForResponse(json(400, { error: "Please enter your full name." }))).toBe("Please enter your full name.");
   });
@@ -123,7 +165,11 @@ describe("error messages (docs/product.md, 'The callback request')", () => {
     expect(await messageForResponse(json(500, null))).toBe("Submit failed");
   });
   it("gives the status code and text for a non-JSON answer", async () => {
-    expect(await messageForResponse(new Response("<html>", { status: 502, statusText: "Bad Gateway", headers: { "Content-Type": "text/html" } }))).toBe("502 Bad Gateway");
+    expect(
+      await messageForResponse(
+        new Response("<html>", { status: 502, statusText: "Bad Gateway", headers: { "Content-Type": "text/html" } }),
+      ),
+    ).toBe("502 Bad Gateway");
   });
   it("gives the thrown error's message, or 'Something went wrong'", () => {
     expect(messageForThrown(new TypeError("Failed to fetch"))).toBe("Failed to fetch");

@@ -26,7 +26,12 @@ export const NO_CERTIFICATE: Certificate = { token: "", ping: "", certUrl: "" };
 export function readCertificate(certUrl: string | null | undefined, ping: string | null | undefined): Certificate | null {
   const url = (certUrl ?? "").trim();
   if (!url) return null;
-  const token = url.replace(/[?#].*$/, "").split("/").filter(Boolean).pop() ?? "";
+  const token =
+    url
+      .replace(/[?#].*$/, "")
+      .split("/")
+      .filter(Boolean)
+      .pop() ?? "";
   if (!token) return null;
   return { token, ping: (ping ?? "").trim(), certUrl: url };
 }
@@ -129,5 +134,5 @@ export function messageForThrown(error: unknown): string {
 
 /** Any message, or the fallback when it is empty. */
 export function orFallback(message: string | null | undefined): string {
-  return message && message.trim() ? message : FALLBACK_ERROR;
+  return message?.trim() ? message : FALLBACK_ERROR;
 }

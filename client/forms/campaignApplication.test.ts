@@ -6,19 +6,19 @@ import { describe, expect, it } from "vitest";
 import campaignsFile from "../../catalogue/campaigns.json";
 import casesFile from "../../catalogue/cases/campaign-applications.json";
 import {
+  type Application,
+  type ApplicationValues,
   applicationDate,
   applicationPayload,
   applyHref,
   EMPTY_APPLICATION,
+  MESSAGES,
   mailBody,
   mailSubject,
   mailtoHref,
-  MESSAGES,
   normaliseWebsite,
   postApplication,
   validateApplication,
-  type Application,
-  type ApplicationValues,
 } from "./campaignApplication";
 import { MONTHLY_VOLUMES } from "./options";
 import { REGISTRATION_FIELDS } from "./registration";
@@ -32,7 +32,17 @@ interface Vector {
 const vectors = casesFile.cases as Vector[];
 const live = campaignsFile.filter((c) => c.status === "LIVE").map((c) => c.campaign);
 
-const TEXT_FIELDS = ["firstName", "lastName", "email", "phone", "company", "website", "experience", "monthlyVolume", "additionalInfo"] as const;
+const TEXT_FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "company",
+  "website",
+  "experience",
+  "monthlyVolume",
+  "additionalInfo",
+] as const;
 
 /** The vector's body as the form holds it, or why the form cannot send it. */
 function formValues(body: Record<string, unknown>): ApplicationValues | string {
@@ -55,8 +65,21 @@ function formValues(body: Record<string, unknown>): ApplicationValues | string {
 
 describe("catalogue/cases/campaign-applications.json", () => {
   it("covers each of the nine rules and every campaign it names is live", () => {
-    for (const message of [MESSAGES.firstName, MESSAGES.lastName, MESSAGES.email, MESSAGES.emailInvalid, MESSAGES.phone, MESSAGES.company, MESSAGES.experience, MESSAGES.monthlyVolume, MESSAGES.campaigns]) {
-      expect(vectors.some((v) => v.error === message), message).toBe(true);
+    for (const message of [
+      MESSAGES.firstName,
+      MESSAGES.lastName,
+      MESSAGES.email,
+      MESSAGES.emailInvalid,
+      MESSAGES.phone,
+      MESSAGES.company,
+      MESSAGES.experience,
+      MESSAGES.monthlyVolume,
+      MESSAGES.campaigns,
+    ]) {
+      expect(
+        vectors.some((v) => v.error === message),
+        message,
+      ).toBe(true);
     }
     for (const v of vectors.filter((v) => v.error === null)) {
       for (const name of v.application?.selectedCampaigns ?? []) expect(live).toContain(name);
@@ -192,6 +215,8 @@ describe("the post to the server", () => {
   });
 
   it("links each campaign to the apply page", () => {
-    expect(applyHref("Solar Transfers - Utility Bill $150+")).toBe("/campaigns/apply?campaign=Solar%20Transfers%20-%20Utility%20Bill%20%24150%2B");
+    expect(applyHref("Solar Transfers - Utility Bill $150+")).toBe(
+      "/campaigns/apply?campaign=Solar%20Transfers%20-%20Utility%20Bill%20%24150%2B",
+    );
   });
 });

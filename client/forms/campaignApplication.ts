@@ -23,7 +23,6 @@ export const EXPERIENCE_OPTIONS = [
   { value: "expert", label: "Expert (5+ years)" },
 ] as const;
 
-
 /** Longest value each text field takes (the inputs' maxlength; the server's limits). */
 export const MAX_CHARS = {
   firstName: 100,
@@ -142,7 +141,8 @@ export function normaliseWebsite(text: string): string | null {
   }
   const authority = url.slice(url.indexOf("//") + 2).split(/[/?#]/)[0];
   const host = authority.replace(/:[0-9]+$/, "");
-  const label = (part: string) => part.length > 0 && Array.from(part).every((ch) => /[A-Za-z0-9-]/.test(ch) || (ch.codePointAt(0) ?? 0) > 0x7f);
+  const label = (part: string) =>
+    part.length > 0 && Array.from(part).every((ch) => /[A-Za-z0-9-]/.test(ch) || (ch.codePointAt(0) ?? 0) > 0x7f);
   const labels = host.split(".");
   return labels.length >= 2 && labels.every(label) ? url : null;
 }
@@ -224,7 +224,8 @@ export function applicationDate(now: Date): string {
 }
 
 /** The draft's subject: 'New Campaign Application - {firstName} {lastName}'. */
-export const mailSubject = (a: Pick<Application, "firstName" | "lastName">): string => `New Campaign Application - ${a.firstName} ${a.lastName}`;
+export const mailSubject = (a: Pick<Application, "firstName" | "lastName">): string =>
+  `New Campaign Application - ${a.firstName} ${a.lastName}`;
 
 /** The draft's body: personal information, experience and volume, the campaigns, the
  * additional information ('None provided'), the website ('Not provided'), the date and source. */

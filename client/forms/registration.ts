@@ -3,10 +3,10 @@
 // spec's second version), which shows its own messages, first failure first. Both ask the
 // same fields of each type and compose the same mail draft.
 
-import { EMAIL_PATTERN, TYPE_LABEL, textProblem, type AccountType, type FieldError, type Values } from "./accounts";
 import { formatDateTime } from "../lib/format";
 import { mailtoUrl } from "../lib/mailDraft";
 import { isRegistrationPhone } from "../lib/phone";
+import { type AccountType, EMAIL_PATTERN, type FieldError, TYPE_LABEL, textProblem, type Values } from "./accounts";
 import { MONTHLY_VOLUMES, type Option } from "./options";
 
 export interface FieldSpec {
@@ -56,7 +56,13 @@ const COMMON: readonly FieldSpec[] = [
   { name: "phone", label: "Phone Number", kind: "tel", autoComplete: "tel", required: "Phone number is required" },
 ];
 
-const COMPANY: FieldSpec = { name: "companyName", label: "Company Name", kind: "text", autoComplete: "organization", required: "Company name is required" };
+const COMPANY: FieldSpec = {
+  name: "companyName",
+  label: "Company Name",
+  kind: "text",
+  autoComplete: "organization",
+  required: "Company name is required",
+};
 
 /** Each type's fields, in the form's order (docs/product.md, "Accounts"). */
 export const REGISTRATION_FIELDS: Readonly<Record<AccountType, readonly FieldSpec[]>> = {

@@ -2,9 +2,9 @@
 // the first failure shown, and the mail draft to the company's info address. Passwords are
 // checked here and go nowhere else: not into the draft, not into the copy our server keeps.
 
-import { EMAIL_PATTERN, TYPE_LABEL, charCount, textProblem, type AccountType, type FieldError, type Values } from "./accounts";
 import { formatDateTime } from "../lib/format";
 import { mailtoUrl } from "../lib/mailDraft";
+import { type AccountType, charCount, EMAIL_PATTERN, type FieldError, TYPE_LABEL, textProblem, type Values } from "./accounts";
 
 export const MIN_USERNAME = 3;
 export const MIN_PASSWORD = 8;
@@ -38,7 +38,7 @@ export const SIGNUP_LABELS: Readonly<Record<string, string>> = {
   serviceAreas: "Service Areas",
 };
 
-const blank = (value: string | undefined) => !value || !value.trim();
+const blank = (value: string | undefined) => !value?.trim();
 
 /** The first of the thirteen rules the values break, or null (docs/product.md, "Accounts").
  * The server checks the same rules but 7 to 9, which it never sees. */

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import { REGISTER_PATH } from "../forms/paths";
-import { defineIsland } from "./island";
 import { isPlainClick } from "../lib/plainClick";
+import { defineIsland } from "./island";
 
 // Loaded when first opened, so the link's own chunk stays small.
 const AccountDialog = lazy(() => import("../components/account/dialogs").then((m) => ({ default: m.AccountDialog })));
@@ -33,7 +33,11 @@ function AccountLogin({ place, brand, infoEmail }: Props) {
           event.preventDefault();
           setOpen(true);
         }}
-        className={place === "bar" ? `${OUTLINE} text-sm` : "whitespace-nowrap text-sm font-bold text-white underline underline-offset-4 hover:no-underline"}
+        className={
+          place === "bar"
+            ? `${OUTLINE} text-sm`
+            : "whitespace-nowrap text-sm font-bold text-white underline underline-offset-4 hover:no-underline"
+        }
       >
         {place === "bar" ? "Login" : "Log in"}
       </a>

@@ -31,7 +31,13 @@ function Callback({ serviceSlug, phone, consentText, certification }: Props) {
       />
       {document ? <LegalDialog document={document} onClose={() => setDocument(null)} /> : null}
       {sheet ? (
-        <CallbackStatusSheet window={sheet.window} returnFocusTo={sheet.returnFocusTo} phone={phone} service={serviceSlug} onClose={() => setSheet(null)} />
+        <CallbackStatusSheet
+          window={sheet.window}
+          returnFocusTo={sheet.returnFocusTo}
+          phone={phone}
+          service={serviceSlug}
+          onClose={() => setSheet(null)}
+        />
       ) : null}
     </>
   );

@@ -26,6 +26,7 @@ function CampaignBrowser({ campaigns, email }: Props) {
   const shown = filterCampaigns(campaigns, search, filter);
 
   // What the visitor typed or chose before this island was live stays in the fields: take it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, right after hydration
   useEffect(() => {
     const typed = searchRef.current?.value ?? "";
     const chosen = filterRef.current?.value ?? "all";
@@ -95,18 +96,18 @@ function CampaignBrowser({ campaigns, email }: Props) {
               </dl>
               {c.promoAllowed ? <p className="mt-3 text-sm text-slate-700">Promo: {c.promoAllowed}</p> : null}
               <div className="mt-auto">
-              <a
-                href={applyHref(c.campaign)}
-                aria-label={`Apply Now: ${c.campaign}`}
-                onClick={(e) => {
-                  e.preventDefault();
-                  applyLink.current = e.currentTarget;
-                  setApplyFor(c.campaign);
-                }}
-                className="mt-4 block rounded-xl bg-blue-700 px-4 py-2.5 text-center font-bold text-white hover:bg-blue-800"
-              >
-                Apply Now
-              </a>
+                <a
+                  href={applyHref(c.campaign)}
+                  aria-label={`Apply Now: ${c.campaign}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    applyLink.current = e.currentTarget;
+                    setApplyFor(c.campaign);
+                  }}
+                  className="mt-4 block rounded-xl bg-blue-700 px-4 py-2.5 text-center font-bold text-white hover:bg-blue-800"
+                >
+                  Apply Now
+                </a>
               </div>
             </li>
           ))}

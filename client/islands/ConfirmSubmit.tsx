@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
 import { defineIsland } from "./island";
 
 interface Props {
@@ -47,6 +47,7 @@ function ConfirmSubmit({ label, question, confirmLabel, ariaLabel, tone }: Props
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a question and its two buttons inside a line of text: a <fieldset> is a block for form fields
     <span
       role="group"
       aria-label={question}
@@ -59,7 +60,11 @@ function ConfirmSubmit({ label, question, confirmLabel, ariaLabel, tone }: Props
       <button ref={confirm} type="submit" className="rounded-lg bg-red-700 px-3 py-1 font-bold text-white hover:bg-red-800">
         {confirmLabel}
       </button>
-      <button type="button" className="rounded-lg border border-slate-300 bg-white px-3 py-1 font-bold text-slate-900 hover:bg-slate-100" onClick={() => setAsking(false)}>
+      <button
+        type="button"
+        className="rounded-lg border border-slate-300 bg-white px-3 py-1 font-bold text-slate-900 hover:bg-slate-100"
+        onClick={() => setAsking(false)}
+      >
         Cancel
       </button>
     </span>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { eager, defineIsland } from "./island";
+import { defineIsland, eager } from "./island";
 
 interface Props {
   /** The text copied. */
@@ -29,7 +29,12 @@ function CopyButton({ value, what }: Props) {
 
   return (
     <span className={live ? "ml-2 inline-flex items-center gap-2" : "hidden"}>
-      <button type="button" aria-label={`Copy ${what}`} className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs font-bold text-slate-900 hover:bg-slate-100" onClick={copy}>
+      <button
+        type="button"
+        aria-label={`Copy ${what}`}
+        className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs font-bold text-slate-900 hover:bg-slate-100"
+        onClick={copy}
+      >
         Copy
       </button>
       <span role="status" className="text-xs text-slate-700">

@@ -84,7 +84,14 @@ function Disclosure({ controls, kind, label }: Props) {
 
   return (
     <>
-      <button ref={button} type="button" aria-expanded={open} aria-controls={controls} onClick={() => setOpen((was) => !was)} className={`${CLASSES[kind]} ${BUTTON_DISPLAY[kind]}`}>
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={controls}
+        onClick={() => setOpen((was) => !was)}
+        className={`${CLASSES[kind]} ${BUTTON_DISPLAY[kind]}`}
+      >
         {face(open)}
       </button>
       <a href={`#${controls}`} className={`${CLASSES[kind]} ${LINK_DISPLAY[kind]}`}>

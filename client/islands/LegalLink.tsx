@@ -1,8 +1,8 @@
-import { useState, type MouseEvent } from "react";
+import { type MouseEvent, useState } from "react";
 import { LegalDialog } from "../components/LegalDialog";
 import { LEGAL_PATHS, LEGAL_TITLES, type LegalDocument } from "../lib/legal";
-import { defineIsland } from "./island";
 import { isPlainClick } from "../lib/plainClick";
+import { defineIsland } from "./island";
 
 interface Props {
   document: LegalDocument;

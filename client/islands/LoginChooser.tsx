@@ -53,7 +53,13 @@ function LoginChooser({ phone, email, campaignsUrl }: Props) {
 
   return (
     <>
-      <button ref={button} type="button" aria-haspopup="dialog" onClick={() => setOverlay({ kind: "chooser" })} className={`${OUTLINE} py-2.5 noscript:hidden`}>
+      <button
+        ref={button}
+        type="button"
+        aria-haspopup="dialog"
+        onClick={() => setOverlay({ kind: "chooser" })}
+        className={`${OUTLINE} py-2.5 noscript:hidden`}
+      >
         For Contractors
       </button>
       {/* Without JavaScript: the registration request form, which works without it. */}
@@ -65,7 +71,14 @@ function LoginChooser({ phone, email, campaignsUrl }: Props) {
       {overlay
         ? createPortal(
             <Suspense fallback={null}>
-              <HeaderOverlay overlay={overlay} onChange={setOverlay} phone={phone} email={email} campaignsUrl={campaignsUrl} returnFocusTo={button.current} />
+              <HeaderOverlay
+                overlay={overlay}
+                onChange={setOverlay}
+                phone={phone}
+                email={email}
+                campaignsUrl={campaignsUrl}
+                returnFocusTo={button.current}
+              />
             </Suspense>,
             document.body,
           )

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import { REGISTER_PATH } from "../forms/paths";
-import { defineIsland } from "./island";
 import { isPlainClick } from "../lib/plainClick";
+import { defineIsland } from "./island";
 
 // Loaded when first opened, so the button's own chunk stays small.
 const RegistrationDialog = lazy(() => import("../components/account/dialogs").then((m) => ({ default: m.RegistrationDialog })));

@@ -1,30 +1,30 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Banner, PRIMARY, REGISTRATION_CHOICES, SECONDARY, SubmitLabel, TypeChoice } from "../components/account/parts";
 import { RegistrationFields } from "../components/account/RegistrationFields";
 import {
   ACCOUNT_REQUESTS_URL,
+  type AccountType,
+  type FieldError,
   HONEYPOT_FIELD,
   REGISTER_PATH,
   REGISTERED_PATH,
-  TYPE_SLUG,
   registerPath,
   requestBody,
   sendAccountRequest,
-  type AccountType,
-  type FieldError,
+  TYPE_SLUG,
 } from "../forms/accounts";
 import {
+  fieldNames,
   REGISTRATION_ERROR,
   REGISTRATION_ERROR_TITLE,
-  SUCCESS_DELAY_MS,
-  fieldNames,
   registrationMailto,
+  SUCCESS_DELAY_MS,
   validateRequest,
 } from "../forms/registration";
-import { openMailDraft } from "../lib/mailDraft";
-import { defineIsland } from "./island";
-import { isPlainClick } from "../lib/plainClick";
 import { formValues } from "../lib/formValues";
+import { openMailDraft } from "../lib/mailDraft";
+import { isPlainClick } from "../lib/plainClick";
+import { defineIsland } from "./island";
 
 interface Props {
   /** The type whose form the page shows; null: the type choice. */
@@ -76,7 +76,9 @@ function RegistrationRequest({ accountType, infoEmail, values, error }: Props) {
   // After the visitor moves between steps: focus the form's first field, or the type left.
   useEffect(() => {
     if (!moved.current) return;
-    const target = type ? document.getElementById("request-firstName") : chosen.current && document.querySelector<HTMLElement>(`[data-type="${chosen.current}"]`);
+    const target = type
+      ? document.getElementById("request-firstName")
+      : chosen.current && document.querySelector<HTMLElement>(`[data-type="${chosen.current}"]`);
     target?.focus();
   }, [type]);
 

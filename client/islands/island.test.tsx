@@ -19,6 +19,13 @@ const Outer = defineIsland("Outer", ({ name }: { name: string }) => (
   </section>
 ));
 
+/** A component whose props cannot travel as JSON (a callback). */
+const WithCallback = ({ onDone }: { onDone: () => void }) => (
+  <button type="button" onClick={onDone}>
+    Done
+  </button>
+);
+
 describe("defineIsland", () => {
   it("renders the component inside an element naming the island and carrying its props", () => {
     const html = renderToString(<GreetingIsland name={'Ann "<b>" & Co'} />);
@@ -35,7 +42,10 @@ describe("defineIsland", () => {
   });
 
   it("names the address fragments that wake an island right after paint", () => {
-    const Panel = wakesOn(defineIsland("Panel", ({ n }: { n: number }) => <i>{n}</i>), ["#panel", "#panel-more"]);
+    const Panel = wakesOn(
+      defineIsland("Panel", ({ n }: { n: number }) => <i>{n}</i>),
+      ["#panel", "#panel-more"],
+    );
     expect(renderToString(<Panel n={1} />)).toContain('data-wake="#panel #panel-more"');
     expect(renderToString(<GreetingIsland name="Al" />)).not.toContain("data-wake");
   });
@@ -47,7 +57,6 @@ describe("defineIsland", () => {
   });
 
   it("refuses props that cannot travel as JSON, at compile time", () => {
-    const WithCallback = ({ onDone }: { onDone: () => void }) => <button onClick={onDone}>Done</button>;
     // @ts-expect-error a callback prop cannot be sent from the server
     const island = defineIsland("WithCallback", WithCallback);
     expect(island.islandName).toBe("WithCallback");

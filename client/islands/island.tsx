@@ -11,7 +11,7 @@
 // `defineIsland("<file name>", Component)`. The build finds it there; see
 // docs/decisions/004-islands.md.
 
-import { createContext, useContext, type ComponentType, type JSX } from "react";
+import { type ComponentType, createContext, type JSX, useContext } from "react";
 
 /** `T` when it survives JSON unchanged (plain data, no functions or elements), else never. */
 export type Plain<T> = T extends string | number | boolean | null | undefined
@@ -53,7 +53,13 @@ export function defineIsland<P extends object>(
     if (nested) return <Component {...(props as P & JSX.IntrinsicAttributes)} />;
     return (
       // display: contents, so the wrapper never changes the layout around the island.
-      <div data-island={name} data-props={JSON.stringify(props)} data-eager={EAGER.has(name) ? "" : undefined} data-wake={WAKE.get(name)} className="contents">
+      <div
+        data-island={name}
+        data-props={JSON.stringify(props)}
+        data-eager={EAGER.has(name) ? "" : undefined}
+        data-wake={WAKE.get(name)}
+        className="contents"
+      >
         <IslandTree Component={Component} props={props} />
       </div>
     );

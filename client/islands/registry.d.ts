@@ -2,5 +2,8 @@
 // `{ [file name]: () => import("./<file name>") }`, one chunk per island.
 declare module "virtual:islands" {
   import type { ComponentType } from "react";
-  export const islands: Record<string, () => Promise<{ default: { readonly islandName: string; readonly Component: ComponentType<object> } }>>;
+  export const islands: Record<
+    string,
+    () => Promise<{ default: { readonly islandName: string; readonly Component: ComponentType<object> } }>
+  >;
 }

@@ -5,7 +5,11 @@ const at = (h: number, m: number) => new Date(2025, 5, 14, h, m, 0);
 
 describe("callbackWindow", () => {
   it("is instant from 08:00 up to before 20:00", () => {
-    for (const [h, m] of [[8, 0], [12, 30], [19, 59]]) {
+    for (const [h, m] of [
+      [8, 0],
+      [12, 30],
+      [19, 59],
+    ]) {
       expect(callbackWindow(at(h, m)).status).toBe("instant");
     }
   });

@@ -5,9 +5,7 @@
 export const WINDOW_START_HOUR = 8;
 export const WINDOW_END_HOUR = 20;
 
-export type CallbackWindow =
-  | { status: "instant" }
-  | { status: "queued"; nextStart: Date; day: "today" | "tomorrow" };
+export type CallbackWindow = { status: "instant" } | { status: "queued"; nextStart: Date; day: "today" | "tomorrow" };
 
 export function callbackWindow(now: Date): CallbackWindow {
   const hour = now.getHours();

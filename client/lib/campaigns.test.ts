@@ -60,7 +60,9 @@ describe("filterByStatus", () => {
 
 describe("portalCampaign", () => {
   it("keeps only what the portal's cards show", () => {
-    expect(portalCampaign({ ...campaign("Roofing Inbound", "$45"), notes: "long qualification notes", promoAllowed: "Inbound only" })).toEqual({
+    expect(
+      portalCampaign({ ...campaign("Roofing Inbound", "$45"), notes: "long qualification notes", promoAllowed: "Inbound only" }),
+    ).toEqual({
       campaign: "Roofing Inbound",
       payouts: "$45",
       status: "LIVE",

@@ -12,12 +12,18 @@ export const PAYOUT_FILTERS: ReadonlyArray<{ value: PayoutFilter; label: string 
 export type PortalCampaign = Pick<Campaign, "campaign" | "payouts" | "status" | "geos" | "paymentTerms" | "promoAllowed">;
 
 export function portalCampaign({ campaign, payouts, status, geos, paymentTerms, promoAllowed }: Campaign): PortalCampaign {
-  return promoAllowed === undefined ? { campaign, payouts, status, geos, paymentTerms } : { campaign, payouts, status, geos, paymentTerms, promoAllowed };
+  return promoAllowed === undefined
+    ? { campaign, payouts, status, geos, paymentTerms }
+    : { campaign, payouts, status, geos, paymentTerms, promoAllowed };
 }
 
 /** Campaigns shown in the portal: LIVE only, name matching the search case-insensitively,
  * and the payout filter ('Fixed Payout': payouts text contains $; 'RTB': contains RTB). */
-export function filterCampaigns<C extends Pick<Campaign, "campaign" | "payouts" | "status">>(campaigns: readonly C[], search: string, filter: PayoutFilter): C[] {
+export function filterCampaigns<C extends Pick<Campaign, "campaign" | "payouts" | "status">>(
+  campaigns: readonly C[],
+  search: string,
+  filter: PayoutFilter,
+): C[] {
   const needle = search.trim().toLowerCase();
   return campaigns.filter((c) => {
     if (c.status !== "LIVE") return false;

@@ -18,8 +18,8 @@ export function formatPrice(dollars: number): string {
   const cents = Math.round(Math.abs(dollars) * 100);
   const whole = Math.floor(cents / 100);
   const rest = cents % 100;
-  const text = "$" + formatNumber(whole) + (rest ? "." + String(rest).padStart(2, "0") : "");
-  return negative ? "-" + text : text;
+  const text = `$${formatNumber(whole)}${rest ? `.${String(rest).padStart(2, "0")}` : ""}`;
+  return negative ? `-${text}` : text;
 }
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

@@ -2,14 +2,14 @@ import { describe, expect, it, vi } from "vitest";
 import {
   AFFILIATE_VIEW_MODE_KEY,
   CLEAR_VIEW_MODE_WARNING,
-  DEFAULT_PREFERENCES,
-  USER_PREFERENCES_KEY,
   clearAffiliateViewMode,
+  DEFAULT_PREFERENCES,
   readPreferences,
   readViewMode,
   savePreferences,
   saveViewMode,
   settlePreferences,
+  USER_PREFERENCES_KEY,
 } from "./preferences";
 
 /** A Map behind the Storage methods the module uses. */
@@ -29,7 +29,10 @@ const refusing = () => {
 
 describe("clearAffiliateViewMode", () => {
   it("removes the affiliateViewMode key", () => {
-    const { store, source } = memory([[AFFILIATE_VIEW_MODE_KEY, "grid"], ["theme", "light"]]);
+    const { store, source } = memory([
+      [AFFILIATE_VIEW_MODE_KEY, "grid"],
+      ["theme", "light"],
+    ]);
     const warn = vi.fn();
     clearAffiliateViewMode(source, warn);
     expect(store.has(AFFILIATE_VIEW_MODE_KEY)).toBe(false);
@@ -88,7 +91,10 @@ describe("the user preferences", () => {
     const warn = vi.fn();
     expect(readPreferences(memory([[USER_PREFERENCES_KEY, "{not json"]]).source, warn)).toEqual(DEFAULT_PREFERENCES);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(readPreferences(memory([[USER_PREFERENCES_KEY, '{"theme":7,"language":"fr"}']]).source)).toEqual({ theme: "light", language: "fr" });
+    expect(readPreferences(memory([[USER_PREFERENCES_KEY, '{"theme":7,"language":"fr"}']]).source)).toEqual({
+      theme: "light",
+      language: "fr",
+    });
     expect(readPreferences(memory([[USER_PREFERENCES_KEY, "null"]]).source)).toEqual(DEFAULT_PREFERENCES);
   });
 
@@ -102,7 +108,8 @@ describe("the user preferences", () => {
 
 describe("settlePreferences (once the page is live)", () => {
   /** What the function touches of <html>. */
-  const html = () => ({ dataset: {} as Record<string, string>, lang: "en" }) as unknown as HTMLElement & { dataset: Record<string, string> };
+  const html = () =>
+    ({ dataset: {} as Record<string, string>, lang: "en" }) as unknown as HTMLElement & { dataset: Record<string, string> };
 
   it("stores the defaults, in their one shape, when nothing is stored", () => {
     const { store, source } = memory();
@@ -146,6 +153,7 @@ describe("rendering", () => {
     const { createElement } = await import("react");
     const { renderToString } = await import("react-dom/server");
     const { useViewMode } = await import("./preferences");
+    // biome-ignore lint/correctness/noComponentHookFactories: it calls the hook this test imports itself; it is made once and never re-rendered
     function Probe() {
       const [mode] = useViewMode();
       return createElement("p", null, mode);

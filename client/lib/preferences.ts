@@ -113,7 +113,11 @@ export function settlePreferences(
 }
 
 /** Stores a change to the theme or language, keeping the other. */
-export function savePreferences(change: Partial<UserPreferences>, storage: StorageSource = browserStorage, warn: Warn = console.warn): UserPreferences {
+export function savePreferences(
+  change: Partial<UserPreferences>,
+  storage: StorageSource = browserStorage,
+  warn: Warn = console.warn,
+): UserPreferences {
   const next = { ...readPreferences(storage, warn), ...change };
   write(USER_PREFERENCES_KEY, JSON.stringify(next), storage, warn);
   return next;
@@ -123,6 +127,7 @@ export function savePreferences(change: Partial<UserPreferences>, storage: Stora
  * (so hydration matches), the stored value right after; `set` changes and stores it. */
 export function useStoredPreference<T>(fallback: T, load: () => T, store: (value: T) => void): [T, (value: T) => void] {
   const [value, setValue] = useState<T>(fallback);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after the first render
   useEffect(() => {
     setValue(load());
     // Once, after the first render.
@@ -136,5 +141,9 @@ export function useStoredPreference<T>(fallback: T, load: () => T, store: (value
 
 /** The affiliate campaign view mode as component state (list until the stored one is read). */
 export function useViewMode(): [ViewMode, (mode: ViewMode) => void] {
-  return useStoredPreference<ViewMode>(DEFAULT_VIEW_MODE, () => readViewMode(), (mode) => saveViewMode(mode));
+  return useStoredPreference<ViewMode>(
+    DEFAULT_VIEW_MODE,
+    () => readViewMode(),
+    (mode) => saveViewMode(mode),
+  );
 }

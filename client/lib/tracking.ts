@@ -2,7 +2,7 @@
 // allowed by the CSP): the TrustedForm consent certificate and the ad pixel.
 
 import { CERT_URL_FIELD, PING_URL_FIELD } from "../forms/callback";
-import { pixelEvent, type Fbq } from "./pixel";
+import { type Fbq, pixelEvent } from "./pixel";
 
 function addScript(src: string) {
   const script = document.createElement("script");

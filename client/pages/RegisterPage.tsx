@@ -37,7 +37,9 @@ export function RegisterPage({ site, accountType, values, error }: RegisterProps
           <ol className="mt-4 grid gap-4">
             {STEPS.map((step, i) => (
               <li key={step.title} className="flex gap-3">
-                <span className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-blue-700 text-sm font-bold text-white">{i + 1}</span>
+                <span className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-blue-700 text-sm font-bold text-white">
+                  {i + 1}
+                </span>
                 <span>
                   <span className="block font-bold text-slate-900">{step.title}</span>
                   <span className="block text-sm text-slate-700">{step.text}</span>

@@ -23,7 +23,11 @@ const STEPS = [
   { title: "Get Your Service", text: "We connect you with a licensed local pro who can take the job." },
 ];
 
-const CALLBACK_POINTS = ["A real person calls you, not a robot", "Free for homeowners, no obligation", "Licensed, insured local contractors"];
+const CALLBACK_POINTS = [
+  "A real person calls you, not a robot",
+  "Free for homeowners, no obligation",
+  "Licensed, insured local contractors",
+];
 
 /** Landing page for one service (/{slug}). Phone and desktop layouts both come from the
  * server's HTML; CSS alone decides which sections show at which width. */
@@ -55,7 +59,12 @@ export function ServicePage({ site, service, phone, icons, consentText, tracking
           urgentMessage={service.urgentMessage}
           scenarios={service.urgentScenarios}
         />
-        <SolutionSection title={service.solutionTitle} description={service.solutionDescription} features={service.features} icons={icons} />
+        <SolutionSection
+          title={service.solutionTitle}
+          description={service.solutionDescription}
+          features={service.features}
+          icons={icons}
+        />
         <ClosingCallToAction serviceName={service.name} serviceSlug={slug} phone={phone} />
       </main>
       <SiteFooter variant="service" site={site} phone={phone} service={slug} />

@@ -79,9 +79,21 @@ export const FEATURES = {
   capabilities: [
     { icon: "mic", title: "Live Call Recording", text: "Hear exactly what the customer said, word for word." },
     { icon: "mail", title: "Instant Email Delivery", text: "Lead details and the recording in your inbox within seconds." },
-    { icon: "message-square-text", title: "SMS Notifications", text: "The caller, the job and the callback window, texted to you or your dispatcher." },
-    { icon: "bell-ring", title: "Real-Time Alerts", text: "Urgent jobs such as active leaks or no heat are flagged the moment they come in." },
-    { icon: "user-check", title: "Professional Agents", text: "Live, trained people who answer in your company's name and ask your intake questions." },
+    {
+      icon: "message-square-text",
+      title: "SMS Notifications",
+      text: "The caller, the job and the callback window, texted to you or your dispatcher.",
+    },
+    {
+      icon: "bell-ring",
+      title: "Real-Time Alerts",
+      text: "Urgent jobs such as active leaks or no heat are flagged the moment they come in.",
+    },
+    {
+      icon: "user-check",
+      title: "Professional Agents",
+      text: "Live, trained people who answer in your company's name and ask your intake questions.",
+    },
     { icon: "file-text", title: "Call Transcripts", text: "A written record of every call to search, share and forward to your crew." },
   ],
 };
@@ -92,7 +104,12 @@ export const MARKETING_WASTE = {
   cost: { figure: "$500-$5,000", text: "what each missed call costs you" },
   without: {
     title: "Without live answering",
-    steps: ["Your ad brings in a call", "The call goes to voicemail", "The caller hangs up and dials a competitor", "Your ad budget books someone else's job"],
+    steps: [
+      "Your ad brings in a call",
+      "The call goes to voicemail",
+      "The caller hangs up and dials a competitor",
+      "Your ad budget books someone else's job",
+    ],
   },
   with: {
     title: "With live answering",
@@ -120,7 +137,10 @@ export const GETTING_STARTED = {
   title: "Live in 24 hours, in three steps",
   steps: [
     { title: "Call us", text: "Tell us about your business, your service area and the jobs you want. One call is enough." },
-    { title: "We set up your line", text: "We write your greeting and intake questions and send leads where you want them: SMS, e-mail or both." },
+    {
+      title: "We set up your line",
+      text: "We write your greeting and intake questions and send leads where you want them: SMS, e-mail or both.",
+    },
     { title: "Forward your calls", text: "Send all your calls or just the overflow. Live agents answer every one in 3 rings or less." },
   ],
 };

@@ -74,7 +74,10 @@ export async function expectStoredRequest(email: string): Promise<StoredRequest>
 
 /** An address of its own for each test, project and step (a repeat within 10 minutes is one request). */
 export function uniqueEmail(testInfo: TestInfo, label: string): string {
-  const slug = `${testInfo.project.name}-${testInfo.title}-${label}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 60);
+  const slug = `${testInfo.project.name}-${testInfo.title}-${label}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 60);
   return `${slug}-${Date.now() % 1_000_000}@example.com`;
 }
 
@@ -94,7 +97,11 @@ export async function openAccountDialog(page: Page, testInfo: TestInfo): Promise
 }
 
 /** Step 1 of the account dialog: the type, then the tab. */
-export async function chooseAccountType(dialog: Locator, title: "Homeowners" | "Contractors/Call Buyers" | "Affiliate Partners", tab: "Login" | "Sign Up" = "Login"): Promise<void> {
+export async function chooseAccountType(
+  dialog: Locator,
+  title: "Homeowners" | "Contractors/Call Buyers" | "Affiliate Partners",
+  tab: "Login" | "Sign Up" = "Login",
+): Promise<void> {
   await press(dialog.getByRole("button", { name: new RegExp(`^${title.replace("/", "\\/")}`) }));
   await expect(dialog.getByRole("tab", { name: "Login" })).toBeVisible();
   if (tab === "Sign Up") await press(dialog.getByRole("tab", { name: "Sign Up" }));
@@ -105,7 +112,9 @@ export const registrationDialog = (page: Page): Locator => page.getByRole("dialo
 
 /** 'Get Started Today' in the hero, or the closing call to action's 'Request Your Account'. */
 export function registrationOpener(page: Page, where: "hero" | "closing"): Locator {
-  return where === "hero" ? page.getByRole("link", { name: "Get Started Today", exact: true }) : page.locator("#contact").getByRole("link", { name: "Request Your Account", exact: true });
+  return where === "hero"
+    ? page.getByRole("link", { name: "Get Started Today", exact: true })
+    : page.locator("#contact").getByRole("link", { name: "Request Your Account", exact: true });
 }
 
 export async function openRegistration(page: Page, where: "hero" | "closing" = "hero"): Promise<{ dialog: Locator; opener: Locator }> {
@@ -123,11 +132,28 @@ export function registrationValues(type: RegistrationType, email: string): Recor
   const common = { "First Name": "Dana", "Last Name": "Whitfield", "Email Address": email, "Phone Number": "(412) 555-0134" };
   switch (type) {
     case "Homeowner":
-      return { ...common, "Property Address": "118 Maple Street, Erie, PA 16501", "Property Type": "condo", "Service Needs": "Roof leak over the kitchen" };
+      return {
+        ...common,
+        "Property Address": "118 Maple Street, Erie, PA 16501",
+        "Property Type": "condo",
+        "Service Needs": "Roof leak over the kitchen",
+      };
     case "Contractors & Call Buyers":
-      return { ...common, "Company Name": "Whitfield Roofing", "Business Type": "roofing", "Monthly Budget": "2500-5000", "Service Areas": "Erie County, PA" };
+      return {
+        ...common,
+        "Company Name": "Whitfield Roofing",
+        "Business Type": "roofing",
+        "Monthly Budget": "2500-5000",
+        "Service Areas": "Erie County, PA",
+      };
     case "Affiliate Partners":
-      return { ...common, "Company Name": "Whitfield Media", Website: "https://whitfield.example", "Traffic Sources": "Search ads", "Monthly Volume": "100-500" };
+      return {
+        ...common,
+        "Company Name": "Whitfield Media",
+        Website: "https://whitfield.example",
+        "Traffic Sources": "Search ads",
+        "Monthly Volume": "100-500",
+      };
   }
 }
 
@@ -139,4 +165,3 @@ export async function fillByLabel(scope: Locator, values: Record<string, string>
     else await control.fill(value);
   }
 }
-

@@ -19,7 +19,10 @@ export interface AxeViolation {
 export const ALL_RULES = "all";
 
 /** The violations, and how many rules passed (to show the run checked something). */
-export async function axeViolations(page: Page, tags: string[] | typeof ALL_RULES = AXE_TAGS): Promise<{ violations: AxeViolation[]; passes: number }> {
+export async function axeViolations(
+  page: Page,
+  tags: string[] | typeof ALL_RULES = AXE_TAGS,
+): Promise<{ violations: AxeViolation[]; passes: number }> {
   // The campaign cards are `content-visibility: auto`: until shown, the browser neither lays
   // them out nor hit-tests them, so axe could not find their colours. Render them, as a
   // visitor scrolling down would, before checking.
@@ -48,6 +51,9 @@ export async function axeViolations(page: Page, tags: string[] | typeof ALL_RULE
 /** One line per violation and node, for the failure message. */
 export function describeViolations(violations: AxeViolation[]): string {
   return violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ")}`).join("\n")}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ")}`).join("\n")}`,
+    )
     .join("\n");
 }

@@ -43,7 +43,8 @@ export const cards = (modal: Locator): Locator => modal.getByRole("list", { name
 /** The 'Apply Now' of one campaign (its accessible name carries the campaign's): a link on
  * /campaigns, a button in the dashboard's modal. */
 export const applyLink = (page: Page, campaign: string): Locator => page.getByRole("link", { name: `Apply Now: ${campaign}`, exact: true });
-export const applyButton = (modal: Locator, campaign: string): Locator => modal.getByRole("button", { name: `Apply Now: ${campaign}`, exact: true });
+export const applyButton = (modal: Locator, campaign: string): Locator =>
+  modal.getByRole("button", { name: `Apply Now: ${campaign}`, exact: true });
 
 /** Records the mail drafts the page opens instead of handing them to a mail program;
  * `fail` makes opening one throw (the application's exception path). */
@@ -70,7 +71,11 @@ export async function mailDrafts(page: Page): Promise<MailDraft[]> {
   const hrefs = await page.evaluate(() => (window as unknown as { __mailDrafts: string[] }).__mailDrafts);
   return hrefs.map((href) => {
     const url = new URL(href);
-    return { to: decodeURIComponent(url.pathname), subject: url.searchParams.get("subject") ?? "", body: url.searchParams.get("body") ?? "" };
+    return {
+      to: decodeURIComponent(url.pathname),
+      subject: url.searchParams.get("subject") ?? "",
+      body: url.searchParams.get("body") ?? "",
+    };
   });
 }
 

@@ -10,7 +10,11 @@ const TABBABLE =
 
 /** How many controls Tab should cycle through in the dialog. */
 async function tabbables(dialog: Locator): Promise<number> {
-  return dialog.evaluate((d, selector) => Array.from(d.querySelectorAll<HTMLElement>(selector)).filter((el) => el.getClientRects().length > 0 && el.tabIndex >= 0).length, TABBABLE);
+  return dialog.evaluate(
+    (d, selector) =>
+      Array.from(d.querySelectorAll<HTMLElement>(selector)).filter((el) => el.getClientRects().length > 0 && el.tabIndex >= 0).length,
+    TABBABLE,
+  );
 }
 
 /** Index of the focused element among the dialog's controls, -1 when focus is outside. */

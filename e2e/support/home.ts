@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { expect } from "../fixtures";
-import { isPhoneProject, press } from "./service";
-import { hydrate } from "./hydrate";
 import { repoRoot } from "./env";
+import { hydrate } from "./hydrate";
+import { isPhoneProject, press } from "./service";
 
 // The home page's header and overlays, for home.spec.ts and home-overlays.spec.ts.
 
@@ -80,6 +80,8 @@ export async function closeDialog(page: Page, dialog: Locator, by: CloseBy): Pro
 
 /** The distinct left edges of a list's items (those drawn at all): its number of columns. */
 export async function columnCount(items: Locator): Promise<number> {
-  const lefts = await items.evaluateAll((els) => els.filter((el) => el.getClientRects().length > 0).map((el) => Math.round(el.getBoundingClientRect().left)));
+  const lefts = await items.evaluateAll((els) =>
+    els.filter((el) => el.getClientRects().length > 0).map((el) => Math.round(el.getBoundingClientRect().left)),
+  );
   return new Set(lefts).size;
 }

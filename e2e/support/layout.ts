@@ -30,7 +30,7 @@ export async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const width = document.documentElement.clientWidth;
-    const describe = (el: Element): string => {
+    const nameOf = (el: Element): string => {
       const text = (el.getAttribute("aria-label") || el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 50);
       const id = el.id ? `#${el.id}` : "";
       return `<${el.tagName.toLowerCase()}${id}> "${text}"`;
@@ -44,7 +44,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     const scopes: Element[] = dialogs.length ? dialogs : [document.body];
     for (const dialog of dialogs) {
       const r = dialog.getBoundingClientRect();
-      if (r.left < -0.5 || r.right > width + 0.5) problems.push(`the dialog is not inside the window (${Math.round(r.left)} to ${Math.round(r.right)} px): ${describe(dialog)}`);
+      if (r.left < -0.5 || r.right > width + 0.5)
+        problems.push(`the dialog is not inside the window (${Math.round(r.left)} to ${Math.round(r.right)} px): ${nameOf(dialog)}`);
     }
 
     for (const scope of scopes) {
@@ -53,7 +54,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         const r = control.getBoundingClientRect();
         // Visually hidden (a skip link until focused): a 1 px box.
         if (r.width <= 1 && r.height <= 1) continue;
-        if (r.left < -0.5 || r.right > width + 0.5) problems.push(`a control is not inside the window (${Math.round(r.left)} to ${Math.round(r.right)} px): ${describe(control)}`);
+        if (r.left < -0.5 || r.right > width + 0.5)
+          problems.push(`a control is not inside the window (${Math.round(r.left)} to ${Math.round(r.right)} px): ${nameOf(control)}`);
       }
 
       // How far a box's content reaches beyond its sides: its text and the boxes in its flow.
@@ -102,7 +104,7 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       for (const el of overflowing) {
         if (overflowing.some((other) => other !== el && el.contains(other))) continue;
         const how = getComputedStyle(el).overflowX === "visible" ? "spills out of its box" : "scrolls sideways";
-        problems.push(`content ${how} (${el.scrollWidth} px in ${el.clientWidth} px): ${describe(el)}`);
+        problems.push(`content ${how} (${el.scrollWidth} px in ${el.clientWidth} px): ${nameOf(el)}`);
       }
     }
     return problems;

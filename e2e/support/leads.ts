@@ -1,7 +1,7 @@
 import { expect } from "../fixtures";
 import { leadsByPhone, type StoredLead } from "./db";
 import { MAILDIR } from "./env";
-import { readMaildir, type Mail } from "./mail";
+import { type Mail, readMaildir } from "./mail";
 
 // What a callback request leaves behind on the server: its row in SQLite and its e-mail.
 

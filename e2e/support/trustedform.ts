@@ -60,10 +60,7 @@ export interface StandIn {
 /** Serves the stand-in for every request to TrustedForm's hosts; its fields come `delayMs`
  * after it runs (600 by default; `make bench` uses 300). With `hold`, the answer waits until
  * `release()` (so a test can act before the script even runs). */
-export async function serveStandIn(
-  page: Page,
-  options: { cert: Certificate | null; delayMs?: number; hold?: boolean },
-): Promise<StandIn> {
+export async function serveStandIn(page: Page, options: { cert: Certificate | null; delayMs?: number; hold?: boolean }): Promise<StandIn> {
   let release = () => {};
   const released = options.hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   const requested: string[] = [];

@@ -2,8 +2,8 @@
 // in or signs up, with a tab for each; a successful sign-up ends on the success panel.
 // Loaded when first opened (client/components/account/dialogs.ts).
 
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { TYPE_LABEL, type AccountType } from "../../forms/accounts";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type AccountType, TYPE_LABEL } from "../../forms/accounts";
 import { Dialog } from "../Dialog";
 import { LoginPanel } from "./LoginPanel";
 import { ACCOUNT_CHOICES, SECONDARY, SuccessPanel, TypeChoice } from "./parts";
@@ -34,6 +34,7 @@ export default function AccountDialog({ brand, infoEmail, onClose, returnFocusTo
   const first = useRef(true);
 
   // Each step moves focus to its first control (the Dialog does it on opening).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the step and the form's account type are what triggers it, not what it reads
   useEffect(() => {
     if (first.current) {
       first.current = false;
@@ -44,7 +45,8 @@ export default function AccountDialog({ brand, infoEmail, onClose, returnFocusTo
     const target =
       view.step === "choose" && chosen.current
         ? root.querySelector<HTMLElement>(`[data-type="${chosen.current}"]`)
-        : root.querySelector<HTMLElement>("[data-autofocus]:not([disabled])") ?? root.querySelector<HTMLElement>("button:not([disabled]), input:not([disabled])");
+        : (root.querySelector<HTMLElement>("[data-autofocus]:not([disabled])") ??
+          root.querySelector<HTMLElement>("button:not([disabled]), input:not([disabled])"));
     target?.focus();
   }, [view.step, view.step === "form" ? view.type : null]);
 
@@ -90,7 +92,12 @@ export default function AccountDialog({ brand, infoEmail, onClose, returnFocusTo
             <button type="button" onClick={() => setView({ step: "choose" })} className={`${SECONDARY} mb-4 px-3 py-1.5 text-sm`}>
               <span aria-hidden="true">←</span> Back
             </button>
-            <div role="tablist" aria-label="Login or sign up" className="mb-4 grid grid-cols-2 rounded-xl bg-slate-100 p-1" onKeyDown={onTabKey}>
+            <div
+              role="tablist"
+              aria-label="Login or sign up"
+              className="mb-4 grid grid-cols-2 rounded-xl bg-slate-100 p-1"
+              onKeyDown={onTabKey}
+            >
               {TABS.map(({ tab, label }) => {
                 const selected = view.tab === tab;
                 return (
@@ -118,7 +125,12 @@ export default function AccountDialog({ brand, infoEmail, onClose, returnFocusTo
               {view.tab === "login" ? (
                 <LoginPanel key={`login-${view.type}`} attempts={attempts} onFailed={setAttempts} />
               ) : (
-                <SignupPanel key={`signup-${view.type}`} type={view.type} infoEmail={infoEmail} onSuccess={() => setView({ step: "done" })} />
+                <SignupPanel
+                  key={`signup-${view.type}`}
+                  type={view.type}
+                  infoEmail={infoEmail}
+                  onSuccess={() => setView({ step: "done" })}
+                />
               )}
             </div>
           </>

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { LOGIN_DELAY_MS, LOGIN_FAILED_TITLE, atMaximum, failureMessage, loginStep, remainingNote } from "../../forms/login";
+import { atMaximum, failureMessage, LOGIN_DELAY_MS, LOGIN_FAILED_TITLE, loginStep, remainingNote } from "../../forms/login";
 import { Banner, FieldMessage, INPUT, LABEL, PasswordField, PRIMARY, Spinner } from "./parts";
 
 /** `locked`: a submit was refused because the count was already at its maximum; only then

@@ -3,20 +3,14 @@
 // checks only), then the mail draft, a copy to our server and, after a second, the success
 // panel. Loaded when first opened (client/components/account/dialogs.ts).
 
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import { HONEYPOT_FIELD, requestBody, sendAccountRequest, type AccountType } from "../../forms/accounts";
-import {
-  REGISTRATION_ERROR,
-  REGISTRATION_ERROR_TITLE,
-  SUCCESS_DELAY_MS,
-  fieldNames,
-  registrationMailto,
-} from "../../forms/registration";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type AccountType, HONEYPOT_FIELD, requestBody, sendAccountRequest } from "../../forms/accounts";
+import { fieldNames, REGISTRATION_ERROR, REGISTRATION_ERROR_TITLE, registrationMailto, SUCCESS_DELAY_MS } from "../../forms/registration";
+import { formValues } from "../../lib/formValues";
 import { openMailDraft } from "../../lib/mailDraft";
 import { Dialog } from "../Dialog";
 import { Banner, PRIMARY, REGISTRATION_CHOICES, SECONDARY, SubmitLabel, SuccessPanel, TypeChoice } from "./parts";
 import { RegistrationFields } from "./RegistrationFields";
-import { formValues } from "../../lib/formValues";
 
 type View = { step: "choose" } | { step: "form"; type: AccountType } | { step: "done" };
 type Status = "idle" | "submitting" | "error";

@@ -1,5 +1,5 @@
-import { MAX_CHARS, type AccountType, type Values } from "../../forms/accounts";
-import { REGISTRATION_FIELDS, type FieldSpec } from "../../forms/registration";
+import { type AccountType, MAX_CHARS, type Values } from "../../forms/accounts";
+import { type FieldSpec, REGISTRATION_FIELDS } from "../../forms/registration";
 import { FieldMessage, INPUT, LABEL } from "./parts";
 
 interface Props {

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import { HONEYPOT_FIELD, MAX_CHARS, requestBody, sendAccountRequest, type AccountType } from "../../forms/accounts";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type AccountType, HONEYPOT_FIELD, MAX_CHARS, requestBody, sendAccountRequest } from "../../forms/accounts";
 import { REGISTRATION_ERROR_TITLE, SUCCESS_DELAY_MS } from "../../forms/registration";
 import { SIGNUP_ERROR, SIGNUP_LABELS, signupFields, signupMailto, validateSignup } from "../../forms/signup";
+import { formValues } from "../../lib/formValues";
 import { openMailDraft } from "../../lib/mailDraft";
 import { Banner, FieldMessage, INPUT, LABEL, PasswordField, PRIMARY, SubmitLabel } from "./parts";
-import { formValues } from "../../lib/formValues";
 
 type Status = { kind: "idle" } | { kind: "loading" } | { kind: "error"; message: string; title?: string; field?: string };
 
@@ -94,7 +94,14 @@ export function SignupPanel({ type, infoEmail, onSuccess }: Props) {
         {text("lastName")}
         {text("email", "email")}
         {text("username")}
-        <PasswordField id="signup-password" name="password" label="Password" disabled={loading} error={fieldError("password")} autoComplete="new-password" />
+        <PasswordField
+          id="signup-password"
+          name="password"
+          label="Password"
+          disabled={loading}
+          error={fieldError("password")}
+          autoComplete="new-password"
+        />
         <PasswordField
           id="signup-confirmPassword"
           name="confirmPassword"

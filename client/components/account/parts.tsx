@@ -2,7 +2,7 @@
 // the password field with its show/hide toggle, the error banner, the spinner and the
 // success panel.
 
-import { useState, type ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import type { AccountType } from "../../forms/accounts";
 import { isPlainClick } from "../../lib/plainClick";
 
@@ -37,7 +37,17 @@ export const REGISTRATION_CHOICES: readonly Choice[] = [
 const CHOICE = "flex w-full flex-col rounded-xl border border-slate-300 px-4 py-3 text-left hover:border-blue-700 hover:bg-blue-50";
 
 /** The type choice: buttons, or links (`href`) that work without JavaScript. */
-export function TypeChoice({ choices, onChoose, href, label }: { choices: readonly Choice[]; onChoose: (type: AccountType) => void; href?: (type: AccountType) => string; label: string }) {
+export function TypeChoice({
+  choices,
+  onChoose,
+  href,
+  label,
+}: {
+  choices: readonly Choice[];
+  onChoose: (type: AccountType) => void;
+  href?: (type: AccountType) => string;
+  label: string;
+}) {
   return (
     <ul className="grid gap-3" aria-label={label}>
       {choices.map((choice) => {
@@ -110,7 +120,7 @@ export function SubmitLabel({ busy, label }: { busy: boolean; label: string }) {
       Submitting...
     </>
   ) : (
-    <>{label}</>
+    label
   );
 }
 
@@ -174,7 +184,17 @@ export function PasswordField({
 export function SuccessPanel({ onClose, children }: { onClose: () => void; children?: ReactNode }) {
   return (
     <div className="flex flex-col items-center gap-3 py-4 text-center" data-testid="registration-success">
-      <svg viewBox="0 0 24 24" className="h-14 w-14 text-green-700" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 24 24"
+        className="h-14 w-14 text-green-700"
+        aria-hidden="true"
+        focusable="false"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <circle cx="12" cy="12" r="10" />
         <path d="m8 12 3 3 5-6" />
       </svg>
@@ -184,7 +204,13 @@ export function SuccessPanel({ onClose, children }: { onClose: () => void; child
         <p className="text-slate-700">We'll create your account and send login credentials within 24 hours.</p>
       </div>
       {children}
-      <button type="button" onClick={onClose} className={`${PRIMARY} mt-2 w-full sm:w-auto`} data-autofocus aria-describedby="registration-success-text">
+      <button
+        type="button"
+        onClick={onClose}
+        className={`${PRIMARY} mt-2 w-full sm:w-auto`}
+        data-autofocus
+        aria-describedby="registration-success-text"
+      >
         Close
       </button>
     </div>

@@ -80,13 +80,20 @@ export function DailyChart({
         </g>
       ))}
       {series.map((_, s) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a series is its place in the figures (`values` is indexed by it)
         <path key={s} d={seriesPath(values, s, x0, barW, y)} fill={seriesColor(series, s)} />
       ))}
       {dates.length > 0 &&
         [0, middle, dates.length - 1]
           .filter((d, i, all) => all.indexOf(d) === i)
           .map((d) => (
-            <text key={d} x={LEFT + d * step + step / 2} y={H - 8} textAnchor={d === 0 ? "start" : d === dates.length - 1 ? "end" : "middle"} fill="#334155">
+            <text
+              key={d}
+              x={LEFT + d * step + step / 2}
+              y={H - 8}
+              textAnchor={d === 0 ? "start" : d === dates.length - 1 ? "end" : "middle"}
+              fill="#334155"
+            >
               {shortDate(dates[d])}
             </text>
           ))}

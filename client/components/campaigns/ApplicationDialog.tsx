@@ -4,26 +4,30 @@
 // application is also posted to the server (docs/product.md, "The campaign application"), whose answer changes nothing
 // the visitor sees. Mounted only in the browser, when opened.
 
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import {
+  type ApplicationValues,
   applicationPayload,
   EMPTY_APPLICATION,
   EXCEPTION_MESSAGE,
   EXPERIENCE_OPTIONS,
-  mailtoHref,
   MAX_CHARS,
+  mailtoHref,
   openMailDraft,
   postApplication,
   SUCCESS_DELAY_MS,
   validateApplication,
-  type ApplicationValues,
 } from "../../forms/campaignApplication";
+import { MONTHLY_VOLUMES } from "../../forms/options";
 import { Dialog } from "../Dialog";
 import { HONEYPOT_FIELD } from "../honeypot";
-import { MONTHLY_VOLUMES } from "../../forms/options";
 import { CampaignPicker } from "./CampaignPicker";
 
-type Status = { kind: "idle" } | { kind: "submitting" } | { kind: "error"; message: string } | { kind: "success"; firstName: string; email: string };
+type Status =
+  | { kind: "idle" }
+  | { kind: "submitting" }
+  | { kind: "error"; message: string }
+  | { kind: "success"; firstName: string; email: string };
 
 interface Props {
   /** The live campaigns' names, in catalogue order. */
@@ -99,17 +103,28 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
 
   if (status.kind === "success") {
     return (
-      <Dialog title="Campaign Application" eyebrow="No account required" onClose={close} testId="campaign-application" returnFocusTo={returnFocusTo}>
+      <Dialog
+        title="Campaign Application"
+        eyebrow="No account required"
+        onClose={close}
+        testId="campaign-application"
+        returnFocusTo={returnFocusTo}
+      >
         <div className="py-4 text-center" role="status">
-          <p className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-green-100 text-3xl text-green-800" aria-hidden="true">
+          <p
+            className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-green-100 text-3xl text-green-800"
+            aria-hidden="true"
+          >
             ✓
           </p>
           <h3 className="mt-4 text-2xl font-bold text-slate-900">Application Submitted!</h3>
           <p className="mt-2 text-slate-700">
-            Thank you for applying, {status.firstName}. Our affiliate team reviews every application within 24-48 hours and will contact you at{" "}
-            <strong className="break-all">{status.email}</strong>.
+            Thank you for applying, {status.firstName}. Our affiliate team reviews every application within 24-48 hours and will contact you
+            at <strong className="break-all">{status.email}</strong>.
           </p>
-          <p className="mt-2 text-sm text-slate-700">If your e-mail program opened a draft addressed to {email}, send it to keep a copy for your records.</p>
+          <p className="mt-2 text-sm text-slate-700">
+            If your e-mail program opened a draft addressed to {email}, send it to keep a copy for your records.
+          </p>
         </div>
         <button ref={closeButton} type="button" onClick={close} className={`${BUTTON} w-full bg-blue-700 text-white hover:bg-blue-800`}>
           Close
@@ -143,45 +158,123 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
         <div className="grid gap-4 sm:grid-cols-2">
           <div>
             <label htmlFor={field("first")} className={LABEL}>
-              First Name<Required />
+              First Name
+              <Required />
             </label>
-            <input id={field("first")} name="firstName" value={values.firstName} onChange={set("firstName")} disabled={busy} required maxLength={MAX_CHARS.firstName} autoComplete="given-name" className={INPUT} data-autofocus />
+            <input
+              id={field("first")}
+              name="firstName"
+              value={values.firstName}
+              onChange={set("firstName")}
+              disabled={busy}
+              required
+              maxLength={MAX_CHARS.firstName}
+              autoComplete="given-name"
+              className={INPUT}
+              data-autofocus
+            />
           </div>
           <div>
             <label htmlFor={field("last")} className={LABEL}>
-              Last Name<Required />
+              Last Name
+              <Required />
             </label>
-            <input id={field("last")} name="lastName" value={values.lastName} onChange={set("lastName")} disabled={busy} required maxLength={MAX_CHARS.lastName} autoComplete="family-name" className={INPUT} />
+            <input
+              id={field("last")}
+              name="lastName"
+              value={values.lastName}
+              onChange={set("lastName")}
+              disabled={busy}
+              required
+              maxLength={MAX_CHARS.lastName}
+              autoComplete="family-name"
+              className={INPUT}
+            />
           </div>
           <div>
             <label htmlFor={field("email")} className={LABEL}>
-              Email<Required />
+              Email
+              <Required />
             </label>
-            <input id={field("email")} name="email" type="email" value={values.email} onChange={set("email")} disabled={busy} required maxLength={MAX_CHARS.email} autoComplete="email" className={INPUT} />
+            <input
+              id={field("email")}
+              name="email"
+              type="email"
+              value={values.email}
+              onChange={set("email")}
+              disabled={busy}
+              required
+              maxLength={MAX_CHARS.email}
+              autoComplete="email"
+              className={INPUT}
+            />
           </div>
           <div>
             <label htmlFor={field("phone")} className={LABEL}>
-              Phone<Required />
+              Phone
+              <Required />
             </label>
-            <input id={field("phone")} name="phone" type="tel" value={values.phone} onChange={set("phone")} disabled={busy} required maxLength={MAX_CHARS.phone} autoComplete="tel" className={INPUT} />
+            <input
+              id={field("phone")}
+              name="phone"
+              type="tel"
+              value={values.phone}
+              onChange={set("phone")}
+              disabled={busy}
+              required
+              maxLength={MAX_CHARS.phone}
+              autoComplete="tel"
+              className={INPUT}
+            />
           </div>
           <div>
             <label htmlFor={field("company")} className={LABEL}>
-              Company Name<Required />
+              Company Name
+              <Required />
             </label>
-            <input id={field("company")} name="company" value={values.company} onChange={set("company")} disabled={busy} required maxLength={MAX_CHARS.company} autoComplete="organization" className={INPUT} />
+            <input
+              id={field("company")}
+              name="company"
+              value={values.company}
+              onChange={set("company")}
+              disabled={busy}
+              required
+              maxLength={MAX_CHARS.company}
+              autoComplete="organization"
+              className={INPUT}
+            />
           </div>
           <div>
             <label htmlFor={field("website")} className={LABEL}>
               Website <span className="font-normal text-slate-700">(optional)</span>
             </label>
-            <input id={field("website")} name="website" type="url" value={values.website} onChange={set("website")} disabled={busy} maxLength={MAX_CHARS.website} autoComplete="url" placeholder="https://" className={INPUT} />
+            <input
+              id={field("website")}
+              name="website"
+              type="url"
+              value={values.website}
+              onChange={set("website")}
+              disabled={busy}
+              maxLength={MAX_CHARS.website}
+              autoComplete="url"
+              placeholder="https://"
+              className={INPUT}
+            />
           </div>
           <div>
             <label htmlFor={field("experience")} className={LABEL}>
-              Experience Level<Required />
+              Experience Level
+              <Required />
             </label>
-            <select id={field("experience")} name="experience" value={values.experience} onChange={set("experience")} disabled={busy} required className={INPUT}>
+            <select
+              id={field("experience")}
+              name="experience"
+              value={values.experience}
+              onChange={set("experience")}
+              disabled={busy}
+              required
+              className={INPUT}
+            >
               <option value="">Select your experience</option>
               {EXPERIENCE_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -192,9 +285,18 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
           </div>
           <div>
             <label htmlFor={field("volume")} className={LABEL}>
-              Expected Monthly Volume<Required />
+              Expected Monthly Volume
+              <Required />
             </label>
-            <select id={field("volume")} name="monthlyVolume" value={values.monthlyVolume} onChange={set("monthlyVolume")} disabled={busy} required className={INPUT}>
+            <select
+              id={field("volume")}
+              name="monthlyVolume"
+              value={values.monthlyVolume}
+              onChange={set("monthlyVolume")}
+              disabled={busy}
+              required
+              className={INPUT}
+            >
               <option value="">Select monthly volume</option>
               {MONTHLY_VOLUMES.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -204,7 +306,12 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
             </select>
           </div>
         </div>
-        <CampaignPicker campaigns={campaigns} selected={values.selectedCampaigns} onChange={(next) => setValues((v) => ({ ...v, selectedCampaigns: next }))} disabled={busy} />
+        <CampaignPicker
+          campaigns={campaigns}
+          selected={values.selectedCampaigns}
+          onChange={(next) => setValues((v) => ({ ...v, selectedCampaigns: next }))}
+          disabled={busy}
+        />
         <div>
           <label htmlFor={field("info")} className={LABEL}>
             Additional Information <span className="font-normal text-slate-700">(optional)</span>
@@ -228,10 +335,19 @@ export function ApplicationDialog({ campaigns, preselected, email, onClose, retu
           </div>
         ) : null}
         <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
-          <button type="button" onClick={close} disabled={busy} className={`${BUTTON} border border-slate-400 text-slate-900 hover:bg-slate-100 disabled:opacity-60`}>
+          <button
+            type="button"
+            onClick={close}
+            disabled={busy}
+            className={`${BUTTON} border border-slate-400 text-slate-900 hover:bg-slate-100 disabled:opacity-60`}
+          >
             Cancel
           </button>
-          <button type="submit" disabled={busy} className={`${BUTTON} bg-blue-700 text-white hover:bg-blue-800 disabled:cursor-wait disabled:bg-slate-500`}>
+          <button
+            type="submit"
+            disabled={busy}
+            className={`${BUTTON} bg-blue-700 text-white hover:bg-blue-800 disabled:cursor-wait disabled:bg-slate-500`}
+          >
             {busy ? "Submitting..." : "Submit Application"}
           </button>
         </div>

@@ -26,6 +26,7 @@ const CONTROL = "rounded-lg border border-slate-500 bg-white px-3 py-2.5 text-ba
 
 function ViewToggle({ mode, onChange }: { mode: ViewMode; onChange: (mode: ViewMode) => void }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a labelled set of toggle buttons, not form fields: a <fieldset> would bring its own box rules
     <div role="group" aria-label="View" className="hidden shrink-0 gap-2 sm:flex">
       {(["list", "grid"] as const).map((m) => (
         <button
@@ -42,10 +43,20 @@ function ViewToggle({ mode, onChange }: { mode: ViewMode; onChange: (mode: ViewM
   );
 }
 
-function CampaignCard({ campaign: c, mode, onApply }: { campaign: Campaign; mode: ViewMode; onApply: (button: HTMLButtonElement) => void }) {
+function CampaignCard({
+  campaign: c,
+  mode,
+  onApply,
+}: {
+  campaign: Campaign;
+  mode: ViewMode;
+  onApply: (button: HTMLButtonElement) => void;
+}) {
   const row = mode === "list";
   return (
-    <article className={`flex h-full flex-col gap-3 rounded-xl border border-slate-200 p-4 shadow-sm ${row ? "sm:flex-row sm:items-center sm:gap-5" : ""}`}>
+    <article
+      className={`flex h-full flex-col gap-3 rounded-xl border border-slate-200 p-4 shadow-sm ${row ? "sm:flex-row sm:items-center sm:gap-5" : ""}`}
+    >
       <div className="flex-1">
         <h3 className="font-bold text-slate-900">{c.campaign}</h3>
         <p className="mt-1 flex flex-wrap gap-2">
@@ -91,6 +102,7 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
   const [applyFor, setApplyFor] = useState<string | null>(null);
   const applyButton = useRef<HTMLButtonElement | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry button's trigger
   useEffect(() => {
     let live = true;
     setLoading({ kind: "loading" });
@@ -137,11 +149,23 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
       <div className="flex flex-col gap-3 sm:flex-row">
         <label className="flex-1">
           <span className="sr-only">Search campaigns</span>
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search campaigns..." autoComplete="off" className={`${CONTROL} w-full`} data-autofocus />
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search campaigns..."
+            autoComplete="off"
+            className={`${CONTROL} w-full`}
+            data-autofocus
+          />
         </label>
         <label>
           <span className="sr-only">Campaign status</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value === "live" ? "live" : "all")} className={`${CONTROL} w-full sm:w-auto`}>
+          <select
+            value={status}
+            onChange={(e) => setStatus(e.target.value === "live" ? "live" : "all")}
+            className={`${CONTROL} w-full sm:w-auto`}
+          >
             {STATUS_FILTERS.map((f) => (
               <option key={f.value} value={f.value}>
                 {f.label}
@@ -151,6 +175,7 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
         </label>
         <ViewToggle mode={mode} onChange={chooseMode} />
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a labelled key to the badges, not form fields */}
       <div role="group" aria-label="Legend" className="mt-4 rounded-xl bg-slate-50 p-3">
         <BadgeLegend />
       </div>
@@ -164,7 +189,11 @@ export function AvailableCampaignsDialog({ campaignsUrl, email, onClose, returnF
           <p className="font-bold text-red-900">We could not load the campaigns.</p>
           <p className="mt-1 text-red-900">Check your connection and try again, or browse them on the campaign portal.</p>
           <div className="mt-4 flex flex-col justify-center gap-3 sm:flex-row">
-            <button type="button" onClick={() => setAttempt((n) => n + 1)} className="rounded-xl bg-blue-700 px-4 py-2.5 font-bold text-white hover:bg-blue-800">
+            <button
+              type="button"
+              onClick={() => setAttempt((n) => n + 1)}
+              className="rounded-xl bg-blue-700 px-4 py-2.5 font-bold text-white hover:bg-blue-800"
+            >
               Try again
             </button>
             <a href="/campaigns" className="rounded-xl border border-slate-400 px-4 py-2.5 font-bold text-slate-900 hover:bg-white">

@@ -25,7 +25,11 @@ export function CampaignPicker({ campaigns, selected, onChange, disabled }: Prop
         Campaigns <span aria-hidden="true">*</span>
       </legend>
       <p id={`${id}-count`} className="mb-2 text-sm text-slate-700" aria-live="polite">
-        {selected.length === 0 ? "No campaign selected yet." : selected.length === 1 ? "1 campaign selected." : `${selected.length} campaigns selected.`}
+        {selected.length === 0
+          ? "No campaign selected yet."
+          : selected.length === 1
+            ? "1 campaign selected."
+            : `${selected.length} campaigns selected.`}
       </p>
       {selected.length > 0 ? (
         <ul className="mb-2 flex flex-wrap gap-2" aria-label="Selected campaigns">

@@ -4,8 +4,8 @@
 import { useEffect, useRef, useState } from "react";
 import { DEMO_AFFILIATE } from "../../lib/demoAffiliate";
 import { formatPhone } from "../../lib/phone";
-import { AvailableCampaignsDialog } from "../campaigns/AvailableCampaignsDialog";
 import { CallLink } from "../CallLink";
+import { AvailableCampaignsDialog } from "../campaigns/AvailableCampaignsDialog";
 import { Dialog } from "../Dialog";
 import { EmailText } from "../EmailText";
 import { PhoneText } from "../PhoneText";
@@ -84,14 +84,24 @@ export function AffiliateDashboard({ phone, email, campaignsUrl, campaignsOpen, 
           <a href={`mailto:${email}`} className="font-bold text-blue-800 underline underline-offset-2">
             <EmailText address={email} />
           </a>
-          <CallLink phone={phone} service="site" location="affiliate-dashboard" className="font-bold text-blue-800 underline underline-offset-2">
+          <CallLink
+            phone={phone}
+            service="site"
+            location="affiliate-dashboard"
+            className="font-bold text-blue-800 underline underline-offset-2"
+          >
             {formatPhone(phone)}
           </CallLink>
         </p>
       </section>
 
       {campaignsOpen && shown ? (
-        <AvailableCampaignsDialog campaignsUrl={campaignsUrl} email={email} onClose={() => onCampaigns(false)} returnFocusTo={opener.current} />
+        <AvailableCampaignsDialog
+          campaignsUrl={campaignsUrl}
+          email={email}
+          onClose={() => onCampaigns(false)}
+          returnFocusTo={opener.current}
+        />
       ) : null}
     </Dialog>
   );

@@ -1,9 +1,10 @@
 // The contractor login type chooser, its two 'coming soon' alerts and the affiliate
 // dashboard panel. Loaded when the visitor first opens one of them, so none of this weighs
 // on the page's first load.
-import { formatPhone } from "../../lib/phone";
-import { loginAlertText } from "../../lib/headerAlerts";
+
 import type { LoginAlert } from "../../lib/headerAlerts";
+import { loginAlertText } from "../../lib/headerAlerts";
+import { formatPhone } from "../../lib/phone";
 import { clearAffiliateViewMode } from "../../lib/preferences";
 import { CallLink } from "../CallLink";
 import { Dialog } from "../Dialog";
@@ -44,7 +45,14 @@ export default function HeaderOverlay({ overlay, onChange, phone, email, campaig
   switch (overlay.kind) {
     case "chooser":
       return (
-        <Dialog key="chooser" title="Choose your account type" eyebrow="Log in" onClose={close} testId="login-chooser" returnFocusTo={returnFocusTo}>
+        <Dialog
+          key="chooser"
+          title="Choose your account type"
+          eyebrow="Log in"
+          onClose={close}
+          testId="login-chooser"
+          returnFocusTo={returnFocusTo}
+        >
           <p className="text-slate-700">Pick how you work with us to continue.</p>
           <ul className="mt-4 grid gap-3">
             {CHOICES.map((choice) => (
@@ -87,7 +95,12 @@ export default function HeaderOverlay({ overlay, onChange, phone, email, campaig
             <CallLink phone={phone} service="site" location="login-alert" className={`${BUTTON} bg-blue-700 text-white hover:bg-blue-800`}>
               Call {formatPhone(phone)}
             </CallLink>
-            <button type="button" data-autofocus onClick={close} className={`${BUTTON} border border-slate-300 text-slate-900 hover:bg-slate-100`}>
+            <button
+              type="button"
+              data-autofocus
+              onClick={close}
+              className={`${BUTTON} border border-slate-300 text-slate-900 hover:bg-slate-100`}
+            >
               OK
             </button>
           </div>

@@ -37,10 +37,24 @@ const LINK = "rounded-lg px-2 py-2 font-normal text-slate-800 hover:underline lg
  * sits in the claims banner, so that the row fits. Phone and tablet (below 1024 px): 'Login'
  * (the account dialog) and a menu with the same items. The navigation is server HTML; only
  * its buttons are islands. */
-export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servicePhones, consentText, certification, email, campaignsUrl }: HomeHeaderProps) {
+export function HomeHeader({
+  brand,
+  phone,
+  infoEmail,
+  services,
+  spriteUrl,
+  servicePhones,
+  consentText,
+  certification,
+  email,
+  campaignsUrl,
+}: HomeHeaderProps) {
   return (
     <>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2"
+      >
         Skip to content
       </a>
       <header className="relative border-b border-slate-200 bg-white">
@@ -67,12 +81,17 @@ export function HomeHeader({ brand, phone, infoEmail, services, spriteUrl, servi
           >
             {/* Without JavaScript the menu is open while the address targets it: this closes it
                 (#top: the top of the page, so the claims banner shows again). */}
-            <a href="#top" className="hidden self-end rounded-lg px-2 py-1 text-sm font-bold text-blue-800 underline noscript:block lg:noscript:hidden">
+            <a
+              href="#top"
+              className="hidden self-end rounded-lg px-2 py-1 text-sm font-bold text-blue-800 underline noscript:block lg:noscript:hidden"
+            >
               Close menu
             </a>
             <div className="order-last lg:relative lg:order-none">
               <Disclosure controls="services-menu" kind="dropdown" label="Home Services" />
-              <p className="mt-2 border-t border-slate-200 pt-3 text-sm font-bold uppercase tracking-wide text-slate-600 lg:hidden">Home Services</p>
+              <p className="mt-2 border-t border-slate-200 pt-3 text-sm font-bold uppercase tracking-wide text-slate-600 lg:hidden">
+                Home Services
+              </p>
               <ul
                 id="services-menu"
                 className="grid grid-cols-2 gap-1 rounded-xl bg-white lg:absolute lg:top-full lg:z-30 lg:mt-4 lg:hidden lg:w-[600px] lg:grid-cols-3 lg:border lg:p-3 lg:data-[open]:grid noscript:scroll-mt-40 lg:noscript:target:grid"

@@ -30,7 +30,16 @@ interface Props {
   returnFocusTo: HTMLElement | null;
 }
 
-export default function ServiceRequestDialog({ services, spriteUrl, phone, servicePhones, consentText, certification, onClose, returnFocusTo }: Props) {
+export default function ServiceRequestDialog({
+  services,
+  spriteUrl,
+  phone,
+  servicePhones,
+  consentText,
+  certification,
+  onClose,
+  returnFocusTo,
+}: Props) {
   const [slug, setSlug] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const chosen = services.find((s) => s.slug === slug);

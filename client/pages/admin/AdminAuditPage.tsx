@@ -5,7 +5,9 @@ import type { AdminAuditProps } from "../../lib/types";
 export function AdminAuditPage({ frame, entries, olderHref }: AdminAuditProps) {
   return (
     <AdminShell frame={frame} title="Audit log">
-      <p className="mt-2 text-sm text-slate-600">Every sign-in, view of a consent record, export, suppression, deletion and retry, kept as long as the records.</p>
+      <p className="mt-2 text-sm text-slate-600">
+        Every sign-in, view of a consent record, export, suppression, deletion and retry, kept as long as the records.
+      </p>
       {entries.length === 0 ? (
         <p className="mt-4 text-slate-700">Nothing has been recorded yet.</p>
       ) : (
@@ -13,12 +15,24 @@ export function AdminAuditPage({ frame, entries, olderHref }: AdminAuditProps) {
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-700">
               <tr>
-                <th scope="col" className="px-3 py-2">Time</th>
-                <th scope="col" className="px-3 py-2">Staff</th>
-                <th scope="col" className="px-3 py-2">Action</th>
-                <th scope="col" className="px-3 py-2">Record</th>
-                <th scope="col" className="px-3 py-2">IP</th>
-                <th scope="col" className="px-3 py-2">Detail</th>
+                <th scope="col" className="px-3 py-2">
+                  Time
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Staff
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Action
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Record
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  IP
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Detail
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -10,8 +10,9 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
   return (
     <AdminShell frame={frame} title="Data requests">
       <p className="mt-2 text-sm text-slate-600">
-        Find every record of a person by phone number (any format) or e-mail address. Deleting keeps each lead&apos;s consent record (wording, certificate, time,
-        IP address and the number consented for) and erases the rest; account requests and applications are deleted. Every deletion is in the audit log.
+        Find every record of a person by phone number (any format) or e-mail address. Deleting keeps each lead&apos;s consent record
+        (wording, certificate, time, IP address and the number consented for) and erases the rest; account requests and applications are
+        deleted. Every deletion is in the audit log.
       </p>
       <form method="get" action="/admin/data-requests" className="mt-4 flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1 text-sm font-bold text-slate-800">
@@ -36,10 +37,18 @@ export function AdminDataRequestsPage({ frame, query, notice, noticeIsError, sea
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-700">
               <tr>
-                <th scope="col" className="px-3 py-2">Received</th>
-                <th scope="col" className="px-3 py-2">Record</th>
-                <th scope="col" className="px-3 py-2">Name or e-mail</th>
-                <th scope="col" className="px-3 py-2">State</th>
+                <th scope="col" className="px-3 py-2">
+                  Received
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Record
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Name or e-mail
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  State
+                </th>
               </tr>
             </thead>
             <tbody>

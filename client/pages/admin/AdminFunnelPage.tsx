@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { DailyChart, Legend } from "../../components/admin/DailyChart";
 import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
+import { DailyChart, Legend } from "../../components/admin/DailyChart";
 import { formatNumber } from "../../lib/format";
 import type { AdminFunnelProps, FunnelDay, FunnelSeries } from "../../lib/types";
 
@@ -9,7 +9,24 @@ const TD = "whitespace-nowrap px-3 py-2 text-slate-800";
 
 /** The console's first screen: the last 30 or 90 days of leads at a glance. */
 export function AdminFunnelPage(props: AdminFunnelProps) {
-  const { frame, periods, days, from, to, timeZone, leads, delivered, fast, fastShare, suppressed, erased, services, sources, rows, slowest } = props;
+  const {
+    frame,
+    periods,
+    days,
+    from,
+    to,
+    timeZone,
+    leads,
+    delivered,
+    fast,
+    fastShare,
+    suppressed,
+    erased,
+    services,
+    sources,
+    rows,
+    slowest,
+  } = props;
   const dates = rows.map((r) => r.date);
   const busiest = rows.reduce<FunnelDay | null>((best, r) => (best === null || r.leads > best.leads ? r : best), null);
   const span = `${from} to ${to} (${timeZone})`;
@@ -68,7 +85,9 @@ export function AdminFunnelPage(props: AdminFunnelProps) {
         <h2 id="slowest" className="text-lg font-bold text-slate-900">
           Slowest deliveries
         </h2>
-        <p className="mt-1 text-sm text-slate-600">Notifications of these days' leads that took longest from the lead's arrival to delivery.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Notifications of these days' leads that took longest from the lead's arrival to delivery.
+        </p>
         {slowest.length === 0 ? (
           <p className="mt-3 text-slate-800">No notification was delivered in these days.</p>
         ) : (
@@ -92,6 +111,7 @@ export function AdminFunnelPage(props: AdminFunnelProps) {
               </thead>
               <tbody>
                 {slowest.map((s, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a server-rendered table, never reordered; a lead may be slow on one channel twice
                   <tr key={`${s.href}-${s.channel}-${i}`} className="border-t border-slate-200">
                     <td className={TD}>
                       <a href={s.href} className="font-bold text-blue-800 underline">

@@ -35,7 +35,9 @@ export function AdminLeadPage(p: AdminLeadProps) {
             <a href={p.telHref} className="font-bold text-blue-800 underline">
               {p.phone}
             </a>
-            {p.suppressedNow && <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">On the do-not-call list</span>}
+            {p.suppressedNow && (
+              <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">On the do-not-call list</span>
+            )}
           </Row>
           <Row label="Service">{p.service}</Row>
           <Row label="ZIP">{p.zip || "not given"}</Row>
@@ -92,7 +94,9 @@ export function AdminLeadPage(p: AdminLeadProps) {
         </h2>
         {p.deliveries.length === 0 ? (
           <p className="mt-2 text-slate-700">
-            {p.status === "suppressed" ? "None: the number was on the do-not-call list when the lead arrived." : "None: no delivery channel was configured."}
+            {p.status === "suppressed"
+              ? "None: the number was on the do-not-call list when the lead arrived."
+              : "None: no delivery channel was configured."}
           </p>
         ) : (
           <ul className="mt-2 space-y-3">
@@ -120,14 +124,23 @@ export function AdminLeadPage(p: AdminLeadProps) {
             <table className="w-full text-left text-sm">
               <thead className="border-b border-slate-200 text-slate-700">
                 <tr>
-                  <th scope="col" className="px-3 py-2">Time</th>
-                  <th scope="col" className="px-3 py-2">Channel</th>
-                  <th scope="col" className="px-3 py-2">Outcome</th>
-                  <th scope="col" className="px-3 py-2">Error</th>
+                  <th scope="col" className="px-3 py-2">
+                    Time
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Channel
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Outcome
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Error
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {p.attempts.map((a, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a server-rendered table of attempts in order, never reordered
                   <tr key={i} className="border-b border-slate-200">
                     <td className="whitespace-nowrap px-3 py-2">{a.at}</td>
                     <td className="px-3 py-2">{a.channel}</td>

@@ -6,17 +6,43 @@ const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** The leads list: newest first, filtered by a plain GET form (works without JavaScript). */
-export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice, nextHref, firstHref, exportHref, timeZone }: AdminLeadsProps) {
+export function AdminLeadsPage({
+  frame,
+  filter,
+  services,
+  statuses,
+  rows,
+  notice,
+  nextHref,
+  firstHref,
+  exportHref,
+  timeZone,
+}: AdminLeadsProps) {
   return (
     <AdminShell frame={frame} title="Leads">
       <form method="get" action="/admin/leads" className="mt-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 md:grid-cols-3">
         <label className={FIELD}>
           Phone
-          <input type="search" name="phone" defaultValue={filter.phone} inputMode="tel" autoComplete="off" placeholder="Any format" className={INPUT} />
+          <input
+            type="search"
+            name="phone"
+            defaultValue={filter.phone}
+            inputMode="tel"
+            autoComplete="off"
+            placeholder="Any format"
+            className={INPUT}
+          />
         </label>
         <label className={FIELD}>
           Name
-          <input type="search" name="name" defaultValue={filter.name} autoComplete="off" placeholder="First or last name" className={INPUT} />
+          <input
+            type="search"
+            name="name"
+            defaultValue={filter.name}
+            autoComplete="off"
+            placeholder="First or last name"
+            className={INPUT}
+          />
         </label>
         <label className={FIELD}>
           Service
@@ -73,12 +99,24 @@ export function AdminLeadsPage({ frame, filter, services, statuses, rows, notice
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-700">
               <tr>
-                <th scope="col" className="px-3 py-2">Name</th>
-                <th scope="col" className="px-3 py-2">Phone</th>
-                <th scope="col" className="px-3 py-2">Received</th>
-                <th scope="col" className="px-3 py-2">Service</th>
-                <th scope="col" className="px-3 py-2">ZIP</th>
-                <th scope="col" className="px-3 py-2">Delivery</th>
+                <th scope="col" className="px-3 py-2">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Phone
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Received
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Service
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  ZIP
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Delivery
+                </th>
               </tr>
             </thead>
             <tbody>

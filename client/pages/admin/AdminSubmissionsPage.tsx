@@ -4,7 +4,18 @@ import type { AdminSubmissionsProps } from "../../lib/types";
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** Account requests or campaign applications: newest first, by status, a page at a time. */
-export function AdminSubmissionsPage({ frame, title, path, status, statuses, rows, notice, nextHref, firstHref, exportHref }: AdminSubmissionsProps) {
+export function AdminSubmissionsPage({
+  frame,
+  title,
+  path,
+  status,
+  statuses,
+  rows,
+  notice,
+  nextHref,
+  firstHref,
+  exportHref,
+}: AdminSubmissionsProps) {
   return (
     <AdminShell frame={frame} title={title}>
       <form method="get" action={path} className="mt-4 flex flex-wrap items-end gap-3">
@@ -40,11 +51,21 @@ export function AdminSubmissionsPage({ frame, title, path, status, statuses, row
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-700">
               <tr>
-                <th scope="col" className="px-3 py-2">Received</th>
-                <th scope="col" className="px-3 py-2">Name</th>
-                <th scope="col" className="px-3 py-2">E-mail</th>
-                <th scope="col" className="px-3 py-2">Phone</th>
-                <th scope="col" className="px-3 py-2">Status</th>
+                <th scope="col" className="px-3 py-2">
+                  Received
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  E-mail
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Phone
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
               </tr>
             </thead>
             <tbody>

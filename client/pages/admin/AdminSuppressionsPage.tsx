@@ -7,11 +7,22 @@ const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base f
 
 /** The do-not-call list: numbers whose leads are kept but never delivered. Newest first, a page
  * at a time; one number found however it is typed. */
-export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsError, phone, reason, nextHref, firstHref }: AdminSuppressionsProps) {
+export function AdminSuppressionsPage({
+  frame,
+  rows,
+  search,
+  notice,
+  noticeIsError,
+  phone,
+  reason,
+  nextHref,
+  firstHref,
+}: AdminSuppressionsProps) {
   return (
     <AdminShell frame={frame} title="Do not call">
       <p className="mt-2 text-sm text-slate-600">
-        A lead from a number on this list is still stored (it is a legal record) but never sent to the people who call leads back. The visitor sees the usual confirmation. Adding a number also stops every notification of its earlier leads that was not delivered yet.
+        A lead from a number on this list is still stored (it is a legal record) but never sent to the people who call leads back. The
+        visitor sees the usual confirmation. Adding a number also stops every notification of its earlier leads that was not delivered yet.
       </p>
       {notice && (
         <p
@@ -21,7 +32,11 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
           {notice}
         </p>
       )}
-      <form method="post" action="/admin/suppressions" className="mt-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 md:grid-cols-3">
+      <form
+        method="post"
+        action="/admin/suppressions"
+        className="mt-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 md:grid-cols-3"
+      >
         <h2 className="text-lg font-bold text-slate-900 md:col-span-3">Add a number</h2>
         <CsrfField token={frame.csrf} />
         <label className={FIELD}>
@@ -64,10 +79,18 @@ export function AdminSuppressionsPage({ frame, rows, search, notice, noticeIsErr
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-700">
               <tr>
-                <th scope="col" className="px-3 py-2">Phone</th>
-                <th scope="col" className="px-3 py-2">Reason</th>
-                <th scope="col" className="px-3 py-2">Added</th>
-                <th scope="col" className="px-3 py-2">By</th>
+                <th scope="col" className="px-3 py-2">
+                  Phone
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Reason
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Added
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  By
+                </th>
                 <th scope="col" className="px-3 py-2">
                   <span className="sr-only">Remove</span>
                 </th>

@@ -15,7 +15,10 @@ export function GettingStarted({ title, steps }: Props) {
       <ol className="mt-8 grid gap-6 md:grid-cols-3">
         {steps.map((step, i) => (
           <li key={step.title} className="flex gap-4">
-            <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-blue-700 text-lg font-bold text-white">
+            <span
+              aria-hidden="true"
+              className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-blue-700 text-lg font-bold text-white"
+            >
               {i + 1}
             </span>
             <p>

@@ -13,7 +13,10 @@ export function HowItWorks({ steps }: { steps: readonly Step[] }) {
       <ol className="mt-4 space-y-3">
         {steps.map((step, i) => (
           <li key={step.title} className="flex gap-4 rounded-xl bg-slate-50 p-4">
-            <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-blue-700 font-bold text-white" aria-hidden="true">
+            <span
+              className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-blue-700 font-bold text-white"
+              aria-hidden="true"
+            >
               {i + 1}
             </span>
             <span>

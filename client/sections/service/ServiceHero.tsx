@@ -35,7 +35,10 @@ export function ServiceHero({ brand, service, phone, icon }: Props) {
               </li>
             </ol>
           </nav>
-          <p className="mt-4 inline-flex items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-bold text-amber-900" data-testid="badge">
+          <p
+            className="mt-4 inline-flex items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-bold text-amber-900"
+            data-testid="badge"
+          >
             {service.emergencyAvailable ? "24/7 Emergency" : "Fast Response"}
           </p>
           <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900 md:text-5xl">{service.title}</h1>

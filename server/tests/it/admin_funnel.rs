@@ -1,0 +1,333 @@
+//! The console's funnel (its first screen, GET /admin), on both stores: the daily counts the
+//! database keeps by trigger (leads per local day by service and by source, delivered within
+//! a minute, suppressed, erased) against leads seeded with known times, sources and
+//! deliveries; the same counts made anew from the leads when the time zone changes; the
+//! slowest deliveries; and the screen itself over real HTTP.
+
+use crate::common;
+
+use std::sync::Arc;
+
+use reqwest::StatusCode;
+use site_server::admin::zone::Zone;
+use site_server::assets;
+use site_server::leads::RequestContext;
+use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Person, Store};
+
+use common::admin::{add_staff, get, page, sign_in};
+use common::stores::stores;
+use common::{config, new_lead, start_with_store, unescape_html};
+
+const NY: &str = "America/New_York";
+const HOUR: i64 = 3_600_000;
+
+fn audit(action: &'static str) -> NewAudit {
+    NewAudit {
+        staff_id: None,
+        action,
+        target: None,
+        ip: None,
+        detail: None,
+    }
+}
+
+/// A lead seeded as the intake stores it, received at `at_ms`, with two notifications.
+struct Seed {
+    phone: &'static str,
+    slug: &'static str,
+    at_ms: i64,
+    utm_source: Option<&'static str>,
+    referrer: Option<&'static str>,
+    /// When each notification (e-mail, webhook) is delivered, after arrival; None: not.
+    delivered_after_ms: [Option<i64>; 2],
+}
+
+async fn seed(store: &Store, s: &Seed) -> String {
+    let mut lead = new_lead(s.phone, s.slug);
+    lead.context = RequestContext {
+        page_url: Some(format!("https://www.ringready.example/{}?x=1", s.slug)),
+        referrer: s.referrer.map(str::to_string),
+        ..Default::default()
+    };
+    lead.context.utm.source = s.utm_source.map(str::to_string);
+    let id = store
+        .submit_lead(lead, vec![Channel::Email, Channel::Webhook], s.at_ms)
+        .await
+        .expect("lead")
+        .id;
+    let detail = store.lead_detail(&id).await.expect("read").expect("lead");
+    for (delivery, after) in detail.deliveries.iter().zip(s.delivered_after_ms) {
+        if let Some(after) = after {
+            store.mark_delivered(delivery.id, 1, s.at_ms + after).await.expect("delivered");
+        }
+    }
+    id
+}
+
+/// `rows` as (day offset from `day0`, kind, key) → (leads, delivered, fast, suppressed, erased).
+fn table(rows: &[FunnelRow], day0: i64) -> Vec<(i64, &'static str, String, [i64; 5])> {
+    rows.iter()
+        .map(|r| {
+            let kind = match r.kind {
+                FunnelKind::Service => "service",
+                FunnelKind::Source => "source",
+            };
+            (
+                r.day - day0,
+                kind,
+                r.key.clone(),
+                [r.leads, r.delivered, r.fast, r.suppressed, r.erased],
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_daily_counts_follow_each_lead_on_both_stores() {
+    let zone = Zone::new(NY);
+    // 2025-03-08 12:00 EST; 2025-03-09 is the day clocks move to EDT.
+    let day0_ms = 1_741_453_200_000;
+    let day0 = zone.day_of(day0_ms);
+    for (name, store) in stores().await {
+        assert!(
+            store.ensure_business_zone(&zone.offsets()).await.expect("zone"),
+            "{name}: counted anew on first use"
+        );
+        assert!(
+            !store.ensure_business_zone(&zone.offsets()).await.expect("zone"),
+            "{name}: nothing to do the second time"
+        );
+        store
+            .suppress("+14125550166", "asked", audit("suppress"), day0_ms)
+            .await
+            .expect("suppress");
+        let seeds = [
+            // Day 0: hvac from Google (UTM), delivered in 5 s and 20 s: within a minute.
+            Seed {
+                phone: "+14125550101",
+                slug: "hvac",
+                at_ms: day0_ms,
+                utm_source: Some(" Google "),
+                referrer: None,
+                delivered_after_ms: [Some(5_000), Some(20_000)],
+            },
+            // Day 0: hvac referred by Facebook, e-mail in 2 s but the webhook in 5 min: slow.
+            Seed {
+                phone: "+14125550102",
+                slug: "hvac",
+                at_ms: day0_ms + HOUR,
+                utm_source: None,
+                referrer: Some("https://www.Facebook.com:443/groups/x?y=1"),
+                delivered_after_ms: [Some(2_000), Some(300_000)],
+            },
+            // Day 0: roofing, referred from our own site: direct; webhook still pending.
+            Seed {
+                phone: "+14125550103",
+                slug: "roofing",
+                at_ms: day0_ms + 2 * HOUR,
+                utm_source: None,
+                referrer: Some("https://ringready.example/"),
+                delivered_after_ms: [Some(1_000), None],
+            },
+            // Day 1 at 23:30 EDT (03:30 UTC the next day): still day 1 here. From Google.
+            Seed {
+                phone: "+14125550104",
+                slug: "plumbing",
+                at_ms: 1_741_577_400_000,
+                utm_source: Some("google"),
+                referrer: Some("https://bing.com/"),
+                delivered_after_ms: [Some(59_000), Some(60_000)],
+            },
+            // Day 1: a number on the do-not-call list: suppressed, never delivered.
+            Seed {
+                phone: "+14125550166",
+                slug: "hvac",
+                at_ms: day0_ms + 24 * HOUR,
+                utm_source: None,
+                referrer: None,
+                delivered_after_ms: [None, None],
+            },
+            // Day 1: erased afterwards; its source (bing.com) gives way to "erased".
+            Seed {
+                phone: "+14125550177",
+                slug: "roofing",
+                at_ms: day0_ms + 25 * HOUR,
+                utm_source: None,
+                referrer: Some("https://bing.com/search"),
+                delivered_after_ms: [Some(90_000), Some(1_000)],
+            },
+        ];
+        let mut ids = Vec::new();
+        for s in &seeds {
+            ids.push(seed(&store, s).await);
+        }
+        assert_eq!(zone.day_of(seeds[3].at_ms), day0 + 1, "23:30 EDT is the same local day");
+        let erased = store
+            .erase_person(&Person::PhoneE164("+14125550177".into()), audit("erase"), day0_ms + 30 * HOUR)
+            .await
+            .expect("erase");
+        assert_eq!(erased.leads, 1);
+
+        let kept = store.funnel_rows(day0 - 5, day0 + 5).await.expect("rows");
+        let s = |day, kind, key: &str, counts| (day, kind, key.to_string(), counts);
+        let expected = vec![
+            s(0, "service", "hvac", [2, 2, 1, 0, 0]),
+            s(0, "service", "roofing", [1, 0, 0, 0, 0]),
+            s(0, "source", "direct", [1, 0, 0, 0, 0]),
+            s(0, "source", "facebook.com", [1, 0, 0, 0, 0]),
+            s(0, "source", "google", [1, 0, 0, 0, 0]),
+            s(1, "service", "hvac", [1, 0, 0, 1, 0]),
+            s(1, "service", "plumbing", [1, 1, 1, 0, 0]),
+            s(1, "service", "roofing", [1, 1, 0, 0, 1]),
+            s(1, "source", "direct", [1, 0, 0, 0, 0]),
+            s(1, "source", "erased", [1, 0, 0, 0, 0]),
+            s(1, "source", "google", [1, 0, 0, 0, 0]),
+        ];
+        assert_eq!(table(&kept, day0), expected, "{name}: kept by the triggers");
+        assert_eq!(
+            store.funnel_rows(day0 + 1, day0 + 1).await.expect("rows").len(),
+            6,
+            "{name}: a range of days"
+        );
+
+        // Another zone: counted anew from the leads (UTC: the 23:30 EDT lead is on day 2);
+        // back to New York: the counts made anew are the ones the triggers kept.
+        let utc = Zone::new("UTC");
+        assert!(store.ensure_business_zone(&utc.offsets()).await.expect("zone"));
+        let in_utc = table(&store.funnel_rows(day0 - 5, day0 + 5).await.expect("rows"), day0);
+        assert!(in_utc.contains(&s(2, "service", "plumbing", [1, 1, 1, 0, 0])), "{name}: {in_utc:?}");
+        assert!(store.ensure_business_zone(&zone.offsets()).await.expect("zone"));
+        let recounted = store.funnel_rows(day0 - 5, day0 + 5).await.expect("rows");
+        assert_eq!(table(&recounted, day0), expected, "{name}: counted anew from the leads");
+
+        // The slowest deliveries since day 0, slowest first; since day 1, only day 1's.
+        let slowest = store.slowest_deliveries(day0_ms - 12 * HOUR, 3).await.expect("slowest");
+        let got: Vec<(String, String, i64)> = slowest.iter().map(|d| (d.lead_id.clone(), d.channel.clone(), d.took_ms)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (ids[1].clone(), "webhook".into(), 300_000),
+                (ids[5].clone(), "email".into(), 90_000),
+                (ids[3].clone(), "webhook".into(), 60_000),
+            ],
+            "{name}"
+        );
+        assert_eq!(
+            (slowest[0].service_slug.as_str(), slowest[0].received_at_ms),
+            ("hvac", day0_ms + HOUR)
+        );
+        let later = store.slowest_deliveries(day0_ms + 20 * HOUR, 10).await.expect("slowest");
+        assert_eq!(later.len(), 4, "{name}: the plumbing and the erased lead's notifications");
+        assert!(later.iter().all(|d| d.received_at_ms >= day0_ms + 20 * HOUR));
+    }
+}
+
+#[tokio::test]
+async fn the_first_screen_shows_the_funnel_over_real_http() {
+    let zone = Zone::new(NY);
+    for (name, store) in stores().await {
+        let server = start_with_store(config(&[]), assets::SSR_BUNDLE, Arc::clone(&store)).await;
+        add_staff(&server, "fay@ringready.example").await;
+        let session = sign_in(&server, "fay@ringready.example").await;
+        let now = server.state.staff.clock.now_ms();
+        // Two leads five days ago, one 40 days ago (only in the 90-day view).
+        let five_days = now - 5 * 24 * HOUR;
+        seed(
+            &store,
+            &Seed {
+                phone: "+14125550201",
+                slug: "hvac",
+                at_ms: five_days,
+                utm_source: Some("newsletter"),
+                referrer: None,
+                delivered_after_ms: [Some(3_000), Some(4_000)],
+            },
+        )
+        .await;
+        seed(
+            &store,
+            &Seed {
+                phone: "+14125550202",
+                slug: "roofing",
+                at_ms: five_days + 1,
+                utm_source: None,
+                referrer: Some("https://yelp.com/biz/x"),
+                delivered_after_ms: [Some(1_000), Some(185_000)],
+            },
+        )
+        .await;
+        seed(
+            &store,
+            &Seed {
+                phone: "+14125550203",
+                slug: "plumbing",
+                at_ms: now - 40 * 24 * HOUR,
+                utm_source: None,
+                referrer: None,
+                delivered_after_ms: [Some(1_000), Some(1_000)],
+            },
+        )
+        .await;
+
+        // /admin is the funnel (no longer a redirect); /admin/ goes there.
+        let (html, _) = page(&server, &session, "/admin").await;
+        let text = unescape_html(&html);
+        assert!(
+            text.contains("<h1") && text.contains(">Funnel</h1>"),
+            "{name}: the funnel's heading"
+        );
+        assert!(
+            text.contains("aria-current=\"page\" href=\"/admin\"") || text.contains("href=\"/admin\" aria-current=\"page\""),
+            "{name}: its place in the navigation"
+        );
+        for figure in [
+            ">2</dd>",
+            ">50%</dd>",
+            "1 of 2",
+            "Leads per day by service",
+            "Leads per day by source",
+            "HVAC",
+            "Roofing",
+            "newsletter",
+            "yelp.com",
+            "3 min",
+            "Figures per day",
+        ] {
+            assert!(text.contains(figure), "{name}: {figure}");
+        }
+        assert!(!text.contains("Plumbing"), "{name}: the 40-day-old lead is not in the last 30 days");
+        assert_eq!(html.matches("role=\"img\"").count(), 2, "{name}: two charts, each one named image");
+        assert!(html.contains("<caption"), "{name}: their tables");
+        // Every day of the period is a row of each table, the days of the business's zone.
+        let today = Zone::date_of(zone.day_of(now)).expect("today").to_string();
+        assert!(
+            html.contains(&format!("<th scope=\"row\">{today}</th>")),
+            "{name}: today is the last row"
+        );
+        assert_eq!(html.matches("<th scope=\"row\"").count(), 2 * 30, "{name}");
+
+        let (html, _) = page(&server, &session, "/admin?days=90").await;
+        let text = unescape_html(&html);
+        assert!(text.contains(">3</dd>") && text.contains("Plumbing"), "{name}: 90 days");
+        assert_eq!(html.matches("<th scope=\"row\"").count(), 2 * 90, "{name}");
+
+        for bad in ["7", "90abc", "%3Cscript%3E", "-30", "999999999999999999999"] {
+            let r = get(&server, &session, &format!("/admin?days={bad}")).await;
+            assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{name}: {bad}");
+            assert!(r.text().await.expect("body").contains("30 or the last 90 days"), "{name}: {bad}");
+        }
+        let r = get(&server, &session, "/admin/").await;
+        assert_eq!(
+            (r.status(), r.headers()["location"].to_str().ok()),
+            (StatusCode::SEE_OTHER, Some("/admin")),
+            "{name}"
+        );
+        // The leads list is where it was.
+        let (html, _) = page(&server, &session, "/admin/leads").await;
+        assert!(html.contains(">Leads</h1>"), "{name}");
+        // Without a session: the login page, coming back here.
+        let r = server.client.get(server.url("/admin")).send().await.expect("get");
+        assert_eq!(r.status(), StatusCode::SEE_OTHER);
+        assert_eq!(r.headers()["location"], "/admin/login?next=/admin");
+    }
+}

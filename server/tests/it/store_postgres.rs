@@ -1,0 +1,175 @@
+//! PostgreSQL only (TEST_DATABASE_URL): two app servers writing the same repeats at once
+//! store each lead once, and `sslmode` is honoured with rustls, certificate checks included.
+
+use crate::common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use site_server::store::pg_tls::PgTarget;
+use site_server::store::postgres::PgStore;
+use site_server::store::{Channel, Store, now_ms};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn database_url() -> Option<String> {
+    let url = std::env::var("TEST_DATABASE_URL").ok();
+    if url.is_none() {
+        eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
+    }
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_storing_the_same_repeats_at_once_keep_one_lead_each() {
+    let Some(url) = database_url() else { return };
+    let schema = format!("store_test_{}_{}_twowriters", now_ms(), std::process::id());
+    // Two stores on one database: two app servers, each with its own writer.
+    let a = Arc::new(Store::Postgres(PgStore::connect(&url, Some(&schema)).await.expect("server a")));
+    let b = Arc::new(Store::Postgres(PgStore::connect(&url, Some(&schema)).await.expect("server b")));
+    let phones = 150;
+    for round in 0..3 {
+        let now = now_ms() + round * 1000;
+        let mut tasks = Vec::new();
+        for i in 0..phones {
+            for store in [&a, &b] {
+                let store = Arc::clone(store);
+                let phone = format!("+1412556{:04}", i);
+                tasks.push(tokio::spawn(async move {
+                    store.submit_lead(common::new_lead(&phone, "hvac"), vec![Channel::Email], now).await
+                }));
+            }
+        }
+        for t in tasks {
+            t.await.expect("task").expect("stored or recognised as a repeat");
+        }
+    }
+    assert_eq!(a.count_leads().await.expect("count"), phones as i64, "one lead per phone");
+    assert_eq!(
+        a.outbox_counts().await.expect("counts").pending,
+        phones as i64,
+        "one notification per lead"
+    );
+    a.close().await;
+    b.close().await;
+}
+
+/// Whether the session of `target` runs over TLS, as the server sees it.
+async fn session_is_encrypted(target: &PgTarget) -> Result<bool, String> {
+    let (client, connection) = target.connect().await.map_err(|e| e.to_string())?;
+    tokio::spawn(connection);
+    let row = client
+        .query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(row.get(0))
+}
+
+fn with_params(url: &str, params: &str) -> String {
+    let joiner = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{joiner}{params}")
+}
+
+#[tokio::test]
+async fn sslmode_is_honoured() {
+    let Some(url) = database_url() else { return };
+    let parse = |params: &str| PgTarget::parse(&with_params(&url, params)).expect("url");
+    assert!(!session_is_encrypted(&parse("sslmode=disable")).await.expect("plain"));
+    assert!(
+        session_is_encrypted(&parse("sslmode=require")).await.expect("tls"),
+        "require encrypts"
+    );
+    // The local server's own certificate is not signed by a public CA: verification fails
+    // instead of connecting anyway.
+    assert!(session_is_encrypted(&parse("sslmode=verify-full")).await.is_err());
+    assert!(session_is_encrypted(&parse("sslmode=verify-ca")).await.is_err());
+    assert!(PgTarget::parse(&with_params(&url, "sslmode=allow-anything")).is_err());
+    // The whole store works over TLS.
+    let schema = format!("store_test_{}_{}_tls", now_ms(), std::process::id());
+    let store = Store::Postgres(
+        PgStore::connect(&with_params(&url, "sslmode=require"), Some(&schema))
+            .await
+            .expect("store over TLS"),
+    );
+    store
+        .submit_lead(common::new_lead("+14125550190", "hvac"), vec![], now_ms())
+        .await
+        .expect("stored");
+    store.close().await;
+}
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/fixtures/pg-tls");
+
+/// A TLS-terminating proxy in front of the local PostgreSQL, presenting a certificate for
+/// `localhost` signed by the test CA. Counts the TLS sessions it completed.
+async fn tls_proxy(upstream: String) -> (u16, Arc<AtomicU32>) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(format!("{FIXTURES}/server.pem"))
+        .expect("cert")
+        .map(|c| c.expect("pem"))
+        .collect();
+    let key = PrivateKeyDer::from_pem_file(format!("{FIXTURES}/server.key")).expect("key");
+    let config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("server config");
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let sessions = Arc::new(AtomicU32::new(0));
+    let counter = Arc::clone(&sessions);
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            let upstream = upstream.clone();
+            let counter = Arc::clone(&counter);
+            tokio::spawn(async move {
+                // SSLRequest: length 8, code 80877103; answer 'S' and speak TLS.
+                let mut request = [0u8; 8];
+                if client.read_exact(&mut request).await.is_err() || request != [0, 0, 0, 8, 4, 210, 22, 47] {
+                    return;
+                }
+                if client.write_all(b"S").await.is_err() {
+                    return;
+                }
+                let Ok(mut tls) = acceptor.accept(client).await else { return };
+                counter.fetch_add(1, Ordering::Relaxed);
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                let _ = tokio::io::copy_bidirectional(&mut tls, &mut server).await;
+            });
+        }
+    });
+    (port, sessions)
+}
+
+#[tokio::test]
+async fn verify_full_checks_the_chain_and_the_name_and_verify_ca_the_chain() {
+    let Some(url) = database_url() else { return };
+    let config: tokio_postgres::Config = url.parse().expect("url");
+    let (host, port) = match (config.get_hosts().first(), config.get_ports().first()) {
+        (Some(tokio_postgres::config::Host::Tcp(h)), Some(p)) => (h.clone(), *p),
+        _ => panic!("TEST_DATABASE_URL must name a TCP host"),
+    };
+    let (proxy, sessions) = tls_proxy(format!("{host}:{port}")).await;
+    let user = config.get_user().unwrap_or("postgres");
+    let db = config.get_dbname().unwrap_or("postgres");
+    let target = |host: &str, params: &str| PgTarget::parse(&format!("postgres://{user}@{host}:{proxy}/{db}?{params}")).expect("url");
+    let ca = format!("sslrootcert={FIXTURES}/ca.pem");
+    // (The proxy talks to the server in plain, so success here is connecting through it.)
+    let connects = async |target: PgTarget| session_is_encrypted(&target).await.is_ok();
+    // The right CA and the name in the certificate.
+    assert!(
+        connects(target("localhost", &format!("sslmode=verify-full&{ca}"))).await,
+        "verify-full"
+    );
+    assert_eq!(sessions.load(Ordering::Relaxed), 1);
+    // The right CA, another name: refused by verify-full, taken by verify-ca.
+    assert!(!connects(target("127.0.0.1", &format!("sslmode=verify-full&{ca}"))).await);
+    assert!(connects(target("127.0.0.1", &format!("sslmode=verify-ca&{ca}"))).await, "verify-ca");
+    // The public CAs do not know the test CA.
+    assert!(!connects(target("localhost", "sslmode=verify-full")).await);
+    assert_eq!(sessions.load(Ordering::Relaxed), 2, "only the verified sessions went through");
+}
