@@ -2,12 +2,12 @@
 //! variables it reads), usage errors (exit 2, nothing written), `site config check` on good
 //! and bad configurations, and which of file, environment and flag wins.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
 use site_server::cli::VARIABLES;
+
+use crate::common;
 
 const SITE: &str = env!("CARGO_BIN_EXE_site");
 
