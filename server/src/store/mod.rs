@@ -5,36 +5,23 @@
 //! each request waits until the transaction holding its row is durable, but many requests
 //! share one fsync. See docs/decisions/002-group-commit.md.
 
-mod admin;
+mod console;
 mod erasure;
 mod funnel;
-mod intake;
 pub mod migrations;
-pub mod pg_tls;
 pub mod postgres;
-mod postgres_admin;
-mod postgres_funnel;
-mod postgres_intake;
-mod postgres_outbox;
-mod postgres_staff;
-mod postgres_writer;
-mod review;
 pub mod sqlite;
-mod sqlite_admin;
-pub mod sqlite_backup;
-mod sqlite_funnel;
-mod sqlite_intake;
-mod sqlite_outbox;
-mod sqlite_staff;
 mod staff;
+mod submissions;
 mod suppressions;
 
-pub use admin::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
+pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
 pub use funnel::{FAST_MS, FunnelKind, FunnelRow, SlowDelivery, ZoneOffsets};
-pub use intake::{Mail, MailCounts, MailItem, NewSubmission, SubmissionKind, SubmissionRecord, dedupe_key};
-pub use review::{SUBMISSION_STATUSES, SubmissionFilter};
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+pub use submissions::{
+    Mail, MailCounts, MailItem, NewSubmission, SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord, dedupe_key,
+};
 pub use suppressions::{Listed, Suppression, masked};
 
 use serde::Serialize;

@@ -1,16 +1,19 @@
-//! SQLite: the staff console's reads and changes of leads.
+//! SQLite: the staff console's reads and changes of leads, the do-not-call list, and data
+//! requests (a person's records found and erased).
 
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
-use super::admin::{
+use super::SqliteStore;
+use super::staff::insert_audit;
+use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
     RetryOutcome, fts_name_query, lead_where, retry_audit,
 };
-use super::sqlite::SqliteStore;
-use super::sqlite_staff::insert_audit;
-use super::suppressions::Listed;
-use super::{NewAudit, StoreError};
+use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
+use crate::store::suppressions::{Listed, Suppression};
+use crate::store::{NewAudit, StoreError};
 
 fn values(params: Vec<Param>) -> Vec<Value> {
     params
@@ -166,7 +169,7 @@ impl SqliteStore {
         phone: Option<&str>,
         before: Option<(i64, String)>,
         limit: usize,
-    ) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+    ) -> Result<Vec<Suppression>, StoreError> {
         let phone = phone.map(str::to_string);
         let (before_ms, before_phone) = before.unzip();
         self.read(move |conn| {
@@ -176,7 +179,7 @@ impl SqliteStore {
                  ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT ?4",
             )?;
             let rows = stmt.query_map(params![phone, before_ms, before_phone, limit as i64], |r| {
-                Ok(super::suppressions::Suppression {
+                Ok(Suppression {
                     phone_e164: r.get(0)?,
                     reason: r.get(1)?,
                     added_ms: r.get(2)?,
@@ -223,6 +226,92 @@ impl SqliteStore {
                 insert_audit(conn, &audit, now_ms)?;
             }
             Ok(removed == 1)
+        })
+        .await
+    }
+}
+
+/// Data requests (docs/decisions/011): a person's records, and their erasure.
+impl SqliteStore {
+    pub async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
+        let (phone, email) = (person.phone(), person.email());
+        self.read(move |conn| {
+            let leads = conn
+                .prepare_cached(
+                    "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 \
+                     ORDER BY received_at_ms DESC, id DESC LIMIT ?2",
+                )?
+                .query_map(params![phone, PERSON_LIMIT as i64], |r| {
+                    Ok(PersonLead {
+                        id: r.get(0)?,
+                        received_at_ms: r.get(1)?,
+                        service_slug: r.get(2)?,
+                        full_name: r.get(3)?,
+                        erased_ms: r.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let submissions = conn
+                .prepare_cached(&format!(
+                    "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2) \
+                     ORDER BY received_at_ms DESC, id DESC LIMIT ?3"
+                ))?
+                .query_map(params![phone, email, PERSON_LIMIT as i64], submission_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(PersonRecords { leads, submissions })
+        })
+        .await
+    }
+
+    pub async fn erase_person(&self, person: &Person, audit: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
+        let (phone, email) = (person.phone(), person.email());
+        self.write(move |conn| {
+            let leads = conn
+                .prepare_cached("SELECT id FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 AND erased_ms IS NULL")?
+                .query_map(params![phone], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            for id in &leads {
+                conn.prepare_cached(&format!("UPDATE leads SET {}, erased_ms = ?2 WHERE id = ?1", erase_lead_set()))?
+                    .execute(params![id, now_ms])?;
+                // Its notifications end: the undelivered ones go (one being sent now finds
+                // its row gone), the rest keep no error text.
+                for (t, key) in lead_tables() {
+                    if let Some(rows) = t.deleted_rows {
+                        conn.prepare_cached(&format!("DELETE FROM {} WHERE {key} = ?1 AND {rows}", t.table))?
+                            .execute(params![id])?;
+                    }
+                    let set = t.clear_set();
+                    if !set.is_empty() {
+                        conn.prepare_cached(&format!("UPDATE {} SET {set} WHERE {key} = ?1", t.table))?
+                            .execute(params![id])?;
+                    }
+                }
+                let line = NewAudit {
+                    action: "erase",
+                    target: Some(format!("lead:{id}")),
+                    ..audit.clone()
+                };
+                insert_audit(conn, &line, now_ms)?;
+            }
+            let subs = conn
+                .prepare_cached("SELECT id FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2)")?
+                .query_map(params![phone, email], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            for id in &subs {
+                conn.prepare_cached("DELETE FROM mail_outbox WHERE submission_id = ?1")?
+                    .execute(params![id])?;
+                conn.prepare_cached("DELETE FROM submissions WHERE id = ?1")?.execute(params![id])?;
+                let line = NewAudit {
+                    action: "delete",
+                    target: Some(format!("submission:{id}")),
+                    ..audit.clone()
+                };
+                insert_audit(conn, &line, now_ms)?;
+            }
+            Ok(Erased {
+                leads: leads.len() as i64,
+                submissions: subs.len() as i64,
+            })
         })
         .await
     }

@@ -3,9 +3,9 @@
 
 use tokio_postgres::Row;
 
-use super::StoreError;
-use super::postgres::PgStore;
-use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+use super::PgStore;
+use crate::store::StoreError;
+use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 
 const INSERT_AUDIT: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
 

@@ -1,12 +1,16 @@
 //! The SQLite outbox of lead notifications: leasing due rows in the writer's transaction
 //! (the do-not-call list and erasure checked there), recording outcomes, sending failed ones
 //! again, and what operators and /metrics read of it (undelivered rows only, never a count of
-//! the whole table). The twin of `postgres_outbox.rs`.
+//! the whole table). The twin of `postgres/outbox.rs`.
 
 use rusqlite::params;
 
-use super::sqlite::{SqliteStore, select_lead};
-use super::{Channel, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope, StoreError};
+use super::SqliteStore;
+use super::leads::select_lead;
+use crate::store::{
+    Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
+    StoreError,
+};
 
 impl SqliteStore {
     /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
@@ -108,13 +112,13 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
             )?;
             let rows = stmt.query_map(params![since_ms], |r| {
-                Ok(super::DeliveryCount {
+                Ok(DeliveryCount {
                     channel: r.get(0)?,
                     outcome: r.get(1)?,
                     count: r.get(2)?,
@@ -192,6 +196,66 @@ impl SqliteStore {
                 [],
                 |r| r.get(0),
             )
+        })
+        .await
+    }
+}
+
+/// The outbox of submission e-mails (`mail_outbox`).
+impl SqliteStore {
+    pub async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+        self.write(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "UPDATE mail_outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
+                 AND next_attempt_ms <= ?2 AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) \
+                 RETURNING id, submission_id, created_ms, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
+            )?;
+            let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
+                Ok(MailItem {
+                    id: r.get(0)?,
+                    submission_id: r.get(1)?,
+                    received_at_ms: r.get(2)?,
+                    subject: r.get(3)?,
+                    body: r.get(4)?,
+                    attempts: r.get(5)?,
+                    since_ms: r.get(6)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn finish_mail(
+        &self,
+        id: i64,
+        status: &'static str,
+        attempts: u32,
+        delivered_ms: Option<i64>,
+        next_ms: i64,
+        error: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "UPDATE mail_outbox SET status = ?2, attempts = ?3, delivered_ms = ?4, \
+                 next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, locked_until_ms = 0, last_error = ?6 WHERE id = ?1",
+            )?
+            .execute(params![id, status, attempts, delivered_ms, next_ms, error])?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
+        self.read(|conn| {
+            let mut counts = MailCounts::default();
+            let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM mail_outbox GROUP BY status")?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+            for row in rows {
+                let (status, n) = row?;
+                counts.set(&status, n);
+            }
+            Ok(counts)
         })
         .await
     }

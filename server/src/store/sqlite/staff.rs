@@ -2,9 +2,9 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::StoreError;
-use super::sqlite::SqliteStore;
-use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+use super::SqliteStore;
+use crate::store::StoreError;
+use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 
 pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> rusqlite::Result<()> {
     conn.prepare_cached("INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?

@@ -1,8 +1,8 @@
-//! PostgreSQL: the console's funnel (see `funnel.rs`).
+//! PostgreSQL: the console's funnel (see `store/funnel.rs`).
 
-use super::StoreError;
-use super::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
-use super::postgres::PgStore;
+use super::PgStore;
+use crate::store::StoreError;
+use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
 
 impl PgStore {
     async fn stored_zone(&self) -> Result<ZoneOffsets, StoreError> {

@@ -1,10 +1,10 @@
-//! SQLite: the console's funnel (see `funnel.rs`).
+//! SQLite: the console's funnel (see `store/funnel.rs`).
 
 use rusqlite::{Connection, params};
 
-use super::StoreError;
-use super::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
-use super::sqlite::SqliteStore;
+use super::SqliteStore;
+use crate::store::StoreError;
+use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
 
 fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
     let mut zone = ZoneOffsets {
