@@ -6,7 +6,6 @@
 
 use serde::Serialize;
 
-use super::{NewAudit, Store, StoreError};
 use crate::leads::RequestContext;
 
 /// Which form a submission came from.
@@ -144,30 +143,4 @@ pub struct SubmissionFilter {
     pub status: Option<String>,
     /// Keyset cursor: rows strictly older than this (received_at_ms, id).
     pub before: Option<(i64, String)>,
-}
-
-impl Store {
-    /// Submissions matching `filter`, newest first, at most `limit`.
-    pub async fn list_submissions(&self, filter: &SubmissionFilter, limit: usize) -> Result<Vec<SubmissionRecord>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.list_submissions(filter, limit).await,
-            Store::Postgres(s) => s.list_submissions(filter, limit).await,
-        }
-    }
-
-    /// Sets a submission's status and note, writing `audit` in the same transaction. False
-    /// when there is no such submission.
-    pub async fn review_submission(
-        &self,
-        id: &str,
-        status: &str,
-        note: Option<&str>,
-        audit: NewAudit,
-        now_ms: i64,
-    ) -> Result<bool, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.review_submission(id, status, note, audit, now_ms).await,
-            Store::Postgres(s) => s.review_submission(id, status, note, audit, now_ms).await,
-        }
-    }
 }

@@ -1,10 +1,12 @@
 //! PostgreSQL: the staff console's reads and changes of leads, the do-not-call list, and
 //! data requests (a person's records found and erased).
 
+use async_trait::async_trait;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
 use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use crate::store::backend::{Console, Leads};
 use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, RetryOutcome, lead_where,
     pg_name_query, retry_audit,
@@ -18,14 +20,17 @@ const NAME_WALK: usize = 5000;
 /// Up to which page size a name search tests them first (the CSV export reads its own way).
 const NAME_WALK_PAGE: usize = 200;
 
-impl PgStore {
+const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
+
+#[async_trait]
+impl Console for PgStore {
     /// Leads matching `filter`, newest first. A name search on a page's worth of rows first
     /// tests the newest `NAME_WALK` leads of the other filters against the name (a few ms):
     /// when a whole page matches there, it is the answer. Otherwise the name is rare among
     /// them and the name index's matches are read and sorted (`+ 0` keeps the planner from
     /// walking the time index instead, which for a word missing from its statistics means
     /// all of it: 1.5–2.5 s with 1M leads).
-    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+    async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
         if filter.name_words.is_empty() || limit > NAME_WALK_PAGE {
             let (clause, params) = lead_where(filter, Dialect::Postgres, NameRoute::ByIndex);
             let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
@@ -53,33 +58,7 @@ impl PgStore {
         self.list_query(&sql, params).await
     }
 
-    async fn list_query(&self, sql: &str, params: Vec<Param>) -> Result<Vec<LeadRow>, StoreError> {
-        let boxed: Vec<Box<dyn ToSql + Sync + Send>> = params
-            .into_iter()
-            .map(|p| -> Box<dyn ToSql + Sync + Send> {
-                match p {
-                    Param::Text(s) => Box::new(s),
-                    Param::Int(i) => Box::new(i),
-                }
-            })
-            .collect();
-        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync)).collect();
-        let rows = self.client().await?.query(sql, &refs).await?;
-        Ok(rows
-            .iter()
-            .map(|r| LeadRow {
-                id: r.get(0),
-                received_at_ms: r.get(1),
-                service_slug: r.get(2),
-                full_name: r.get(3),
-                phone: r.get(4),
-                zip_code: r.get(5),
-                delivery_status: r.get(6),
-            })
-            .collect())
-    }
-
-    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+    async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
         let Some(lead) = self.lead(id).await? else { return Ok(None) };
         let client = self.client().await?;
         let row = client
@@ -132,7 +111,7 @@ impl PgStore {
 
     /// One statement: the notification is locked, then checked (erased, on the list now,
     /// failed) and changed with its audit line.
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
+    async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
         let suppressed_detail = retry_audit(audit.clone(), RetryOutcome::Suppressed).detail;
         let row = self
             .client()
@@ -172,17 +151,8 @@ impl PgStore {
             _ => RetryOutcome::NotFailed,
         })
     }
-}
 
-const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
-
-impl PgStore {
-    pub async fn suppressions(
-        &self,
-        phone: Option<&str>,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<Suppression>, StoreError> {
+    async fn suppressions(&self, phone: Option<&str>, before: Option<(i64, String)>, limit: usize) -> Result<Vec<Suppression>, StoreError> {
         let (before_ms, before_phone) = before.unzip();
         let rows = self
             .client()
@@ -207,7 +177,7 @@ impl PgStore {
 
     /// One statement: the number listed (audited when new) and its leads' undelivered
     /// notifications suppressed. Rows another server is claiming are waited for, then marked.
-    pub async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
+    async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         let row = self
             .client()
             .await?
@@ -229,7 +199,7 @@ impl PgStore {
         })
     }
 
-    pub async fn unsuppress(&self, phone: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    async fn unsuppress(&self, phone: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         let row = self
             .client()
             .await?
@@ -243,11 +213,9 @@ impl PgStore {
             .await?;
         Ok(row.get::<_, i64>(0) == 1)
     }
-}
 
-/// Data requests (docs/decisions/011): a person's records, and their erasure.
-impl PgStore {
-    pub async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
+    // Data requests (docs/decisions/011): a person's records, and their erasure.
+    async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
         let (phone, email) = (person.phone(), person.email());
         let client = self.client().await?;
         let leads = client
@@ -283,7 +251,7 @@ impl PgStore {
 
     /// One statement, so one transaction: erase the leads, end their notifications, delete
     /// the submissions (their e-mails go by cascade), and an audit line per record.
-    pub async fn erase_person(&self, person: &Person, a: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
+    async fn erase_person(&self, person: &Person, a: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
         let (phone, email) = (person.phone(), person.email());
         let mut ctes = vec![format!(
             "l AS (UPDATE leads SET {}, erased_ms = $3::BIGINT WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL RETURNING id)",
@@ -333,5 +301,33 @@ impl PgStore {
             leads: row.get(0),
             submissions: row.get(1),
         })
+    }
+}
+
+impl PgStore {
+    async fn list_query(&self, sql: &str, params: Vec<Param>) -> Result<Vec<LeadRow>, StoreError> {
+        let boxed: Vec<Box<dyn ToSql + Sync + Send>> = params
+            .into_iter()
+            .map(|p| -> Box<dyn ToSql + Sync + Send> {
+                match p {
+                    Param::Text(s) => Box::new(s),
+                    Param::Int(i) => Box::new(i),
+                }
+            })
+            .collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync)).collect();
+        let rows = self.client().await?.query(sql, &refs).await?;
+        Ok(rows
+            .iter()
+            .map(|r| LeadRow {
+                id: r.get(0),
+                received_at_ms: r.get(1),
+                service_slug: r.get(2),
+                full_name: r.get(3),
+                phone: r.get(4),
+                zip_code: r.get(5),
+                delivery_status: r.get(6),
+            })
+            .collect())
     }
 }

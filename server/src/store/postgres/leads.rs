@@ -1,16 +1,19 @@
 //! PostgreSQL: leads and certificate tokens (written through the writer's group
 //! transaction, `writer.rs`), and their retention.
 
+use async_trait::async_trait;
 use tokio::sync::oneshot;
 use tokio_postgres::Row;
 
 use super::PgStore;
 use super::writer::Op;
 use crate::leads::{NewLead, TokenRecord};
+use crate::store::backend::Leads;
 use crate::store::{Channel, LeadRecord, StoreError, Submitted};
 
-impl PgStore {
-    pub async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
+#[async_trait]
+impl Leads for PgStore {
+    async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Op::Lead {
             lead: Box::new(lead),
@@ -22,13 +25,13 @@ impl PgStore {
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 
-    pub async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
+    async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Op::Token { record, now_ms, reply }).await?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 
-    pub async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
+    async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
         self.client()
             .await?
             .execute(
@@ -67,7 +70,7 @@ impl PgStore {
         Ok((leads, certs))
     }
 
-    pub async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
+    async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
         let row = self
             .client()
             .await?
@@ -79,11 +82,11 @@ impl PgStore {
         Ok(row.as_ref().map(lead_from_row))
     }
 
-    pub async fn count_leads(&self) -> Result<i64, StoreError> {
+    async fn count_leads(&self) -> Result<i64, StoreError> {
         Ok(self.client().await?.query_one("SELECT COUNT(*) FROM leads", &[]).await?.get(0))
     }
 
-    pub async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
+    async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
         let row = self
             .client()
             .await?

@@ -2,19 +2,23 @@
 //! so servers never deliver the same one at once), recording outcomes, and what operators
 //! and /metrics read of it (undelivered rows only, never a count of the whole table).
 
+use async_trait::async_trait;
+
 use super::PgStore;
 use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
+use crate::store::backend::Outboxes;
 use crate::store::{
     Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
 
-impl PgStore {
+#[async_trait]
+impl Outboxes for PgStore {
     /// One statement, so one snapshot and one transaction: due notifications of listed
     /// numbers are marked suppressed, the others of leads not erased are leased (rows another
     /// server is claiming or changing are skipped, and a row changed since the snapshot is
     /// checked again as it is now), and each comes back with its lead as the claim saw it.
-    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -50,7 +54,7 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn finish(
+    async fn finish(
         &self,
         id: i64,
         status: &'static str,
@@ -69,7 +73,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
         let mut counts = OutboxCounts::default();
         for row in self
             .client()
@@ -82,7 +86,8 @@ impl PgStore {
         Ok(counts)
     }
 
-    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
+    async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
+        let (table, _) = outbox.table();
         let mut summary = OutboxSummary::default();
         for row in self
             .client()
@@ -98,7 +103,7 @@ impl PgStore {
         Ok(summary)
     }
 
-    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
+    async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -117,13 +122,8 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn outbox_rows(
-        &self,
-        table: &'static str,
-        record: &'static str,
-        status: String,
-        limit: usize,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
+    async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        let (table, record) = outbox.table();
         let channel = if table == "outbox" { "channel" } else { "'email'" };
         let rows = self
             .client()
@@ -151,7 +151,7 @@ impl PgStore {
 
     /// One statement: the failed notifications of listed numbers are marked suppressed, the
     /// others that may be sent (`Outbox::sendable`) made pending (the two sets cannot overlap).
-    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
+    async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
         let one = match scope {
             RetryScope::All => None,
             RetryScope::One(id) => Some(id),
@@ -183,7 +183,7 @@ impl PgStore {
         })
     }
 
-    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         let row = self
             .client()
             .await?
@@ -195,11 +195,9 @@ impl PgStore {
             .await?;
         Ok(row.get(0))
     }
-}
 
-/// The outbox of submission e-mails (`mail_outbox`).
-impl PgStore {
-    pub async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+    // The outbox of submission e-mails (`mail_outbox`).
+    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -224,7 +222,7 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn finish_mail(
+    async fn finish_mail(
         &self,
         id: i64,
         status: &'static str,
@@ -244,7 +242,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
+    async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
         let mut counts = MailCounts::default();
         for row in self
             .client()

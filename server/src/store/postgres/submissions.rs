@@ -2,11 +2,13 @@
 //! with their e-mail through the writer's group transaction (an `Op::Form`), and the
 //! console's list and review of them.
 
+use async_trait::async_trait;
 use tokio::sync::oneshot;
 use tokio_postgres::{GenericClient, Row};
 
 use super::PgStore;
 use super::writer::Op;
+use crate::store::backend::Submissions;
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};
 use crate::store::{
     DUPLICATE_WINDOW_MS, Mail, NewAudit, NewSubmission, StoreError, SubmissionKind, SubmissionRecord, Submitted, new_lead_id,
@@ -14,8 +16,9 @@ use crate::store::{
 
 pub(super) const SUBMISSION_COLUMNS: &str = "id, kind, received_at_ms, email, phone, data, ip, user_agent, page_url, status, note";
 
-impl PgStore {
-    pub async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
+#[async_trait]
+impl Submissions for PgStore {
+    async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Op::Form {
             submission: Box::new(submission),
@@ -27,7 +30,7 @@ impl PgStore {
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 
-    pub async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
+    async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
         let row = self
             .client()
             .await?
@@ -36,7 +39,7 @@ impl PgStore {
         row.as_ref().map(submission_from_row).transpose()
     }
 
-    pub async fn list_submissions(&self, filter: &SubmissionFilter, limit: usize) -> Result<Vec<SubmissionRecord>, StoreError> {
+    async fn list_submissions(&self, filter: &SubmissionFilter, limit: usize) -> Result<Vec<SubmissionRecord>, StoreError> {
         let (before_ms, before_id) = match &filter.before {
             Some((ms, id)) => (Some(*ms), Some(id.clone())),
             None => (None, None),
@@ -55,14 +58,7 @@ impl PgStore {
         rows.iter().map(submission_from_row).collect()
     }
 
-    pub async fn review_submission(
-        &self,
-        id: &str,
-        status: &str,
-        note: Option<&str>,
-        a: NewAudit,
-        now_ms: i64,
-    ) -> Result<bool, StoreError> {
+    async fn review_submission(&self, id: &str, status: &str, note: Option<&str>, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         let row = self
             .client()
             .await?

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Statement};
@@ -15,6 +16,7 @@ use tokio_postgres::{Client, Statement};
 use super::tls::PgTarget;
 use super::{PgStore, connect_one};
 use crate::leads::{NewLead, TokenRecord};
+use crate::store::backend::Writer;
 use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, Mail, NewSubmission, StoreError, Submitted, new_lead_id};
 
 /// A write for the writer, with where to send its answer.
@@ -48,9 +50,16 @@ impl PgStore {
             .ok_or(StoreError::WriterStopped)?;
         sender.send(op).await.map_err(|_| StoreError::WriterStopped)
     }
+}
+
+#[async_trait]
+impl Writer for PgStore {
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
 
     /// Whether the writer still takes writes: its thread ended (and dropped its queue) if not.
-    pub fn writer_alive(&self) -> bool {
+    fn writer_alive(&self) -> bool {
         self.writer
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -58,7 +67,7 @@ impl PgStore {
             .is_some_and(|s| !s.is_closed())
     }
 
-    pub async fn close(&self) {
+    async fn close(&self) {
         drop(self.writer.lock().unwrap_or_else(|p| p.into_inner()).take());
         let stopped = self.stopped.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(stopped) = stopped {

@@ -1,12 +1,14 @@
 //! SQLite: the staff console's reads and changes of leads, the do-not-call list, and data
 //! requests (a person's records found and erased).
 
+use async_trait::async_trait;
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::SqliteStore;
 use super::staff::insert_audit;
 use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use crate::store::backend::{Console, Leads};
 use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
     RetryOutcome, fts_name_query, lead_where, retry_audit,
@@ -25,8 +27,9 @@ fn values(params: Vec<Param>) -> Vec<Value> {
         .collect()
 }
 
-impl SqliteStore {
-    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+#[async_trait]
+impl Console for SqliteStore {
+    async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
         let filter = filter.clone();
         self.read(move |conn| {
             // Many name matches: walk the time index; few: read the matches and sort them.
@@ -62,7 +65,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+    async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
         let Some(lead) = self.lead(id).await? else { return Ok(None) };
         let id = id.to_string();
         let phone = lead.phone.clone();
@@ -114,7 +117,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
+    async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
         let lead_id = lead_id.to_string();
         self.write(move |conn| {
             let found: Option<(String, bool, bool)> = conn
@@ -161,15 +164,8 @@ impl SqliteStore {
         })
         .await
     }
-}
 
-impl SqliteStore {
-    pub async fn suppressions(
-        &self,
-        phone: Option<&str>,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<Suppression>, StoreError> {
+    async fn suppressions(&self, phone: Option<&str>, before: Option<(i64, String)>, limit: usize) -> Result<Vec<Suppression>, StoreError> {
         let phone = phone.map(str::to_string);
         let (before_ms, before_phone) = before.unzip();
         self.read(move |conn| {
@@ -191,7 +187,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
+    async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         let (phone, reason) = (phone.to_string(), reason.to_string());
         self.write(move |conn| {
             let added = conn
@@ -216,7 +212,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn unsuppress(&self, phone: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    async fn unsuppress(&self, phone: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         let phone = phone.to_string();
         self.write(move |conn| {
             let removed = conn
@@ -229,11 +225,9 @@ impl SqliteStore {
         })
         .await
     }
-}
 
-/// Data requests (docs/decisions/011): a person's records, and their erasure.
-impl SqliteStore {
-    pub async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
+    // Data requests (docs/decisions/011): a person's records, and their erasure.
+    async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
         let (phone, email) = (person.phone(), person.email());
         self.read(move |conn| {
             let leads = conn
@@ -263,7 +257,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn erase_person(&self, person: &Person, audit: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
+    async fn erase_person(&self, person: &Person, audit: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
         let (phone, email) = (person.phone(), person.email());
         self.write(move |conn| {
             let leads = conn

@@ -1,13 +1,16 @@
 //! SQLite: leads and certificate tokens, as the API stores them, and their retention.
 
+use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::SqliteStore;
 use crate::leads::{NewLead, TokenRecord};
+use crate::store::backend::Leads;
 use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id};
 
-impl SqliteStore {
-    pub async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
+#[async_trait]
+impl Leads for SqliteStore {
+    async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
         self.write(move |conn| {
             let earlier: Option<String> = conn
                 .query_row(
@@ -45,7 +48,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
+    async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
         self.write(move |conn| {
             conn.prepare_cached(
                 "INSERT INTO certificates (token, ping_url, cert_url, service_slug, recorded_at_ms, updated_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?5) \
@@ -58,7 +61,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
+    async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
         self.write(move |conn| {
             conn.execute(
                 "DELETE FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE received_at_ms < ?1)",
@@ -80,17 +83,17 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
+    async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| select_lead(conn, &id)).await
     }
 
-    pub async fn count_leads(&self) -> Result<i64, StoreError> {
+    async fn count_leads(&self) -> Result<i64, StoreError> {
         self.read(|conn| conn.query_row("SELECT COUNT(*) FROM leads", [], |r| r.get(0)))
             .await
     }
 
-    pub async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
+    async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
         let token = token.to_string();
         self.read(move |conn| {
             conn.query_row(

@@ -3,20 +3,23 @@
 //! again, and what operators and /metrics read of it (undelivered rows only, never a count of
 //! the whole table). The twin of `postgres/outbox.rs`.
 
+use async_trait::async_trait;
 use rusqlite::params;
 
 use super::SqliteStore;
 use super::leads::select_lead;
+use crate::store::backend::Outboxes;
 use crate::store::{
     Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
 
-impl SqliteStore {
+#[async_trait]
+impl Outboxes for SqliteStore {
     /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
     /// transaction: a due notification of a listed number is marked suppressed instead, and
     /// one of an erased lead is never leased (erasure deletes it in any case).
-    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
             conn.prepare_cached(
                 "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
@@ -58,7 +61,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn finish(
+    async fn finish(
         &self,
         id: i64,
         status: &'static str,
@@ -80,7 +83,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
         self.read(|conn| {
             let mut counts = OutboxCounts::default();
             let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM outbox GROUP BY status")?;
@@ -94,7 +97,8 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
+    async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
+        let (table, _) = outbox.table();
         self.read(move |conn| {
             let mut summary = OutboxSummary::default();
             let mut stmt = conn.prepare_cached(&format!(
@@ -112,7 +116,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
+    async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
@@ -129,14 +133,10 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn outbox_rows(
-        &self,
-        table: &'static str,
-        record: &'static str,
-        status: String,
-        limit: usize,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
+    async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        let (table, record) = outbox.table();
         let channel = if table == "outbox" { "channel" } else { "'email'" };
+        let status = status.to_string();
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = ?1 ORDER BY created_ms, id LIMIT ?2"
@@ -157,7 +157,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
+    async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
         let one = match scope {
             RetryScope::All => None,
             RetryScope::One(id) => Some(id),
@@ -188,7 +188,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         self.read(|conn| {
             conn.query_row(
                 "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
@@ -199,11 +199,9 @@ impl SqliteStore {
         })
         .await
     }
-}
 
-/// The outbox of submission e-mails (`mail_outbox`).
-impl SqliteStore {
-    pub async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+    // The outbox of submission e-mails (`mail_outbox`).
+    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
         self.write(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "UPDATE mail_outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
@@ -226,7 +224,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn finish_mail(
+    async fn finish_mail(
         &self,
         id: i64,
         status: &'static str,
@@ -246,7 +244,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
+    async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
         self.read(|conn| {
             let mut counts = MailCounts::default();
             let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM mail_outbox GROUP BY status")?;

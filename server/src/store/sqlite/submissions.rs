@@ -1,10 +1,12 @@
 //! SQLite: submissions besides leads (account requests, campaign applications), stored with
 //! their e-mail in one transaction, and the console's list and review of them.
 
+use async_trait::async_trait;
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::SqliteStore;
 use super::staff::insert_audit;
+use crate::store::backend::Submissions;
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};
 use crate::store::{
     DUPLICATE_WINDOW_MS, Mail, NewAudit, NewSubmission, StoreError, SubmissionKind, SubmissionRecord, Submitted, new_lead_id,
@@ -12,8 +14,9 @@ use crate::store::{
 
 pub(super) const SUBMISSION_COLUMNS: &str = "id, kind, received_at_ms, email, phone, data, ip, user_agent, page_url, status, note";
 
-impl SqliteStore {
-    pub async fn submit_form(&self, sub: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
+#[async_trait]
+impl Submissions for SqliteStore {
+    async fn submit_form(&self, sub: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
         self.write(move |conn| {
             let earlier: Option<String> = conn
                 .prepare_cached(
@@ -54,7 +57,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
+    async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| {
             conn.prepare_cached(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE id = ?1"))?
@@ -64,7 +67,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn list_submissions(&self, filter: &SubmissionFilter, limit: usize) -> Result<Vec<SubmissionRecord>, StoreError> {
+    async fn list_submissions(&self, filter: &SubmissionFilter, limit: usize) -> Result<Vec<SubmissionRecord>, StoreError> {
         let kind = filter.kind.as_str();
         let status = filter.status.clone();
         let (before_ms, before_id) = match &filter.before {
@@ -82,7 +85,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn review_submission(
+    async fn review_submission(
         &self,
         id: &str,
         status: &str,

@@ -4,10 +4,12 @@
 
 use std::thread::JoinHandle;
 
+use async_trait::async_trait;
 use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use super::SqliteStore;
+use crate::store::backend::Writer;
 use crate::store::{MAX_BATCH, StoreError};
 
 /// Work for the writer: runs inside the group transaction and returns what to do once the
@@ -50,8 +52,15 @@ impl SqliteStore {
         sender.send(job).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
+}
 
-    pub fn writer_alive(&self) -> bool {
+#[async_trait]
+impl Writer for SqliteStore {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn writer_alive(&self) -> bool {
         let sender_open = self
             .writer
             .lock()
@@ -67,7 +76,7 @@ impl SqliteStore {
         sender_open && thread_running
     }
 
-    pub async fn close(&self) {
+    async fn close(&self) {
         // Dropping the sender lets the writer drain what is queued and stop.
         drop(self.writer.lock().unwrap_or_else(|p| p.into_inner()).take());
         let thread = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
