@@ -1,6 +1,6 @@
 //! `site backup FILE`, and the server's scheduled backups (`backup.dir`, `backup.interval`,
 //! `backup.keep`). The copy itself (online, checked, renamed only when complete) is
-//! `store::sqlite_backup`.
+//! `store::sqlite::backup`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::metrics::Metrics;
-use crate::store::sqlite_backup::{self, BackupReport};
+use crate::store::sqlite::backup::{self as sqlite_backup, BackupReport};
 
 /// Scheduled backups are named `site-<UTC time>.db`; only these are pruned.
 const SCHEDULED_PREFIX: &str = "site-";

@@ -20,7 +20,8 @@ use tokio_postgres::types::{ToSql, Type};
 
 use super::lock::DatabaseLock;
 use super::tables::{self, TABLES, Table};
-use crate::store::{migrations, postgres, sqlite, sqlite_backup};
+use crate::store::sqlite::backup as sqlite_backup;
+use crate::store::{migrations, postgres, sqlite};
 
 /// Rows read from SQLite (and inserted into PostgreSQL) at a time, at most.
 const BATCH_ROWS: usize = 1000;

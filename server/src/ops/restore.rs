@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 
 use super::lock::{DatabaseLock, LockError};
-use crate::store::{migrations, sqlite, sqlite_backup};
+use crate::store::sqlite::backup as sqlite_backup;
+use crate::store::{migrations, sqlite};
 
 /// What `restore` did.
 #[derive(Debug)]

@@ -13,7 +13,7 @@
 //! fails on a column missing from it, so a new column is never left holding personal data
 //! by oversight.
 
-use super::{NewAudit, Store, StoreError, SubmissionRecord};
+use super::SubmissionRecord;
 
 /// Whom a data request is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -398,22 +398,4 @@ pub(super) fn erase_lead_set() -> String {
          WHEN EXISTS (SELECT 1 FROM outbox o WHERE o.lead_id = leads.id AND o.status = 'delivered') THEN 'delivered' \
          ELSE 'none' END"
     )
-}
-
-impl Store {
-    pub async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.person_records(person).await,
-            Store::Postgres(s) => s.person_records(person).await,
-        }
-    }
-
-    /// Erases the person's leads and deletes their submissions; `audit` is the line each
-    /// record gets (its action and target are set per record).
-    pub async fn erase_person(&self, person: &Person, audit: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.erase_person(person, audit, now_ms).await,
-            Store::Postgres(s) => s.erase_person(person, audit, now_ms).await,
-        }
-    }
 }

@@ -4,9 +4,7 @@
 //! the same transaction as every change of a lead (migration 0007, docs/decisions/012), so
 //! a 90-day screen reads a few thousand rows whatever the number of leads. Days are the
 //! business's: the triggers read the zone's UTC offsets from `business_zone`, which the
-//! server writes from `site.time_zone` ([`Store::ensure_business_zone`]).
-
-use super::{Store, StoreError};
+//! server writes from `site.time_zone` ([`Funnel::ensure_business_zone`](super::backend::Funnel::ensure_business_zone)).
 
 /// The business's time zone as the database keeps it: from each `from_ms` on, local time is
 /// UTC plus `offset_ms`.
@@ -69,32 +67,3 @@ pub struct SlowDelivery {
 pub const FAST_MS: i64 = 60_000;
 
 pub(super) const SLOWEST_COLUMNS: &str = "o.lead_id, l.service_slug, o.channel, l.received_at_ms, o.delivered_ms - o.created_ms";
-
-impl Store {
-    /// Makes `business_zone` hold `zone`; when it held another (or nothing: a database new
-    /// to this migration), writes it and counts `lead_days` anew from the leads, in one
-    /// transaction. True when it counted anew. Cheap when nothing changed (one small read).
-    pub async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.ensure_business_zone(zone).await,
-            Store::Postgres(s) => s.ensure_business_zone(zone).await,
-        }
-    }
-
-    /// The rows of `lead_days` from local day `from_day` to `to_day`, both included.
-    pub async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.funnel_rows(from_day, to_day).await,
-            Store::Postgres(s) => s.funnel_rows(from_day, to_day).await,
-        }
-    }
-
-    /// The `limit` slowest delivered notifications of leads received at or after `since_ms`,
-    /// slowest first (time from the lead's arrival to the notification's delivery).
-    pub async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.slowest_deliveries(since_ms, limit).await,
-            Store::Postgres(s) => s.slowest_deliveries(since_ms, limit).await,
-        }
-    }
-}

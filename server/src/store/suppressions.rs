@@ -7,8 +7,6 @@
 
 use serde::Serialize;
 
-use super::{NewAudit, Store, StoreError};
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Suppression {
     pub phone_e164: String,
@@ -24,40 +22,6 @@ pub struct Listed {
     pub added: bool,
     /// Undelivered notifications of its leads (pending, being sent, failed) now suppressed.
     pub stopped: u64,
-}
-
-impl Store {
-    /// Lists the numbers on the list, newest first (ties by number, highest first); `phone`
-    /// narrows it to one number, `before` (a row's `added_ms` and number) starts the page
-    /// after that row.
-    pub async fn suppressions(
-        &self,
-        phone: Option<&str>,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<Suppression>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.suppressions(phone, before, limit).await,
-            Store::Postgres(s) => s.suppressions(phone, before, limit).await,
-        }
-    }
-
-    /// Puts a number on the list and marks every undelivered notification of its leads
-    /// suppressed, audited, in one transaction.
-    pub async fn suppress(&self, phone_e164: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.suppress(phone_e164, reason, audit, now_ms).await,
-            Store::Postgres(s) => s.suppress(phone_e164, reason, audit, now_ms).await,
-        }
-    }
-
-    /// Takes a number off the list (audited in the same transaction). False when it was not on it.
-    pub async fn unsuppress(&self, phone_e164: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.unsuppress(phone_e164, audit, now_ms).await,
-            Store::Postgres(s) => s.unsuppress(phone_e164, audit, now_ms).await,
-        }
-    }
 }
 
 /// A phone number as the audit log keeps it: enough to tell entries apart, not to dial.

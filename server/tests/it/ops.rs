@@ -379,7 +379,7 @@ async fn a_backup_taken_while_16_clients_post_holds_every_lead_acknowledged_befo
     assert_eq!(r.status(), reqwest::StatusCode::CREATED);
     server.stop();
     assert_eq!(count(&db, "leads") as usize, in_backup.len() + 1);
-    let check = site_server::store::sqlite_backup::check(&db).expect("integrity_check after the drill");
+    let check = site_server::store::sqlite::backup::check(&db).expect("integrity_check after the drill");
     assert!(check.iter().any(|(t, n)| t == "leads" && *n as usize == in_backup.len() + 1));
 }
 
@@ -501,7 +501,7 @@ async fn the_server_backs_up_on_its_own_prunes_the_oldest_and_reports_it_in_metr
     assert_eq!(names[0], "mine.db");
     assert_eq!(names[1], "site-20200102T000000.000Z.db");
     assert!(names[2].starts_with("site-2") && names[2] != names[1], "{names:?}");
-    let tables = site_server::store::sqlite_backup::check(&backups.join(&names[2])).expect("a good backup");
+    let tables = site_server::store::sqlite::backup::check(&backups.join(&names[2])).expect("a good backup");
     assert!(tables.iter().any(|(t, _)| t == "leads"));
     server.stop();
 }

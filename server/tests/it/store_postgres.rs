@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use site_server::store::pg_tls::PgTarget;
 use site_server::store::postgres::PgStore;
+use site_server::store::postgres::tls::PgTarget;
 use site_server::store::{Channel, Store, now_ms};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -165,7 +165,7 @@ pub async fn columns(raw: &Raw) -> std::collections::BTreeSet<(String, String)> 
     match raw {
         Raw::Sqlite(path) => {
             let conn = open_sqlite(path);
-            let tables = site_server::store::sqlite_backup::user_tables(&conn).expect("tables");
+            let tables = site_server::store::sqlite::backup::user_tables(&conn).expect("tables");
             let mut out = std::collections::BTreeSet::new();
             for table in tables {
                 let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)").expect("prepare");

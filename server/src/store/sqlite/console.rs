@@ -1,16 +1,21 @@
-//! SQLite: the staff console's reads and changes of leads.
+//! SQLite: the staff console's reads and changes of leads, the do-not-call list, and data
+//! requests (a person's records found and erased).
 
+use async_trait::async_trait;
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
-use super::admin::{
+use super::SqliteStore;
+use super::staff::insert_audit;
+use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use crate::store::backend::{Console, Leads};
+use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
     RetryOutcome, fts_name_query, lead_where, retry_audit,
 };
-use super::sqlite::SqliteStore;
-use super::sqlite_staff::insert_audit;
-use super::suppressions::Listed;
-use super::{NewAudit, StoreError};
+use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
+use crate::store::suppressions::{Listed, Suppression};
+use crate::store::{NewAudit, StoreError};
 
 fn values(params: Vec<Param>) -> Vec<Value> {
     params
@@ -22,8 +27,9 @@ fn values(params: Vec<Param>) -> Vec<Value> {
         .collect()
 }
 
-impl SqliteStore {
-    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+#[async_trait]
+impl Console for SqliteStore {
+    async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
         let filter = filter.clone();
         self.read(move |conn| {
             // Many name matches: walk the time index; few: read the matches and sort them.
@@ -59,7 +65,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+    async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
         let Some(lead) = self.lead(id).await? else { return Ok(None) };
         let id = id.to_string();
         let phone = lead.phone.clone();
@@ -111,7 +117,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
+    async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
         let lead_id = lead_id.to_string();
         self.write(move |conn| {
             let found: Option<(String, bool, bool)> = conn
@@ -158,15 +164,8 @@ impl SqliteStore {
         })
         .await
     }
-}
 
-impl SqliteStore {
-    pub async fn suppressions(
-        &self,
-        phone: Option<&str>,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+    async fn suppressions(&self, phone: Option<&str>, before: Option<(i64, String)>, limit: usize) -> Result<Vec<Suppression>, StoreError> {
         let phone = phone.map(str::to_string);
         let (before_ms, before_phone) = before.unzip();
         self.read(move |conn| {
@@ -176,7 +175,7 @@ impl SqliteStore {
                  ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT ?4",
             )?;
             let rows = stmt.query_map(params![phone, before_ms, before_phone, limit as i64], |r| {
-                Ok(super::suppressions::Suppression {
+                Ok(Suppression {
                     phone_e164: r.get(0)?,
                     reason: r.get(1)?,
                     added_ms: r.get(2)?,
@@ -188,7 +187,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
+    async fn suppress(&self, phone: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         let (phone, reason) = (phone.to_string(), reason.to_string());
         self.write(move |conn| {
             let added = conn
@@ -213,7 +212,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn unsuppress(&self, phone: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    async fn unsuppress(&self, phone: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         let phone = phone.to_string();
         self.write(move |conn| {
             let removed = conn
@@ -223,6 +222,90 @@ impl SqliteStore {
                 insert_audit(conn, &audit, now_ms)?;
             }
             Ok(removed == 1)
+        })
+        .await
+    }
+
+    // Data requests (docs/decisions/011): a person's records, and their erasure.
+    async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
+        let (phone, email) = (person.phone(), person.email());
+        self.read(move |conn| {
+            let leads = conn
+                .prepare_cached(
+                    "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 \
+                     ORDER BY received_at_ms DESC, id DESC LIMIT ?2",
+                )?
+                .query_map(params![phone, PERSON_LIMIT as i64], |r| {
+                    Ok(PersonLead {
+                        id: r.get(0)?,
+                        received_at_ms: r.get(1)?,
+                        service_slug: r.get(2)?,
+                        full_name: r.get(3)?,
+                        erased_ms: r.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let submissions = conn
+                .prepare_cached(&format!(
+                    "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2) \
+                     ORDER BY received_at_ms DESC, id DESC LIMIT ?3"
+                ))?
+                .query_map(params![phone, email, PERSON_LIMIT as i64], submission_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(PersonRecords { leads, submissions })
+        })
+        .await
+    }
+
+    async fn erase_person(&self, person: &Person, audit: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
+        let (phone, email) = (person.phone(), person.email());
+        self.write(move |conn| {
+            let leads = conn
+                .prepare_cached("SELECT id FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 AND erased_ms IS NULL")?
+                .query_map(params![phone], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            for id in &leads {
+                conn.prepare_cached(&format!("UPDATE leads SET {}, erased_ms = ?2 WHERE id = ?1", erase_lead_set()))?
+                    .execute(params![id, now_ms])?;
+                // Its notifications end: the undelivered ones go (one being sent now finds
+                // its row gone), the rest keep no error text.
+                for (t, key) in lead_tables() {
+                    if let Some(rows) = t.deleted_rows {
+                        conn.prepare_cached(&format!("DELETE FROM {} WHERE {key} = ?1 AND {rows}", t.table))?
+                            .execute(params![id])?;
+                    }
+                    let set = t.clear_set();
+                    if !set.is_empty() {
+                        conn.prepare_cached(&format!("UPDATE {} SET {set} WHERE {key} = ?1", t.table))?
+                            .execute(params![id])?;
+                    }
+                }
+                let line = NewAudit {
+                    action: "erase",
+                    target: Some(format!("lead:{id}")),
+                    ..audit.clone()
+                };
+                insert_audit(conn, &line, now_ms)?;
+            }
+            let subs = conn
+                .prepare_cached("SELECT id FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2)")?
+                .query_map(params![phone, email], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            for id in &subs {
+                conn.prepare_cached("DELETE FROM mail_outbox WHERE submission_id = ?1")?
+                    .execute(params![id])?;
+                conn.prepare_cached("DELETE FROM submissions WHERE id = ?1")?.execute(params![id])?;
+                let line = NewAudit {
+                    action: "delete",
+                    target: Some(format!("submission:{id}")),
+                    ..audit.clone()
+                };
+                insert_audit(conn, &line, now_ms)?;
+            }
+            Ok(Erased {
+                leads: leads.len() as i64,
+                submissions: subs.len() as i64,
+            })
         })
         .await
     }

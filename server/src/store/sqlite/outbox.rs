@@ -1,18 +1,25 @@
 //! The SQLite outbox of lead notifications: leasing due rows in the writer's transaction
 //! (the do-not-call list and erasure checked there), recording outcomes, sending failed ones
 //! again, and what operators and /metrics read of it (undelivered rows only, never a count of
-//! the whole table). The twin of `postgres_outbox.rs`.
+//! the whole table). The twin of `postgres/outbox.rs`.
 
+use async_trait::async_trait;
 use rusqlite::params;
 
-use super::sqlite::{SqliteStore, select_lead};
-use super::{Channel, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope, StoreError};
+use super::SqliteStore;
+use super::leads::select_lead;
+use crate::store::backend::Outboxes;
+use crate::store::{
+    Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
+    StoreError,
+};
 
-impl SqliteStore {
+#[async_trait]
+impl Outboxes for SqliteStore {
     /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
     /// transaction: a due notification of a listed number is marked suppressed instead, and
     /// one of an erased lead is never leased (erasure deletes it in any case).
-    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
             conn.prepare_cached(
                 "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
@@ -54,7 +61,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn finish(
+    async fn finish(
         &self,
         id: i64,
         status: &'static str,
@@ -76,7 +83,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
         self.read(|conn| {
             let mut counts = OutboxCounts::default();
             let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM outbox GROUP BY status")?;
@@ -90,7 +97,8 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
+    async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
+        let (table, _) = outbox.table();
         self.read(move |conn| {
             let mut summary = OutboxSummary::default();
             let mut stmt = conn.prepare_cached(&format!(
@@ -108,13 +116,13 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+    async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
             )?;
             let rows = stmt.query_map(params![since_ms], |r| {
-                Ok(super::DeliveryCount {
+                Ok(DeliveryCount {
                     channel: r.get(0)?,
                     outcome: r.get(1)?,
                     count: r.get(2)?,
@@ -125,14 +133,10 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn outbox_rows(
-        &self,
-        table: &'static str,
-        record: &'static str,
-        status: String,
-        limit: usize,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
+    async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        let (table, record) = outbox.table();
         let channel = if table == "outbox" { "channel" } else { "'email'" };
+        let status = status.to_string();
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = ?1 ORDER BY created_ms, id LIMIT ?2"
@@ -153,7 +157,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
+    async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
         let one = match scope {
             RetryScope::All => None,
             RetryScope::One(id) => Some(id),
@@ -184,7 +188,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         self.read(|conn| {
             conn.query_row(
                 "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
@@ -192,6 +196,64 @@ impl SqliteStore {
                 [],
                 |r| r.get(0),
             )
+        })
+        .await
+    }
+
+    // The outbox of submission e-mails (`mail_outbox`).
+    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+        self.write(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "UPDATE mail_outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
+                 AND next_attempt_ms <= ?2 AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) \
+                 RETURNING id, submission_id, created_ms, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
+            )?;
+            let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
+                Ok(MailItem {
+                    id: r.get(0)?,
+                    submission_id: r.get(1)?,
+                    received_at_ms: r.get(2)?,
+                    subject: r.get(3)?,
+                    body: r.get(4)?,
+                    attempts: r.get(5)?,
+                    since_ms: r.get(6)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    async fn finish_mail(
+        &self,
+        id: i64,
+        status: &'static str,
+        attempts: u32,
+        delivered_ms: Option<i64>,
+        next_ms: i64,
+        error: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "UPDATE mail_outbox SET status = ?2, attempts = ?3, delivered_ms = ?4, \
+                 next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, locked_until_ms = 0, last_error = ?6 WHERE id = ?1",
+            )?
+            .execute(params![id, status, attempts, delivered_ms, next_ms, error])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
+        self.read(|conn| {
+            let mut counts = MailCounts::default();
+            let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM mail_outbox GROUP BY status")?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+            for row in rows {
+                let (status, n) = row?;
+                counts.set(&status, n);
+            }
+            Ok(counts)
         })
         .await
     }

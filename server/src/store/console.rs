@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{LeadRecord, NewAudit, Store, StoreError};
+use super::{LeadRecord, NewAudit};
 
 /// Delivery statuses a lead can have (kept by the database's triggers, see migration 0003).
 pub const DELIVERY_STATUSES: [&str; 5] = ["pending", "delivered", "failed", "suppressed", "none"];
@@ -217,35 +217,6 @@ pub(super) fn lead_where(filter: &LeadFilter, dialect: Dialect, route: NameRoute
         (String::new(), params)
     } else {
         (format!("WHERE {}", conds.join(" AND ")), params)
-    }
-}
-
-impl Store {
-    /// Leads matching `filter`, newest first, at most `limit`.
-    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.list_leads(filter, limit).await,
-            Store::Postgres(s) => s.list_leads(filter, limit).await,
-        }
-    }
-
-    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.lead_detail(id).await,
-            Store::Postgres(s) => s.lead_detail(id).await,
-        }
-    }
-
-    /// Sends a failed notification of `lead_id` back to the outbox, due now, with a fresh
-    /// retry period (what `site outbox retry ID` does, decision 009), unless its lead is
-    /// erased or its number is on the do-not-call list: checked in the same transaction,
-    /// which marks it suppressed in that case. `audit` is written with a change, with the
-    /// outcome added to its detail.
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,
-            Store::Postgres(s) => s.retry_delivery(lead_id, outbox_id, audit, now_ms).await,
-        }
     }
 }
 

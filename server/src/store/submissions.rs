@@ -1,5 +1,8 @@
 //! What the store keeps of submissions besides leads (account requests, campaign
-//! applications) and of the e-mails about them. Both stores share these types.
+//! applications) and of the e-mails about them, and what the staff console reads and
+//! changes of them: a kind's list (newest first, keyset pages, optionally one status) and
+//! the status and note staff set, audited in the same transaction. Both stores share these
+//! types.
 
 use serde::Serialize;
 
@@ -127,4 +130,17 @@ pub(super) fn data_text(data: &serde_json::Value) -> String {
 /// The stored JSON text read back; text that is not JSON (never written by us) reads as a string.
 pub(super) fn data_value(text: String) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+}
+
+/// The statuses staff can give a submission; new ones start as the first.
+pub const SUBMISSION_STATUSES: [&str; 4] = ["new", "contacted", "approved", "rejected"];
+
+/// One page of a kind's list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmissionFilter {
+    pub kind: SubmissionKind,
+    /// One of [`SUBMISSION_STATUSES`].
+    pub status: Option<String>,
+    /// Keyset cursor: rows strictly older than this (received_at_ms, id).
+    pub before: Option<(i64, String)>,
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// What a finished backup holds.
 #[derive(Debug, Clone)]

@@ -29,7 +29,7 @@ use tokio_postgres::config::{Host, SslMode};
 use tokio_postgres::tls::{ChannelBinding, MakeTlsConnect, TlsConnect, TlsStream};
 use tokio_postgres::{Config, Socket};
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// Where and how to connect: the parsed configuration and the TLS connector (None: plain).
 #[derive(Clone)]

@@ -8,14 +8,73 @@
 
 use std::collections::HashMap;
 
+use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Statement};
 
-use super::pg_tls::PgTarget;
-use super::postgres::{Op, connect_one};
-use super::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id};
-use crate::leads::NewLead;
+use super::tls::PgTarget;
+use super::{PgStore, connect_one};
+use crate::leads::{NewLead, TokenRecord};
+use crate::store::backend::Writer;
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, Mail, NewSubmission, StoreError, Submitted, new_lead_id};
+
+/// A write for the writer, with where to send its answer.
+pub(super) enum Op {
+    Lead {
+        lead: Box<NewLead>,
+        channels: Vec<Channel>,
+        now_ms: i64,
+        reply: oneshot::Sender<Result<Submitted, StoreError>>,
+    },
+    Token {
+        record: TokenRecord,
+        now_ms: i64,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
+    Form {
+        submission: Box<NewSubmission>,
+        mail: Option<Mail>,
+        now_ms: i64,
+        reply: oneshot::Sender<Result<Submitted, StoreError>>,
+    },
+}
+
+impl PgStore {
+    pub(super) async fn send(&self, op: Op) -> Result<(), StoreError> {
+        let sender = self
+            .writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or(StoreError::WriterStopped)?;
+        sender.send(op).await.map_err(|_| StoreError::WriterStopped)
+    }
+}
+
+#[async_trait]
+impl Writer for PgStore {
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
+
+    /// Whether the writer still takes writes: its thread ended (and dropped its queue) if not.
+    fn writer_alive(&self) -> bool {
+        self.writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|s| !s.is_closed())
+    }
+
+    async fn close(&self) {
+        drop(self.writer.lock().unwrap_or_else(|p| p.into_inner()).take());
+        let stopped = self.stopped.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(stopped) = stopped {
+            let _ = stopped.await;
+        }
+    }
+}
 
 /// The writer's connection with its statements prepared once (each saves a round trip per use).
 struct Prepared {
@@ -265,7 +324,7 @@ async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<O
             }
             Op::Form {
                 submission, mail, now_ms, ..
-            } => Outcome::Form(super::postgres_intake::insert_submission(client, submission, mail.as_ref(), *now_ms).await?),
+            } => Outcome::Form(super::submissions::insert_submission(client, submission, mail.as_ref(), *now_ms).await?),
         });
     }
 

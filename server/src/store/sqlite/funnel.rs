@@ -1,10 +1,12 @@
-//! SQLite: the console's funnel (see `funnel.rs`).
+//! SQLite: the console's funnel (see `store/funnel.rs`).
 
+use async_trait::async_trait;
 use rusqlite::{Connection, params};
 
-use super::StoreError;
-use super::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
-use super::sqlite::SqliteStore;
+use super::SqliteStore;
+use crate::store::StoreError;
+use crate::store::backend::Funnel;
+use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
 
 fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
     let mut zone = ZoneOffsets {
@@ -20,8 +22,9 @@ fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
     Ok(zone)
 }
 
-impl SqliteStore {
-    pub async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
+#[async_trait]
+impl Funnel for SqliteStore {
+    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
         if self.read(stored_zone).await? == *zone {
             return Ok(false);
         }
@@ -51,7 +54,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
+    async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT day, kind, key, leads, delivered, fast, suppressed, erased FROM lead_days \
@@ -86,7 +89,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
+    async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
         self.read(move |conn| {
             // Walks the index of delivery times from the slowest down, skipping older rows.
             let mut stmt = conn.prepare_cached(&format!(

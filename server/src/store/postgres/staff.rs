@@ -1,16 +1,19 @@
 //! PostgreSQL: staff accounts, sessions and the audit log. Each write is one statement
 //! (several tables at once through data-modifying WITH clauses), so it commits whole.
 
+use async_trait::async_trait;
 use tokio_postgres::Row;
 
-use super::StoreError;
-use super::postgres::PgStore;
-use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+use super::PgStore;
+use crate::store::StoreError;
+use crate::store::backend::Staff;
+use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 
 const INSERT_AUDIT: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
 
-impl PgStore {
-    pub async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
+#[async_trait]
+impl Staff for PgStore {
+    async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
         let row = self
             .client()
             .await?
@@ -22,7 +25,7 @@ impl PgStore {
         Ok(row.map(|r| r.get(0)))
     }
 
-    pub async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
+    async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
         let row = self
             .client()
             .await?
@@ -35,7 +38,7 @@ impl PgStore {
         Ok(row.get::<_, i64>(0) > 0)
     }
 
-    pub async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
+    async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -53,7 +56,7 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
+    async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
         let row = self
             .client()
             .await?
@@ -70,7 +73,7 @@ impl PgStore {
         }))
     }
 
-    pub async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+    async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
         self.client()
             .await?
             .execute(
@@ -95,7 +98,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
+    async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
         let row = self
             .client()
             .await?
@@ -113,7 +116,7 @@ impl PgStore {
         }))
     }
 
-    pub async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+    async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
         self.client()
             .await?
             .execute(
@@ -124,7 +127,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
+    async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
         let client = self.client().await?;
         match audit {
             Some(a) => {
@@ -142,7 +145,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn audit(&self, a: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+    async fn audit(&self, a: NewAudit, now_ms: i64) -> Result<(), StoreError> {
         self.client()
             .await?
             .execute(
@@ -153,7 +156,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
+    async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
         let row = self
             .client()
             .await?
@@ -165,7 +168,7 @@ impl PgStore {
         Ok(row.get(0))
     }
 
-    pub async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
+    async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
         let rows = self
             .client()
             .await?

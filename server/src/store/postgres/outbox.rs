@@ -2,15 +2,23 @@
 //! so servers never deliver the same one at once), recording outcomes, and what operators
 //! and /metrics read of it (undelivered rows only, never a count of the whole table).
 
-use super::postgres::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, PgStore, lead_from_row};
-use super::{Channel, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope, StoreError};
+use async_trait::async_trait;
 
-impl PgStore {
+use super::PgStore;
+use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
+use crate::store::backend::Outboxes;
+use crate::store::{
+    Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
+    StoreError,
+};
+
+#[async_trait]
+impl Outboxes for PgStore {
     /// One statement, so one snapshot and one transaction: due notifications of listed
     /// numbers are marked suppressed, the others of leads not erased are leased (rows another
     /// server is claiming or changing are skipped, and a row changed since the snapshot is
     /// checked again as it is now), and each comes back with its lead as the claim saw it.
-    pub async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -46,7 +54,7 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn finish(
+    async fn finish(
         &self,
         id: i64,
         status: &'static str,
@@ -65,7 +73,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
         let mut counts = OutboxCounts::default();
         for row in self
             .client()
@@ -78,7 +86,8 @@ impl PgStore {
         Ok(counts)
     }
 
-    pub async fn outbox_summary(&self, table: &'static str) -> Result<OutboxSummary, StoreError> {
+    async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
+        let (table, _) = outbox.table();
         let mut summary = OutboxSummary::default();
         for row in self
             .client()
@@ -94,7 +103,7 @@ impl PgStore {
         Ok(summary)
     }
 
-    pub async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<super::DeliveryCount>, StoreError> {
+    async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -105,7 +114,7 @@ impl PgStore {
             .await?;
         Ok(rows
             .iter()
-            .map(|r| super::DeliveryCount {
+            .map(|r| DeliveryCount {
                 channel: r.get(0),
                 outcome: r.get(1),
                 count: r.get(2),
@@ -113,13 +122,8 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn outbox_rows(
-        &self,
-        table: &'static str,
-        record: &'static str,
-        status: String,
-        limit: usize,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
+    async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        let (table, record) = outbox.table();
         let channel = if table == "outbox" { "channel" } else { "'email'" };
         let rows = self
             .client()
@@ -147,7 +151,7 @@ impl PgStore {
 
     /// One statement: the failed notifications of listed numbers are marked suppressed, the
     /// others that may be sent (`Outbox::sendable`) made pending (the two sets cannot overlap).
-    pub async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
+    async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError> {
         let one = match scope {
             RetryScope::All => None,
             RetryScope::One(id) => Some(id),
@@ -179,7 +183,7 @@ impl PgStore {
         })
     }
 
-    pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         let row = self
             .client()
             .await?
@@ -190,5 +194,64 @@ impl PgStore {
             )
             .await?;
         Ok(row.get(0))
+    }
+
+    // The outbox of submission e-mails (`mail_outbox`).
+    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "UPDATE mail_outbox SET locked_until_ms = $1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
+                 AND next_attempt_ms <= $2 AND locked_until_ms <= $2 ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
+                 RETURNING id, submission_id, created_ms, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
+                &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| MailItem {
+                id: r.get(0),
+                submission_id: r.get(1),
+                received_at_ms: r.get(2),
+                subject: r.get(3),
+                body: r.get(4),
+                attempts: r.get::<_, i64>(5) as u32,
+                since_ms: r.get(6),
+            })
+            .collect())
+    }
+
+    async fn finish_mail(
+        &self,
+        id: i64,
+        status: &'static str,
+        attempts: u32,
+        delivered_ms: Option<i64>,
+        next_ms: i64,
+        error: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                "UPDATE mail_outbox SET status = $2, attempts = $3, delivered_ms = $4, \
+                 next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, locked_until_ms = 0, last_error = $6 WHERE id = $1",
+                &[&id, &status, &i64::from(attempts), &delivered_ms, &next_ms, &error],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
+        let mut counts = MailCounts::default();
+        for row in self
+            .client()
+            .await?
+            .query("SELECT status, COUNT(*) FROM mail_outbox GROUP BY status", &[])
+            .await?
+        {
+            counts.set(row.get::<_, &str>(0), row.get(1));
+        }
+        Ok(counts)
     }
 }

@@ -1,28 +1,36 @@
-//! PostgreSQL: the staff console's reads and changes of leads.
+//! PostgreSQL: the staff console's reads and changes of leads, the do-not-call list, and
+//! data requests (a person's records found and erased).
 
+use async_trait::async_trait;
 use tokio_postgres::types::ToSql;
 
-use super::admin::{
+use super::PgStore;
+use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use crate::store::backend::{Console, Leads};
+use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, RetryOutcome, lead_where,
     pg_name_query, retry_audit,
 };
-use super::postgres::PgStore;
-use super::suppressions::Listed;
-use super::{NewAudit, StoreError};
+use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
+use crate::store::suppressions::{Listed, Suppression};
+use crate::store::{NewAudit, StoreError};
 
 /// How many of the newest leads (of the other filters) a name search tests first.
 const NAME_WALK: usize = 5000;
 /// Up to which page size a name search tests them first (the CSV export reads its own way).
 const NAME_WALK_PAGE: usize = 200;
 
-impl PgStore {
+const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
+
+#[async_trait]
+impl Console for PgStore {
     /// Leads matching `filter`, newest first. A name search on a page's worth of rows first
     /// tests the newest `NAME_WALK` leads of the other filters against the name (a few ms):
     /// when a whole page matches there, it is the answer. Otherwise the name is rare among
     /// them and the name index's matches are read and sorted (`+ 0` keeps the planner from
     /// walking the time index instead, which for a word missing from its statistics means
     /// all of it: 1.5–2.5 s with 1M leads).
-    pub async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
+    async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
         if filter.name_words.is_empty() || limit > NAME_WALK_PAGE {
             let (clause, params) = lead_where(filter, Dialect::Postgres, NameRoute::ByIndex);
             let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
@@ -50,33 +58,7 @@ impl PgStore {
         self.list_query(&sql, params).await
     }
 
-    async fn list_query(&self, sql: &str, params: Vec<Param>) -> Result<Vec<LeadRow>, StoreError> {
-        let boxed: Vec<Box<dyn ToSql + Sync + Send>> = params
-            .into_iter()
-            .map(|p| -> Box<dyn ToSql + Sync + Send> {
-                match p {
-                    Param::Text(s) => Box::new(s),
-                    Param::Int(i) => Box::new(i),
-                }
-            })
-            .collect();
-        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync)).collect();
-        let rows = self.client().await?.query(sql, &refs).await?;
-        Ok(rows
-            .iter()
-            .map(|r| LeadRow {
-                id: r.get(0),
-                received_at_ms: r.get(1),
-                service_slug: r.get(2),
-                full_name: r.get(3),
-                phone: r.get(4),
-                zip_code: r.get(5),
-                delivery_status: r.get(6),
-            })
-            .collect())
-    }
-
-    pub async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
+    async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
         let Some(lead) = self.lead(id).await? else { return Ok(None) };
         let client = self.client().await?;
         let row = client
@@ -129,7 +111,7 @@ impl PgStore {
 
     /// One statement: the notification is locked, then checked (erased, on the list now,
     /// failed) and changed with its audit line.
-    pub async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
+    async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError> {
         let suppressed_detail = retry_audit(audit.clone(), RetryOutcome::Suppressed).detail;
         let row = self
             .client()
@@ -169,17 +151,8 @@ impl PgStore {
             _ => RetryOutcome::NotFailed,
         })
     }
-}
 
-const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
-
-impl PgStore {
-    pub async fn suppressions(
-        &self,
-        phone: Option<&str>,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<super::suppressions::Suppression>, StoreError> {
+    async fn suppressions(&self, phone: Option<&str>, before: Option<(i64, String)>, limit: usize) -> Result<Vec<Suppression>, StoreError> {
         let (before_ms, before_phone) = before.unzip();
         let rows = self
             .client()
@@ -193,7 +166,7 @@ impl PgStore {
             .await?;
         Ok(rows
             .iter()
-            .map(|r| super::suppressions::Suppression {
+            .map(|r| Suppression {
                 phone_e164: r.get(0),
                 reason: r.get(1),
                 added_ms: r.get(2),
@@ -204,7 +177,7 @@ impl PgStore {
 
     /// One statement: the number listed (audited when new) and its leads' undelivered
     /// notifications suppressed. Rows another server is claiming are waited for, then marked.
-    pub async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
+    async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
         let row = self
             .client()
             .await?
@@ -226,7 +199,7 @@ impl PgStore {
         })
     }
 
-    pub async fn unsuppress(&self, phone: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
+    async fn unsuppress(&self, phone: &str, a: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         let row = self
             .client()
             .await?
@@ -239,5 +212,122 @@ impl PgStore {
             )
             .await?;
         Ok(row.get::<_, i64>(0) == 1)
+    }
+
+    // Data requests (docs/decisions/011): a person's records, and their erasure.
+    async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError> {
+        let (phone, email) = (person.phone(), person.email());
+        let client = self.client().await?;
+        let leads = client
+            .query(
+                "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 \
+                 ORDER BY received_at_ms DESC, id DESC LIMIT $2",
+                &[&phone, &(PERSON_LIMIT as i64)],
+            )
+            .await?
+            .iter()
+            .map(|r| PersonLead {
+                id: r.get(0),
+                received_at_ms: r.get(1),
+                service_slug: r.get(2),
+                full_name: r.get(3),
+                erased_ms: r.get(4),
+            })
+            .collect();
+        let submissions = client
+            .query(
+                &format!(
+                    "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) \
+                     ORDER BY received_at_ms DESC, id DESC LIMIT $3"
+                ),
+                &[&phone, &email, &(PERSON_LIMIT as i64)],
+            )
+            .await?
+            .iter()
+            .map(submission_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PersonRecords { leads, submissions })
+    }
+
+    /// One statement, so one transaction: erase the leads, end their notifications, delete
+    /// the submissions (their e-mails go by cascade), and an audit line per record.
+    async fn erase_person(&self, person: &Person, a: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
+        let (phone, email) = (person.phone(), person.email());
+        let mut ctes = vec![format!(
+            "l AS (UPDATE leads SET {}, erased_ms = $3::BIGINT WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL RETURNING id)",
+            erase_lead_set()
+        )];
+        // Each sub-statement sees the rows as they were before the statement, so the rows
+        // deleted and the rows cleared must not overlap.
+        for (n, (t, key)) in lead_tables().enumerate() {
+            let keep = match t.deleted_rows {
+                Some(rows) => {
+                    ctes.push(format!(
+                        "d{n} AS (DELETE FROM {} WHERE {key} IN (SELECT id FROM l) AND {rows} RETURNING 1)",
+                        t.table
+                    ));
+                    format!(" AND NOT ({rows})")
+                }
+                None => String::new(),
+            };
+            let set = t.clear_set();
+            if !set.is_empty() {
+                ctes.push(format!(
+                    "c{n} AS (UPDATE {} SET {set} WHERE {key} IN (SELECT id FROM l){keep} RETURNING 1)",
+                    t.table
+                ));
+            }
+        }
+        ctes.push(
+            "s AS (DELETE FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) RETURNING id)"
+                .into(),
+        );
+        ctes.push(
+            "a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
+             SELECT $3::BIGINT, $4::BIGINT, 'erase', 'lead:' || id, $5::TEXT, $6::TEXT FROM l UNION ALL \
+             SELECT $3::BIGINT, $4::BIGINT, 'delete', 'submission:' || id, $5::TEXT, $6::TEXT FROM s RETURNING 1)"
+                .into(),
+        );
+        let sql = format!(
+            "WITH {} SELECT (SELECT COUNT(*) FROM l), (SELECT COUNT(*) FROM s), (SELECT COUNT(*) FROM a)",
+            ctes.join(", ")
+        );
+        let row = self
+            .client()
+            .await?
+            .query_one(&sql, &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
+            .await?;
+        Ok(Erased {
+            leads: row.get(0),
+            submissions: row.get(1),
+        })
+    }
+}
+
+impl PgStore {
+    async fn list_query(&self, sql: &str, params: Vec<Param>) -> Result<Vec<LeadRow>, StoreError> {
+        let boxed: Vec<Box<dyn ToSql + Sync + Send>> = params
+            .into_iter()
+            .map(|p| -> Box<dyn ToSql + Sync + Send> {
+                match p {
+                    Param::Text(s) => Box::new(s),
+                    Param::Int(i) => Box::new(i),
+                }
+            })
+            .collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync)).collect();
+        let rows = self.client().await?.query(sql, &refs).await?;
+        Ok(rows
+            .iter()
+            .map(|r| LeadRow {
+                id: r.get(0),
+                received_at_ms: r.get(1),
+                service_slug: r.get(2),
+                full_name: r.get(3),
+                phone: r.get(4),
+                zip_code: r.get(5),
+                delivery_status: r.get(6),
+            })
+            .collect())
     }
 }

@@ -1,10 +1,12 @@
 //! SQLite: staff accounts, sessions and the audit log.
 
+use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::StoreError;
-use super::sqlite::SqliteStore;
-use super::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+use super::SqliteStore;
+use crate::store::StoreError;
+use crate::store::backend::Staff;
+use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 
 pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> rusqlite::Result<()> {
     conn.prepare_cached("INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
@@ -12,8 +14,9 @@ pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> 
     Ok(())
 }
 
-impl SqliteStore {
-    pub async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
+#[async_trait]
+impl Staff for SqliteStore {
+    async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
         let (email, hash) = (email.to_lowercase(), password_hash.to_string());
         self.write(move |conn| {
             let inserted = conn
@@ -26,7 +29,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
+    async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
         let email = email.to_lowercase();
         self.write(move |conn| {
             let id: Option<i64> = conn
@@ -43,7 +46,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
+    async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
         self.read(|conn| {
             let mut stmt = conn.prepare_cached("SELECT id, email, active, created_ms, disabled_ms FROM staff ORDER BY email")?;
             let rows = stmt.query_map([], |r| {
@@ -60,7 +63,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
+    async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
         let email = email.to_lowercase();
         self.read(move |conn| {
             conn.prepare_cached("SELECT id, email, password_hash, active FROM staff WHERE email = ?1")?
@@ -77,7 +80,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+    async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
         self.write(move |conn| {
             conn.prepare_cached(
                 "INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) VALUES (?1, ?2, ?3, ?3, ?4, ?5)",
@@ -88,7 +91,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
+    async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
         let id_hash = id_hash.to_string();
         self.read(move |conn| {
             conn.prepare_cached(
@@ -108,7 +111,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+    async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
         let id_hash = id_hash.to_string();
         self.write(move |conn| {
             conn.prepare_cached("UPDATE staff_sessions SET last_seen_ms = MAX(last_seen_ms, ?2) WHERE id_hash = ?1")?
@@ -118,7 +121,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
+    async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
         let id_hash = id_hash.to_string();
         self.write(move |conn| {
             conn.prepare_cached("DELETE FROM staff_sessions WHERE id_hash = ?1")?
@@ -131,11 +134,11 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn audit(&self, entry: NewAudit, now_ms: i64) -> Result<(), StoreError> {
+    async fn audit(&self, entry: NewAudit, now_ms: i64) -> Result<(), StoreError> {
         self.write(move |conn| insert_audit(conn, &entry, now_ms)).await
     }
 
-    pub async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
+    async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
         self.read(move |conn| {
             conn.prepare_cached("SELECT MAX(at_ms) FROM staff_audit WHERE at_ms >= ?1 AND action = ?2 AND target = ?3")?
                 .query_row(params![since_ms, UNLOCK_ACTION, format!("staff:{staff_id}")], |r| r.get(0))
@@ -143,7 +146,7 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
+    async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT l.id, l.at_ms, s.email, l.action, l.target, l.ip, l.detail FROM staff_audit l LEFT JOIN staff s ON s.id = l.staff_id \

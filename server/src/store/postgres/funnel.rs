@@ -1,8 +1,11 @@
-//! PostgreSQL: the console's funnel (see `funnel.rs`).
+//! PostgreSQL: the console's funnel (see `store/funnel.rs`).
 
-use super::StoreError;
-use super::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
-use super::postgres::PgStore;
+use async_trait::async_trait;
+
+use super::PgStore;
+use crate::store::StoreError;
+use crate::store::backend::Funnel;
+use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
 
 impl PgStore {
     async fn stored_zone(&self) -> Result<ZoneOffsets, StoreError> {
@@ -16,8 +19,11 @@ impl PgStore {
             offsets: rows.iter().map(|r| (r.get(0), r.get(1))).collect(),
         })
     }
+}
 
-    pub async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
+#[async_trait]
+impl Funnel for PgStore {
+    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
         if self.stored_zone().await? == *zone {
             return Ok(false);
         }
@@ -63,7 +69,7 @@ impl PgStore {
         Ok(true)
     }
 
-    pub async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
+    async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
         let rows = self
             .client()
             .await?
@@ -90,7 +96,7 @@ impl PgStore {
             .collect())
     }
 
-    pub async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
+    async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
         // Walks the index of delivery times from the slowest down, skipping older rows.
         let rows = self
             .client()

@@ -1,0 +1,252 @@
+//! The store's contract: every operation the server asks of its database, one trait per
+//! concern. `sqlite/<concern>.rs` and `postgres/<concern>.rs` each implement the trait of
+//! that name, so the compiler checks that both backends offer the same operations with the
+//! same signatures, and [`Store`](super::Store) hands every call to the backend it opened
+//! (docs/decisions/013-store-contract.md). What an operation does is written here, once; a
+//! backend file says only how it does it.
+
+use async_trait::async_trait;
+
+use super::{
+    AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, Listed, Mail, MailCounts, MailItem,
+    NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person, PersonRecords, Retried,
+    RetryOutcome, RetryScope, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord,
+    Submitted, Suppression, ZoneOffsets,
+};
+use crate::leads::{NewLead, TokenRecord};
+
+/// A backend: every trait below (each backend implements each in its file of that name).
+pub trait Backend: Writer + Leads + Outboxes + Submissions + Staff + Console + Funnel {}
+
+impl<T: Writer + Leads + Outboxes + Submissions + Staff + Console + Funnel> Backend for T {}
+
+/// The writer (`writer.rs`): one per process, committing request writes in groups
+/// (docs/decisions/002-group-commit.md).
+#[async_trait]
+pub trait Writer: Send + Sync {
+    /// "sqlite" or "postgres".
+    fn backend(&self) -> &'static str;
+
+    /// False once the writer has stopped (closed, or its thread or task ended): writes would fail.
+    fn writer_alive(&self) -> bool;
+
+    /// Waits until every write handed to the writer is committed, then stops it.
+    async fn close(&self);
+}
+
+/// Leads and certificate tokens (`leads.rs`).
+#[async_trait]
+pub trait Leads: Send + Sync {
+    /// Stores a lead and one outbox row per channel in one durable transaction, unless the
+    /// same phone asked about the same service within the window.
+    async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError>;
+
+    /// Records a certificate token: inserts it, or fills the fields its record lacks (a
+    /// record is never overwritten, whoever sends the token again).
+    async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError>;
+
+    async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError>;
+
+    async fn count_leads(&self) -> Result<i64, StoreError>;
+
+    async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError>;
+
+    /// Deletes leads (with their outbox rows), certificate records and submissions received
+    /// before `cutoff_ms`, and the staff audit lines written before it: an audit line is
+    /// never written before the record it names was received, so it is kept at least as
+    /// long as that record (and as long as the records, not forever).
+    async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError>;
+}
+
+/// The outboxes the notification worker delivers from (`outbox.rs`).
+#[async_trait]
+pub trait Outboxes: Send + Sync {
+    /// Leases up to `limit` due notifications for `lease_ms`. In the same transaction, due
+    /// notifications whose lead's number is on the do-not-call list are marked suppressed
+    /// instead, and none of an erased lead is ever returned: the list and erasure bind at
+    /// delivery (docs/decisions/011).
+    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError>;
+
+    /// Records the outcome of a delivery attempt (`status` "delivered", "pending" for a
+    /// retry at `next_ms`, or "failed"), only while the notification is still pending: one
+    /// suppressed meanwhile stays suppressed (unless it did go out: then it is delivered),
+    /// one erased meanwhile is gone.
+    async fn finish(
+        &self,
+        id: i64,
+        status: &'static str,
+        attempts: u32,
+        delivered_ms: Option<i64>,
+        next_ms: i64,
+        error: Option<String>,
+    ) -> Result<(), StoreError>;
+
+    async fn mark_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
+        self.finish(id, "delivered", attempts, Some(now_ms), 0, None).await
+    }
+
+    async fn mark_retry(&self, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
+        self.finish(id, "pending", attempts, None, next_ms, Some(error.to_string())).await
+    }
+
+    async fn mark_failed(&self, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
+        self.finish(id, "failed", attempts, None, 0, Some(error.to_string())).await
+    }
+
+    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError>;
+
+    /// Leases up to `limit` due submission e-mails for `lease_ms`.
+    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError>;
+
+    /// As [`Outboxes::finish`], for a submission e-mail.
+    async fn finish_mail(
+        &self,
+        id: i64,
+        status: &'static str,
+        attempts: u32,
+        delivered_ms: Option<i64>,
+        next_ms: i64,
+        error: Option<String>,
+    ) -> Result<(), StoreError>;
+
+    async fn mark_mail_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
+        self.finish_mail(id, "delivered", attempts, Some(now_ms), 0, None).await
+    }
+
+    async fn mark_mail_retry(&self, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
+        self.finish_mail(id, "pending", attempts, None, next_ms, Some(error.to_string()))
+            .await
+    }
+
+    async fn mark_mail_failed(&self, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
+        self.finish_mail(id, "failed", attempts, None, 0, Some(error.to_string())).await
+    }
+
+    async fn mail_counts(&self) -> Result<MailCounts, StoreError>;
+
+    /// An outbox's pending and failed counts and its oldest undelivered notification, read
+    /// from the undelivered rows only.
+    async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError>;
+
+    /// Delivery attempts of lead notifications at or after `since_ms`, by channel and
+    /// outcome (an index range over their time).
+    async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError>;
+
+    /// An outbox's rows with `status` ("pending", "failed", "delivered"), oldest first, at most `limit`.
+    async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError>;
+
+    /// Makes an outbox's failed notifications pending again, due now, with a fresh delivery
+    /// effort (another full retry period), in one transaction that checks the do-not-call list
+    /// and erasure: a lead's notification whose number is listed now is marked suppressed
+    /// instead, and one of an erased lead is never sent.
+    async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError>;
+
+    /// The earliest time a pending notification (lead or submission e-mail) is due, if any.
+    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError>;
+}
+
+/// Submissions besides leads: account requests and campaign applications (`submissions.rs`).
+#[async_trait]
+pub trait Submissions: Send + Sync {
+    /// Stores a submission (account request, campaign application) and, unless `mail` is
+    /// None, its e-mail to the notification recipients, in one durable transaction; a
+    /// repeat of the same `dedupe_key` within the window gets the first id and no e-mail.
+    async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError>;
+
+    async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError>;
+
+    /// Submissions matching `filter`, newest first, at most `limit`.
+    async fn list_submissions(&self, filter: &SubmissionFilter, limit: usize) -> Result<Vec<SubmissionRecord>, StoreError>;
+
+    /// Sets a submission's status and note, writing `audit` in the same transaction. False
+    /// when there is no such submission.
+    async fn review_submission(&self, id: &str, status: &str, note: Option<&str>, audit: NewAudit, now_ms: i64)
+    -> Result<bool, StoreError>;
+}
+
+/// Staff accounts, their sessions and the audit log (`staff.rs`).
+#[async_trait]
+pub trait Staff: Send + Sync {
+    /// Adds a staff account (`email` in lower case). None when the address already has one.
+    async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError>;
+
+    /// Disables the account and ends its sessions. False when there is no such account.
+    async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError>;
+
+    async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError>;
+
+    async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError>;
+
+    /// Starts a session and writes its audit line, in one transaction.
+    async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError>;
+
+    /// The session with this id hash, if its account is still active.
+    async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError>;
+
+    async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError>;
+
+    /// Ends a session; with `audit`, writes that line in the same transaction.
+    async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError>;
+
+    async fn audit(&self, entry: NewAudit, now_ms: i64) -> Result<(), StoreError>;
+
+    /// When the account `staff_id` was last unlocked (`site staff unlock`) at or after
+    /// `since_ms`, if it was: a range of the audit log's time index, never the whole log.
+    async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError>;
+
+    /// The audit log, newest first, from before the entry `before` (None: the newest).
+    async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError>;
+}
+
+/// What the staff console reads and changes of leads, the do-not-call list and a person's
+/// records (`console.rs`).
+#[async_trait]
+pub trait Console: Send + Sync {
+    /// Leads matching `filter`, newest first, at most `limit`.
+    async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError>;
+
+    async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError>;
+
+    /// Sends a failed notification of `lead_id` back to the outbox, due now, with a fresh
+    /// retry period (what `site outbox retry ID` does, decision 009), unless its lead is
+    /// erased or its number is on the do-not-call list: checked in the same transaction,
+    /// which marks it suppressed in that case. `audit` is written with a change, with the
+    /// outcome added to its detail.
+    async fn retry_delivery(&self, lead_id: &str, outbox_id: i64, audit: NewAudit, now_ms: i64) -> Result<RetryOutcome, StoreError>;
+
+    /// Lists the numbers on the do-not-call list, newest first (ties by number, highest
+    /// first); `phone` narrows it to one number, `before` (a row's `added_ms` and number)
+    /// starts the page after that row.
+    async fn suppressions(&self, phone: Option<&str>, before: Option<(i64, String)>, limit: usize) -> Result<Vec<Suppression>, StoreError>;
+
+    /// Puts a number on the list and marks every undelivered notification of its leads
+    /// suppressed, audited, in one transaction.
+    async fn suppress(&self, phone_e164: &str, reason: &str, audit: NewAudit, now_ms: i64) -> Result<Listed, StoreError>;
+
+    /// Takes a number off the list (audited in the same transaction). False when it was not on it.
+    async fn unsuppress(&self, phone_e164: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError>;
+
+    /// Everything stored about a person (at most `PERSON_LIMIT` of each kind).
+    async fn person_records(&self, person: &Person) -> Result<PersonRecords, StoreError>;
+
+    /// Erases the person's leads and deletes their submissions; `audit` is the line each
+    /// record gets (its action and target are set per record).
+    async fn erase_person(&self, person: &Person, audit: NewAudit, now_ms: i64) -> Result<Erased, StoreError>;
+}
+
+/// The console's funnel: daily counts kept by triggers, and the slowest deliveries
+/// (`funnel.rs`).
+#[async_trait]
+pub trait Funnel: Send + Sync {
+    /// Makes `business_zone` hold `zone`; when it held another (or nothing: a database new
+    /// to this migration), writes it and counts `lead_days` anew from the leads, in one
+    /// transaction. True when it counted anew. Cheap when nothing changed (one small read).
+    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError>;
+
+    /// The rows of `lead_days` from local day `from_day` to `to_day`, both included.
+    async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError>;
+
+    /// The `limit` slowest delivered notifications of leads received at or after `since_ms`,
+    /// slowest first (time from the lead's arrival to the notification's delivery).
+    async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError>;
+}

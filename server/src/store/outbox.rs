@@ -1,0 +1,142 @@
+//! The outboxes: lead notifications (`outbox`) and e-mails about submissions
+//! (`mail_outbox`), the items the worker leases from them and what operators and /metrics
+//! read of them. Both backends share these types and the SQL fragments that differ between
+//! the two outboxes.
+
+use super::{Channel, LeadRecord};
+
+/// A notification that is due, leased to this worker for a while.
+#[derive(Debug, Clone)]
+pub struct OutboxItem {
+    pub id: i64,
+    pub channel: Channel,
+    pub attempts: u32,
+    /// When the current delivery effort began (creation, or the last `site outbox retry`).
+    pub since_ms: i64,
+    pub lead: LeadRecord,
+}
+
+/// The undelivered part of an outbox, for /metrics: read from the rows that are not
+/// delivered only (an index range), never by counting the whole table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxSummary {
+    pub pending: i64,
+    pub failed: i64,
+    /// Creation time of the oldest notification not yet delivered (pending or failed).
+    pub oldest_undelivered_ms: Option<i64>,
+}
+
+impl OutboxSummary {
+    /// Records one row of `SELECT status, COUNT(*), MIN(created_ms) … GROUP BY status`.
+    pub(super) fn add(&mut self, status: &str, n: i64, oldest: Option<i64>) {
+        match status {
+            "pending" => self.pending = n,
+            "failed" => self.failed = n,
+            _ => return,
+        }
+        self.oldest_undelivered_ms = match (self.oldest_undelivered_ms, oldest) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// Delivery attempts of lead notifications in a period, for one channel and outcome
+/// ("delivered", "retry", "failed").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryCount {
+    pub channel: String,
+    pub outcome: String,
+    pub count: i64,
+}
+
+/// The outboxes the worker delivers from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outbox {
+    /// Lead notifications (`outbox`: e-mail and webhook).
+    Leads,
+    /// E-mails about account requests and campaign applications (`mail_outbox`).
+    Mail,
+}
+
+impl Outbox {
+    pub const ALL: [Outbox; 2] = [Outbox::Leads, Outbox::Mail];
+
+    /// Its name in /metrics and in `site outbox retry`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outbox::Leads => "leads",
+            Outbox::Mail => "mail",
+        }
+    }
+
+    /// Its table and the column naming the record a row is about.
+    pub(super) fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Outbox::Leads => ("outbox", "lead_id"),
+            Outbox::Mail => ("mail_outbox", "submission_id"),
+        }
+    }
+
+    /// The condition (on a row of its table, named by the table) under which a notification
+    /// may be sent: its lead is neither erased nor a number on the do-not-call list. A
+    /// submission's e-mails are deleted with it, so any row left may go.
+    pub(super) fn sendable(self) -> &'static str {
+        match self {
+            Outbox::Leads => {
+                "EXISTS (SELECT 1 FROM leads l WHERE l.id = outbox.lead_id AND l.erased_ms IS NULL \
+                 AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164))"
+            }
+            Outbox::Mail => "TRUE",
+        }
+    }
+}
+
+/// One outbox row as operators see it (`site outbox retry` lists the failed ones).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxRow {
+    pub id: i64,
+    /// The lead (or, in the mail outbox, the submission) it is about.
+    pub record_id: String,
+    pub channel: String,
+    pub status: String,
+    pub attempts: i64,
+    pub created_ms: i64,
+    pub last_error: Option<String>,
+}
+
+/// Which failed notifications `Outboxes::retry_failed` sends again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryScope {
+    All,
+    One(i64),
+}
+
+/// What `Outboxes::retry_failed` did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Retried {
+    /// Made pending again, due now.
+    pub sent: u64,
+    /// Not sent: the number is on the do-not-call list now, so they are marked suppressed.
+    pub suppressed: u64,
+}
+
+/// Counts of outbox rows by status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxCounts {
+    pub pending: i64,
+    pub delivered: i64,
+    pub failed: i64,
+}
+
+impl OutboxCounts {
+    /// Records the count of one status row of `SELECT status, COUNT(*) … GROUP BY status`.
+    pub(super) fn set(&mut self, status: &str, n: i64) {
+        match status {
+            "pending" => self.pending = n,
+            "delivered" => self.delivered = n,
+            "failed" => self.failed = n,
+            _ => {}
+        }
+    }
+}

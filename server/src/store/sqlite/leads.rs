@@ -1,0 +1,153 @@
+//! SQLite: leads and certificate tokens, as the API stores them, and their retention.
+
+use async_trait::async_trait;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::SqliteStore;
+use crate::leads::{NewLead, TokenRecord};
+use crate::store::backend::Leads;
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id};
+
+#[async_trait]
+impl Leads for SqliteStore {
+    async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
+        self.write(move |conn| {
+            let earlier: Option<String> = conn
+                .query_row(
+                    "SELECT id FROM leads WHERE phone_e164 = ?1 AND service_slug = ?2 AND received_at_ms >= ?3 ORDER BY received_at_ms LIMIT 1",
+                    params![lead.phone, lead.service_slug, now_ms - DUPLICATE_WINDOW_MS],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = earlier {
+                return Ok(Submitted { id, duplicate: true });
+            }
+            conn.prepare_cached("INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?1, ?2, ?3)")?
+                .execute(params![lead.consent_sha256, lead.consent_text, now_ms])?;
+            let id = new_lead_id();
+            let c = &lead.context;
+            conn.prepare_cached(
+                "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
+                 cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
+                 seen_referer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+            )?
+            .execute(params![
+                id, now_ms, lead.service_slug, lead.full_name, lead.phone, lead.zip_code, lead.consent_sha256,
+                lead.certificate.cert_url, lead.certificate.token, lead.certificate.ping_url,
+                c.ip, c.user_agent, c.page_url, c.referrer, c.utm.source, c.utm.medium, c.utm.campaign, c.utm.term, c.utm.content,
+                c.seen_referer
+            ])?;
+            let mut outbox = conn.prepare_cached(
+                "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) VALUES (?1, ?2, 'pending', 0, ?3, ?3)",
+            )?;
+            for channel in channels {
+                outbox.execute(params![id, channel.as_str(), now_ms])?;
+            }
+            Ok(Submitted { id, duplicate: false })
+        })
+        .await
+    }
+
+    async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO certificates (token, ping_url, cert_url, service_slug, recorded_at_ms, updated_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?5) \
+                 ON CONFLICT (token) DO UPDATE SET ping_url = COALESCE(ping_url, excluded.ping_url), cert_url = COALESCE(cert_url, excluded.cert_url), \
+                 updated_at_ms = excluded.updated_at_ms",
+            )?
+            .execute(params![record.token, record.ping_url, record.cert_url, record.service_slug, now_ms])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
+        self.write(move |conn| {
+            conn.execute(
+                "DELETE FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE received_at_ms < ?1)",
+                params![cutoff_ms],
+            )?;
+            let leads = conn.execute("DELETE FROM leads WHERE received_at_ms < ?1", params![cutoff_ms])?;
+            let certs = conn.execute("DELETE FROM certificates WHERE recorded_at_ms < ?1", params![cutoff_ms])?;
+            // Their e-mails go with them (ON DELETE CASCADE).
+            conn.execute("DELETE FROM submissions WHERE received_at_ms < ?1", params![cutoff_ms])?;
+            // An audit line is written after the record it names was received, so the same
+            // cutoff never drops it before that record.
+            conn.execute("DELETE FROM staff_audit WHERE at_ms < ?1", params![cutoff_ms])?;
+            conn.execute(
+                "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)",
+                [],
+            )?;
+            Ok((leads as u64, certs as u64))
+        })
+        .await
+    }
+
+    async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| select_lead(conn, &id)).await
+    }
+
+    async fn count_leads(&self) -> Result<i64, StoreError> {
+        self.read(|conn| conn.query_row("SELECT COUNT(*) FROM leads", [], |r| r.get(0)))
+            .await
+    }
+
+    async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
+        let token = token.to_string();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT token, ping_url, service_slug, cert_url FROM certificates WHERE token = ?1",
+                params![token],
+                |r| {
+                    Ok(TokenRecord {
+                        token: r.get(0)?,
+                        ping_url: r.get(1)?,
+                        service_slug: r.get(2)?,
+                        cert_url: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+}
+
+const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
+     l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer";
+
+pub(super) fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {
+    conn.prepare_cached(&format!(
+        "SELECT {LEAD_COLUMNS} FROM leads l JOIN consent_texts c ON c.sha256 = l.consent_sha256 WHERE l.id = ?1"
+    ))?
+    .query_row(params![id], lead_from_row)
+    .optional()
+}
+
+fn lead_from_row(r: &Row<'_>) -> rusqlite::Result<LeadRecord> {
+    Ok(LeadRecord {
+        id: r.get(0)?,
+        received_at_ms: r.get(1)?,
+        service_slug: r.get(2)?,
+        full_name: r.get(3)?,
+        phone: r.get(4)?,
+        zip_code: r.get(5)?,
+        consent: r.get(6)?,
+        consent_text: r.get(7)?,
+        consent_sha256: r.get(8)?,
+        cert_url: r.get(9)?,
+        cert_token: r.get(10)?,
+        cert_ping_url: r.get(11)?,
+        ip: r.get(12)?,
+        user_agent: r.get(13)?,
+        page_url: r.get(14)?,
+        referrer: r.get(15)?,
+        utm_source: r.get(16)?,
+        utm_medium: r.get(17)?,
+        utm_campaign: r.get(18)?,
+        utm_term: r.get(19)?,
+        utm_content: r.get(20)?,
+        seen_referer: r.get(21)?,
+    })
+}

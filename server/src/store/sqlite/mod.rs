@@ -1,0 +1,182 @@
+//! SQLite: one file in WAL mode with full fsync. One writer thread owns the write
+//! connection and commits queued operations in groups (`writer.rs`); reads use their own
+//! connection. Opening a database checks it, backs it up when migrations are due, and
+//! applies them. Each concern's statements are in the file of its name, the twin of the
+//! PostgreSQL file beside it (`../postgres/`).
+
+mod console;
+mod funnel;
+mod leads;
+mod outbox;
+mod staff;
+mod submissions;
+mod writer;
+
+pub mod backup;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
+use tokio::sync::mpsc;
+
+use super::StoreError;
+use super::migrations::{self, Applied};
+
+pub struct SqliteStore {
+    writer: Mutex<Option<mpsc::Sender<writer::Job>>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    reader: Arc<Mutex<Connection>>,
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")?;
+    Ok(())
+}
+
+impl SqliteStore {
+    pub async fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with(path, None).await
+    }
+
+    /// Opens (or creates) the database and applies the missing migrations. An existing
+    /// database is first checked read-only: one this binary must not touch is refused before
+    /// anything is written; when migrations are due and `backup_dir` is set, a checked
+    /// backup is taken before they are applied.
+    pub async fn open_with(path: &Path, backup_dir: Option<&Path>) -> Result<Self, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        let path = path.to_path_buf();
+        let backup_dir = backup_dir.map(Path::to_path_buf);
+        let (write_conn, reader) = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
+            precheck(&path, backup_dir.as_deref())?;
+            let mut conn = Connection::open(&path)?;
+            configure(&conn)?;
+            migrate(&mut conn)?;
+            let reader = Connection::open(&path)?;
+            configure(&reader)?;
+            Ok((conn, reader))
+        })
+        .await
+        .map_err(|e| StoreError::Database(e.to_string()))??;
+        let (tx, thread) = writer::start(write_conn)?;
+        Ok(Self {
+            writer: Mutex::new(Some(tx)),
+            thread: Mutex::new(Some(thread)),
+            reader: Arc::new(Mutex::new(reader)),
+        })
+    }
+
+    /// Runs `f` on the read connection, off the async threads.
+    pub(super) async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let reader = Arc::clone(&self.reader);
+        tokio::task::spawn_blocking(move || {
+            let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
+            f(&conn).map_err(StoreError::from)
+        })
+        .await
+        .map_err(|e| StoreError::Database(e.to_string()))?
+    }
+}
+
+/// Checks an existing database read-only (so a refused one is never written to) and, when
+/// migrations are due and `backup_dir` is set, backs it up first.
+fn precheck(path: &Path, backup_dir: Option<&Path>) -> Result<(), StoreError> {
+    if std::fs::metadata(path).map_or(true, |m| m.len() == 0) {
+        return Ok(());
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    let applied = applied_migrations(&conn)?;
+    let pending = migrations::pending(migrations::SQLITE, &applied)?;
+    drop(conn);
+    if let (Some(dir), Some(first)) = (backup_dir, pending.first())
+        && !applied.is_empty()
+    {
+        let from = applied.iter().map(|a| a.version).max().unwrap_or(0);
+        let to = migrations::latest(migrations::SQLITE);
+        let name = format!(
+            "pre-migration-{}-schema-{from}-to-{to}.db",
+            crate::time::file_stamp(super::now_ms())
+        );
+        let report = backup::backup(path, &dir.join(name))?;
+        tracing::info!(backup = %report.path.display(), first = first.version, "backup taken before applying migrations");
+    }
+    Ok(())
+}
+
+/// The rows of `schema_migrations` (none when the table does not exist yet).
+pub(crate) fn applied_migrations(conn: &Connection) -> rusqlite::Result<Vec<Applied>> {
+    let columns = table_columns(conn, "schema_migrations")?;
+    if columns.is_empty() {
+        return Ok(Vec::new());
+    }
+    let column = |name: &str| {
+        if columns.iter().any(|c| c == name) {
+            name.to_string()
+        } else {
+            "NULL".to_string()
+        }
+    };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT version, {}, {}, {} FROM schema_migrations ORDER BY version",
+        column("name"),
+        column("checksum"),
+        column("applied_by")
+    ))?;
+    let rows = stmt.query_map([], |r| {
+        Ok(Applied {
+            version: r.get(0)?,
+            name: r.get(1)?,
+            checksum: r.get(2)?,
+            applied_by: r.get(3)?,
+        })
+    })?;
+    rows.collect()
+}
+
+fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+    let rows = stmt.query_map(params![table], |r| r.get(0))?;
+    rows.collect()
+}
+
+/// Applies the missing migrations in one `BEGIN IMMEDIATE` transaction: SQLite's write
+/// lock, so a second process opening the file waits, then finds them applied.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch(migrations::SQLITE_TABLE)?;
+    let columns = table_columns(&tx, "schema_migrations")?;
+    for column in migrations::ADDED_COLUMNS {
+        if !columns.iter().any(|c| c == column) {
+            tx.execute_batch(&format!("ALTER TABLE schema_migrations ADD COLUMN {column} TEXT"))?;
+        }
+    }
+    let pending = migrations::pending(migrations::SQLITE, &applied_migrations(&tx)?)?;
+    // Rows from before checksums were kept: record what this binary has.
+    for m in migrations::SQLITE {
+        tx.execute(
+            "UPDATE schema_migrations SET name = ?2, checksum = ?3 WHERE version = ?1 AND checksum IS NULL",
+            params![m.version, m.name, m.checksum()],
+        )?;
+    }
+    for m in pending {
+        tx.execute_batch(m.sql).map_err(|e| StoreError::Migration {
+            version: m.version,
+            message: e.to_string(),
+        })?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![m.version, super::now_ms(), m.name, m.checksum(), migrations::applied_by()],
+        )?;
+        tracing::info!(version = m.version, name = m.name, "migration applied");
+    }
+    tx.commit()?;
+    Ok(())
+}

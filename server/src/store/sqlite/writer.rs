@@ -1,0 +1,138 @@
+//! SQLite's one writer per process (docs/decisions/002-group-commit.md): a thread that owns
+//! the write connection, takes every write queued (up to `MAX_BATCH`), runs each in a
+//! savepoint of one transaction and answers each waiter only after the commit.
+
+use std::thread::JoinHandle;
+
+use async_trait::async_trait;
+use rusqlite::Connection;
+use tokio::sync::{mpsc, oneshot};
+
+use super::SqliteStore;
+use crate::store::backend::Writer;
+use crate::store::{MAX_BATCH, StoreError};
+
+/// Work for the writer: runs inside the group transaction and returns what to do once the
+/// group's commit succeeded (true) or failed (false).
+pub(super) type Job = Box<dyn FnOnce(&Connection) -> Box<dyn FnOnce(bool) + Send> + Send>;
+
+/// Starts the writer thread on `conn`.
+pub(super) fn start(conn: Connection) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
+    let (tx, rx) = mpsc::channel::<Job>(8192);
+    let thread = std::thread::Builder::new()
+        .name("sqlite-writer".into())
+        .spawn(move || writer_loop(conn, rx))
+        .map_err(|e| StoreError::Database(format!("cannot start writer: {e}")))?;
+    Ok((tx, thread))
+}
+
+impl SqliteStore {
+    /// Runs `f` in the writer's next group; resolves once that group is durable.
+    pub(super) async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let job: Job = Box::new(move |conn: &Connection| {
+            let result = in_savepoint(conn, f);
+            Box::new(move |committed: bool| {
+                let outcome = match (committed, result) {
+                    (true, r) => r.map_err(StoreError::from),
+                    (false, _) => Err(StoreError::Database("commit failed".into())),
+                };
+                let _ = reply.send(outcome);
+            })
+        });
+        let sender = self
+            .writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or(StoreError::WriterStopped)?;
+        sender.send(job).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+}
+
+#[async_trait]
+impl Writer for SqliteStore {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn writer_alive(&self) -> bool {
+        let sender_open = self
+            .writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|s| !s.is_closed());
+        let thread_running = self
+            .thread
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|t| !t.is_finished());
+        sender_open && thread_running
+    }
+
+    async fn close(&self) {
+        // Dropping the sender lets the writer drain what is queued and stop.
+        drop(self.writer.lock().unwrap_or_else(|p| p.into_inner()).take());
+        let thread = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(thread) = thread {
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+    }
+}
+
+fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>) {
+    while let Some(first) = jobs.blocking_recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        commit_batch(&mut conn, batch);
+    }
+}
+
+fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
+    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        tracing::error!(error = %e, "cannot begin a write transaction");
+        for job in batch {
+            // Run nothing; tell every waiter it failed.
+            drop(job);
+        }
+        return;
+    }
+    let completions: Vec<_> = batch.into_iter().map(|job| job(conn)).collect();
+    let committed = match conn.execute_batch("COMMIT") {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::error!(error = %e, "group commit failed; rolling back");
+            let _ = conn.execute_batch("ROLLBACK");
+            false
+        }
+    };
+    for done in completions {
+        done(committed);
+    }
+}
+
+/// Runs `f` so that its failure undoes only its own writes, not the rest of the group.
+fn in_savepoint<T>(conn: &Connection, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    conn.execute_batch("SAVEPOINT op")?;
+    match f(conn) {
+        Ok(v) => {
+            conn.execute_batch("RELEASE op")?;
+            Ok(v)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK TO op; RELEASE op");
+            Err(e)
+        }
+    }
+}
