@@ -9,7 +9,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::config::NotifyConfig;
 use crate::phone::UsPhone;
-use crate::store::{LeadRecord, MailItem};
+use crate::store::{LeadRecord, Mail};
 use crate::time::human_utc;
 use crate::urls::{host, is_loopback_host};
 
@@ -69,14 +69,14 @@ impl EmailSender {
     }
 
     /// Sends a submission's plain-text e-mail (account request, campaign application).
-    pub async fn send_mail(&self, mail: &MailItem, recipients: &[String]) -> Result<(), String> {
+    pub async fn send_mail(&self, submission_id: &str, mail: &Mail, recipients: &[String]) -> Result<(), String> {
         if recipients.is_empty() {
             return Err("no recipients configured".into());
         }
         let mut builder = Message::builder()
             .from(self.from.clone())
             .subject(mail.subject.clone())
-            .message_id(Some(format!("<{}@submissions>", mail.submission_id)));
+            .message_id(Some(format!("<{submission_id}@submissions>")));
         for r in recipients {
             builder = builder.to(r.parse().map_err(|e| format!("recipient: {e}"))?);
         }

@@ -16,7 +16,7 @@ use tokio::sync::{Notify, watch};
 use crate::catalogue::Catalogue;
 use crate::config::NotifyConfig;
 use crate::metrics::Metrics;
-use crate::store::{Channel, MailItem, Outbox, OutboxItem, Store, now_ms};
+use crate::store::{Channel, Notice, Outbox, OutboxItem, Store, StoreError, now_ms};
 
 /// How often the worker reads the undelivered part of the outboxes for /metrics.
 const SUMMARY_EVERY: Duration = Duration::from_secs(2);
@@ -120,21 +120,14 @@ impl Notifier {
                 self.refresh_summary().await;
                 summarised = Some(Instant::now());
             }
-            let items = match self.store.claim_due(now_ms(), LEASE_MS, BATCH).await {
-                Ok(items) => items,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot read the outbox");
-                    Vec::new()
+            let mut items = Vec::new();
+            for outbox in Outbox::ALL {
+                match self.store.claim_due(outbox, now_ms(), LEASE_MS, BATCH).await {
+                    Ok(claimed) => items.extend(claimed),
+                    Err(e) => unclaimed(outbox, &e),
                 }
-            };
-            let mails = match self.store.claim_due_mail(now_ms(), LEASE_MS, BATCH).await {
-                Ok(mails) => mails,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot read the submission e-mail outbox");
-                    Vec::new()
-                }
-            };
-            if items.is_empty() && mails.is_empty() {
+            }
+            if items.is_empty() {
                 let wait = match self.store.next_due_ms().await {
                     Ok(Some(due)) => Duration::from_millis((due - now_ms()).clamp(0, IDLE_POLL.as_millis() as i64) as u64),
                     _ => IDLE_POLL,
@@ -146,17 +139,13 @@ impl Notifier {
                 }
                 continue;
             }
-            let mut deliveries: Vec<_> = items
+            let deliveries: Vec<_> = items
                 .into_iter()
                 .map(|item| {
                     let me = Arc::clone(&self);
                     tokio::spawn(async move { me.deliver(item).await })
                 })
                 .collect();
-            deliveries.extend(mails.into_iter().map(|mail| {
-                let me = Arc::clone(&self);
-                tokio::spawn(async move { me.deliver_mail(mail).await })
-            }));
             for d in deliveries {
                 let _ = d.await;
             }
@@ -164,106 +153,143 @@ impl Notifier {
         tracing::info!("notification worker stopped");
     }
 
+    /// Sends one notification (a lead's, on its channel, or a submission's e-mail) and
+    /// records the outcome in its outbox.
     async fn deliver(&self, item: OutboxItem) {
         let attempt = item.attempts + 1;
-        let channel = item.channel.as_str();
-        let result = match item.channel {
-            Channel::Email => match &self.email {
-                Some(sender) => {
-                    let name = self
-                        .catalogue
-                        .service(&item.lead.service_slug)
-                        .map(|s| s.name.as_str())
-                        .unwrap_or(&item.lead.service_slug);
-                    sender.send(&item.lead, name).await
-                }
-                None => Err("e-mail is not configured on this server".into()),
-            },
-            Channel::Webhook => match &self.webhook {
-                Some(sender) => sender.send(&item.lead, attempt).await,
-                None => Err("the webhook is not configured on this server".into()),
-            },
-        };
+        let outbox = item.outbox();
+        let result = self.send(&item, attempt).await;
         let now = now_ms();
         let outcome = match result {
             Ok(()) => {
-                self.metrics.delivered_after(now - item.lead.received_at_ms);
-                tracing::info!(lead = %item.lead.id, channel, attempt, "notification delivered");
-                self.store.mark_delivered(item.id, attempt, now).await.map(|()| "delivered")
+                if let Some(lead) = item.lead() {
+                    self.metrics.delivered_after(now - lead.received_at_ms);
+                }
+                delivered(&item, attempt);
+                self.store.mark_delivered(outbox, item.id, attempt, now).await.map(|()| "delivered")
             }
             Err(error) if now - item.since_ms >= self.give_up_ms() => {
-                tracing::error!(
-                    lead = %item.lead.id, outbox = item.id, channel, attempt, hours = self.config.give_up_after_hours,
-                    error = %redact(&error),
-                    "notification failed for good; `site outbox retry {}` sends it again", item.id
-                );
-                self.store.mark_failed(item.id, attempt, &redact(&error)).await.map(|()| "failed")
+                let error = redact(&error);
+                failed(&item, attempt, self.config.give_up_after_hours, &error);
+                self.store.mark_failed(outbox, item.id, attempt, &error).await.map(|()| "failed")
             }
             Err(error) => {
+                let error = redact(&error);
                 let delay = backoff_ms(
                     attempt,
                     self.config.retry_base_ms,
                     self.config.retry_max_ms,
                     jitter_seed(item.id, attempt),
                 );
-                tracing::warn!(lead = %item.lead.id, channel, attempt, retry_in_ms = delay, error = %redact(&error), "notification will be retried");
+                retried(&item, attempt, delay, &error);
                 self.store
-                    .mark_retry(item.id, attempt, now + delay as i64, &redact(&error))
+                    .mark_retry(outbox, item.id, attempt, now + delay as i64, &error)
                     .await
                     .map(|()| "retry")
             }
         };
         match outcome {
-            Ok(outcome) => self.metrics.delivery(channel, outcome),
+            Ok(outcome) => self.metrics.delivery(metric_channel(&item), outcome),
             // The lease runs out and the notification is tried again: late, never lost.
-            Err(e) => tracing::error!(lead = %item.lead.id, channel, error = %e, "cannot record the delivery outcome"),
+            Err(e) => unrecorded(&item, &e),
+        }
+    }
+
+    /// One attempt at sending `item`.
+    async fn send(&self, item: &OutboxItem, attempt: u32) -> Result<(), String> {
+        match &item.notice {
+            Notice::Lead {
+                channel: Channel::Email,
+                lead,
+            } => match &self.email {
+                Some(sender) => {
+                    let name = self
+                        .catalogue
+                        .service(&lead.service_slug)
+                        .map(|s| s.name.as_str())
+                        .unwrap_or(&lead.service_slug);
+                    sender.send(lead, name).await
+                }
+                None => Err("e-mail is not configured on this server".into()),
+            },
+            Notice::Lead {
+                channel: Channel::Webhook,
+                lead,
+            } => match &self.webhook {
+                Some(sender) => sender.send(lead, attempt).await,
+                None => Err("the webhook is not configured on this server".into()),
+            },
+            Notice::Mail { submission_id, mail } => match &self.email {
+                Some(sender) => sender.send_mail(submission_id, mail, &self.config.intake_recipients()).await,
+                None => Err("e-mail is not configured on this server".into()),
+            },
         }
     }
 }
 
-impl Notifier {
-    /// Sends one submission e-mail and records the outcome, as `deliver` does for leads.
-    async fn deliver_mail(&self, item: MailItem) {
-        const CHANNEL: &str = "submission_email";
-        let attempt = item.attempts + 1;
-        let result = match &self.email {
-            Some(sender) => sender.send_mail(&item, &self.config.intake_recipients()).await,
-            None => Err("e-mail is not configured on this server".into()),
-        };
-        let now = now_ms();
-        let outcome = match result {
-            Ok(()) => {
-                tracing::info!(submission = %item.submission_id, attempt, "submission e-mail delivered");
-                self.store.mark_mail_delivered(item.id, attempt, now).await.map(|()| "delivered")
-            }
-            Err(error) if now - item.since_ms >= self.give_up_ms() => {
-                tracing::error!(
-                    submission = %item.submission_id, outbox = item.id, attempt, hours = self.config.give_up_after_hours,
-                    error = %redact(&error),
-                    "submission e-mail failed for good; `site outbox retry mail:{}` sends it again", item.id
-                );
-                self.store
-                    .mark_mail_failed(item.id, attempt, &redact(&error))
-                    .await
-                    .map(|()| "failed")
-            }
-            Err(error) => {
-                let delay = backoff_ms(
-                    attempt,
-                    self.config.retry_base_ms,
-                    self.config.retry_max_ms,
-                    jitter_seed(item.id, attempt),
-                );
-                tracing::warn!(submission = %item.submission_id, attempt, retry_in_ms = delay, error = %redact(&error), "submission e-mail will be retried");
-                self.store
-                    .mark_mail_retry(item.id, attempt, now + delay as i64, &redact(&error))
-                    .await
-                    .map(|()| "retry")
-            }
-        };
-        match outcome {
-            Ok(outcome) => self.metrics.delivery(CHANNEL, outcome),
-            Err(e) => tracing::error!(submission = %item.submission_id, error = %e, "cannot record the delivery outcome"),
+/// The channel a delivery is counted under in /metrics: a lead's notification by its
+/// channel, every submission e-mail as `submission_email`.
+fn metric_channel(item: &OutboxItem) -> &'static str {
+    match &item.notice {
+        Notice::Lead { channel, .. } => channel.as_str(),
+        Notice::Mail { .. } => "submission_email",
+    }
+}
+
+// The worker's log lines, one per outcome: a lead's notification names its lead and channel,
+// a submission's e-mail its submission.
+
+fn unclaimed(outbox: Outbox, e: &StoreError) {
+    match outbox {
+        Outbox::Leads => tracing::error!(error = %e, "cannot read the outbox"),
+        Outbox::Mail => tracing::error!(error = %e, "cannot read the submission e-mail outbox"),
+    }
+}
+
+fn delivered(item: &OutboxItem, attempt: u32) {
+    match &item.notice {
+        Notice::Lead { channel, lead } => {
+            tracing::info!(lead = %lead.id, channel = channel.as_str(), attempt, "notification delivered");
+        }
+        Notice::Mail { submission_id, .. } => {
+            tracing::info!(submission = %submission_id, attempt, "submission e-mail delivered");
+        }
+    }
+}
+
+fn failed(item: &OutboxItem, attempt: u32, hours: u32, error: &str) {
+    match &item.notice {
+        Notice::Lead { channel, lead } => tracing::error!(
+            lead = %lead.id, outbox = item.id, channel = channel.as_str(), attempt, hours, error = %error,
+            "notification failed for good; `site outbox retry {}` sends it again", item.id
+        ),
+        Notice::Mail { submission_id, .. } => tracing::error!(
+            submission = %submission_id, outbox = item.id, attempt, hours, error = %error,
+            "submission e-mail failed for good; `site outbox retry mail:{}` sends it again", item.id
+        ),
+    }
+}
+
+fn retried(item: &OutboxItem, attempt: u32, delay: u64, error: &str) {
+    match &item.notice {
+        Notice::Lead { channel, lead } => tracing::warn!(
+            lead = %lead.id, channel = channel.as_str(), attempt, retry_in_ms = delay, error = %error,
+            "notification will be retried"
+        ),
+        Notice::Mail { submission_id, .. } => tracing::warn!(
+            submission = %submission_id, attempt, retry_in_ms = delay, error = %error,
+            "submission e-mail will be retried"
+        ),
+    }
+}
+
+fn unrecorded(item: &OutboxItem, e: &StoreError) {
+    match &item.notice {
+        Notice::Lead { channel, lead } => {
+            tracing::error!(lead = %lead.id, channel = channel.as_str(), error = %e, "cannot record the delivery outcome");
+        }
+        Notice::Mail { submission_id, .. } => {
+            tracing::error!(submission = %submission_id, error = %e, "cannot record the delivery outcome");
         }
     }
 }

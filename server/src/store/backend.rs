@@ -8,10 +8,10 @@
 use async_trait::async_trait;
 
 use super::{
-    AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, Listed, Mail, MailCounts, MailItem,
-    NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person, PersonRecords, Retried,
-    RetryOutcome, RetryScope, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord,
-    Submitted, Suppression, ZoneOffsets,
+    Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, Listed, Mail, NewAudit,
+    NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person, PersonRecords, Retried, RetryOutcome,
+    RetryScope, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord, Submitted,
+    Suppression, ZoneOffsets,
 };
 use crate::leads::{NewLead, TokenRecord};
 
@@ -58,71 +58,37 @@ pub trait Leads: Send + Sync {
     async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError>;
 }
 
-/// The outboxes the notification worker delivers from (`outbox.rs`).
+/// The outboxes the notification worker delivers from (`outbox.rs`): lead notifications and
+/// submission e-mails, each operation taking which.
 #[async_trait]
 pub trait Outboxes: Send + Sync {
-    /// Leases up to `limit` due notifications for `lease_ms`. In the same transaction, due
-    /// notifications whose lead's number is on the do-not-call list are marked suppressed
-    /// instead, and none of an erased lead is ever returned: the list and erasure bind at
-    /// delivery (docs/decisions/011).
-    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError>;
+    /// Leases up to `limit` of an outbox's due notifications for `lease_ms`. For lead
+    /// notifications, in the same transaction, due ones whose lead's number is on the
+    /// do-not-call list are marked suppressed instead, and none of an erased lead is ever
+    /// returned: the list and erasure bind at delivery (docs/decisions/011).
+    async fn claim_due(&self, outbox: Outbox, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError>;
 
-    /// Records the outcome of a delivery attempt (`status` "delivered", "pending" for a
-    /// retry at `next_ms`, or "failed"), only while the notification is still pending: one
-    /// suppressed meanwhile stays suppressed (unless it did go out: then it is delivered),
-    /// one erased meanwhile is gone.
-    async fn finish(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError>;
+    /// Records what the `attempts`-th delivery attempt of notification `id` came to. A lead's
+    /// notification takes it only while it is still pending: one suppressed meanwhile stays
+    /// suppressed (unless it did go out: then it is delivered), one erased meanwhile is gone.
+    async fn finish(&self, outbox: Outbox, id: i64, attempts: u32, attempt: Attempt) -> Result<(), StoreError>;
 
-    async fn mark_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
-        self.finish(id, "delivered", attempts, Some(now_ms), 0, None).await
+    async fn mark_delivered(&self, outbox: Outbox, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
+        self.finish(outbox, id, attempts, Attempt::Delivered { at_ms: now_ms }).await
     }
 
-    async fn mark_retry(&self, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
-        self.finish(id, "pending", attempts, None, next_ms, Some(error.to_string())).await
+    async fn mark_retry(&self, outbox: Outbox, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
+        let error = error.to_string();
+        self.finish(outbox, id, attempts, Attempt::Retry { next_ms, error }).await
     }
 
-    async fn mark_failed(&self, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
-        self.finish(id, "failed", attempts, None, 0, Some(error.to_string())).await
+    async fn mark_failed(&self, outbox: Outbox, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
+        let error = error.to_string();
+        self.finish(outbox, id, attempts, Attempt::Failed { error }).await
     }
 
-    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError>;
-
-    /// Leases up to `limit` due submission e-mails for `lease_ms`.
-    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError>;
-
-    /// As [`Outboxes::finish`], for a submission e-mail.
-    async fn finish_mail(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError>;
-
-    async fn mark_mail_delivered(&self, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
-        self.finish_mail(id, "delivered", attempts, Some(now_ms), 0, None).await
-    }
-
-    async fn mark_mail_retry(&self, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
-        self.finish_mail(id, "pending", attempts, None, next_ms, Some(error.to_string()))
-            .await
-    }
-
-    async fn mark_mail_failed(&self, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
-        self.finish_mail(id, "failed", attempts, None, 0, Some(error.to_string())).await
-    }
-
-    async fn mail_counts(&self) -> Result<MailCounts, StoreError>;
+    /// An outbox's rows by status (a count of the whole table: for tests and operators).
+    async fn outbox_counts(&self, outbox: Outbox) -> Result<OutboxCounts, StoreError>;
 
     /// An outbox's pending and failed counts and its oldest undelivered notification, read
     /// from the undelivered rows only.

@@ -29,11 +29,9 @@ pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, 
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
 pub use funnel::{FAST_MS, FunnelKind, FunnelRow, SlowDelivery, ZoneOffsets};
 pub use leads::{Channel, LeadRecord, Submitted};
-pub use outbox::{DeliveryCount, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope};
+pub use outbox::{Attempt, DeliveryCount, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope};
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
-pub use submissions::{
-    Mail, MailCounts, MailItem, NewSubmission, SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord, dedupe_key,
-};
+pub use submissions::{Mail, NewSubmission, SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord, dedupe_key};
 pub use suppressions::{Listed, Suppression, masked};
 
 use thiserror::Error;

@@ -3,17 +3,104 @@
 //! read of them. Both backends share these types and the SQL fragments that differ between
 //! the two outboxes.
 
-use super::{Channel, LeadRecord};
+use super::{Channel, LeadRecord, Mail};
 
-/// A notification that is due, leased to this worker for a while.
+/// A notification that is due, leased to this worker for a while (from either outbox).
 #[derive(Debug, Clone)]
 pub struct OutboxItem {
+    /// Its row's id in its outbox.
     pub id: i64,
-    pub channel: Channel,
     pub attempts: u32,
     /// When the current delivery effort began (creation, or the last `site outbox retry`).
     pub since_ms: i64,
-    pub lead: LeadRecord,
+    /// What to send.
+    pub notice: Notice,
+}
+
+/// What an outbox item sends: everything its delivery needs.
+#[derive(Debug, Clone)]
+pub enum Notice {
+    /// A lead, to the people who call it back, on one channel (`outbox`).
+    Lead { channel: Channel, lead: Box<LeadRecord> },
+    /// An e-mail about an account request or a campaign application, to the notification
+    /// recipients (`mail_outbox`).
+    Mail { submission_id: String, mail: Mail },
+}
+
+impl OutboxItem {
+    /// The outbox it came from.
+    pub fn outbox(&self) -> Outbox {
+        match self.notice {
+            Notice::Lead { .. } => Outbox::Leads,
+            Notice::Mail { .. } => Outbox::Mail,
+        }
+    }
+
+    /// The lead, when it is a lead's notification.
+    pub fn lead(&self) -> Option<&LeadRecord> {
+        match &self.notice {
+            Notice::Lead { lead, .. } => Some(lead),
+            Notice::Mail { .. } => None,
+        }
+    }
+
+    /// The channel, when it is a lead's notification.
+    pub fn channel(&self) -> Option<Channel> {
+        match self.notice {
+            Notice::Lead { channel, .. } => Some(channel),
+            Notice::Mail { .. } => None,
+        }
+    }
+}
+
+/// What a delivery attempt came to, as its outbox records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attempt {
+    Delivered {
+        at_ms: i64,
+    },
+    /// Failed; tried again from `next_ms`.
+    Retry {
+        next_ms: i64,
+        error: String,
+    },
+    /// Failed for good (`site outbox retry` sends it again).
+    Failed {
+        error: String,
+    },
+}
+
+impl Attempt {
+    /// The row's status after it.
+    pub(super) fn status(&self) -> &'static str {
+        match self {
+            Attempt::Delivered { .. } => "delivered",
+            Attempt::Retry { .. } => "pending",
+            Attempt::Failed { .. } => "failed",
+        }
+    }
+
+    pub(super) fn delivered_ms(&self) -> Option<i64> {
+        match self {
+            Attempt::Delivered { at_ms } => Some(*at_ms),
+            _ => None,
+        }
+    }
+
+    /// When it is due again (0, and unused, unless it is retried).
+    pub(super) fn next_ms(&self) -> i64 {
+        match self {
+            Attempt::Retry { next_ms, .. } => *next_ms,
+            _ => 0,
+        }
+    }
+
+    pub(super) fn error(&self) -> Option<String> {
+        match self {
+            Attempt::Retry { error, .. } | Attempt::Failed { error } => Some(error.clone()),
+            Attempt::Delivered { .. } => None,
+        }
+    }
 }
 
 /// The undelivered part of an outbox, for /metrics: read from the rows that are not
@@ -78,6 +165,26 @@ impl Outbox {
         }
     }
 
+    /// What its rows' `channel` is, as a column expression: the mail outbox sends e-mail only.
+    pub(super) fn channel(self) -> &'static str {
+        match self {
+            Outbox::Leads => "channel",
+            Outbox::Mail => "'email'",
+        }
+    }
+
+    /// The condition (on a row of its table, `status` the placeholder of the new status)
+    /// under which the outcome of a delivery is recorded: a lead's notification only while it
+    /// is still pending, as one suppressed meanwhile stays suppressed (unless it did go out:
+    /// then it is delivered) and one erased meanwhile is gone. A submission's e-mail is never
+    /// suppressed, and erasure deletes it, so its outcome is recorded as it comes.
+    pub(super) fn finishable(self, status: &str) -> String {
+        match self {
+            Outbox::Leads => format!("(status = 'pending' OR ({status} = 'delivered' AND status = 'suppressed'))"),
+            Outbox::Mail => "TRUE".to_string(),
+        }
+    }
+
     /// The condition (on a row of its table, named by the table) under which a notification
     /// may be sent: its lead is neither erased nor a number on the do-not-call list. A
     /// submission's e-mails are deleted with it, so any row left may go.
@@ -121,7 +228,7 @@ pub struct Retried {
     pub suppressed: u64,
 }
 
-/// Counts of outbox rows by status.
+/// Counts of an outbox's rows by status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OutboxCounts {
     pub pending: i64,

@@ -90,38 +90,6 @@ pub struct SubmissionRecord {
     pub note: Option<String>,
 }
 
-/// A submission e-mail that is due, leased to this worker for a while.
-#[derive(Debug, Clone)]
-pub struct MailItem {
-    pub id: i64,
-    pub submission_id: String,
-    pub received_at_ms: i64,
-    pub subject: String,
-    pub body: String,
-    pub attempts: u32,
-    /// When the current delivery effort began (creation, or the last `site outbox retry`).
-    pub since_ms: i64,
-}
-
-/// Counts of submission e-mails by status.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MailCounts {
-    pub pending: i64,
-    pub delivered: i64,
-    pub failed: i64,
-}
-
-impl MailCounts {
-    pub(super) fn set(&mut self, status: &str, n: i64) {
-        match status {
-            "pending" => self.pending = n,
-            "delivered" => self.delivered = n,
-            "failed" => self.failed = n,
-            _ => {}
-        }
-    }
-}
-
 /// The JSON text stored for `data`.
 pub(super) fn data_text(data: &serde_json::Value) -> String {
     data.to_string()

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, LOCATION};
 use serde_json::{Value, json};
-use site_server::store::Store;
+use site_server::store::{Outbox, Store};
 
 use common::stores::stores;
 
@@ -91,7 +91,7 @@ async fn the_shared_vectors_on_both_stores_with_their_e_mails() {
         let messages = smtp.wait_for(accepted, 30).await;
         let received: BTreeSet<String> = messages.iter().filter_map(|m| subject_of(m)).collect();
         assert_eq!(received, subjects, "{db}");
-        assert_eq!(store.mail_counts().await.expect("counts").failed, 0, "{db}");
+        assert_eq!(store.outbox_counts(Outbox::Mail).await.expect("counts").failed, 0, "{db}");
     }
 }
 
@@ -439,7 +439,7 @@ async fn six_hundred_hostile_bodies_on_each_store_get_a_4xx_with_a_json_error() 
         assert_eq!(valid.len(), 9);
         assert!(statuses.contains_key(&400) && statuses.contains_key(&415), "{db}: {statuses:?}");
         assert_eq!(
-            store.mail_counts().await.expect("counts").pending,
+            store.outbox_counts(Outbox::Mail).await.expect("counts").pending,
             0,
             "{db}: nothing hostile was kept"
         );
@@ -489,7 +489,7 @@ async fn without_javascript_register_posts_a_form_and_gets_html_answers() {
     assert!(html.contains("value=\"412.555.0134\""));
     assert!(html.contains("aria-invalid=\"true\""));
     assert!(html.contains("id=\"request-phone\""));
-    assert_eq!(store.mail_counts().await.expect("counts").pending, 0);
+    assert_eq!(store.outbox_counts(Outbox::Mail).await.expect("counts").pending, 0);
     // An unknown type: the choice again, with the message.
     let r = s
         .client

@@ -299,7 +299,7 @@ async fn an_erasure_ends_every_notification_of_the_person_and_nothing_is_sent_af
             "{name}: no e-mail about the erased person"
         );
         assert_eq!(
-            server.state.store.mail_counts().await.expect("counts").pending,
+            server.state.store.outbox_counts(Outbox::Mail).await.expect("counts").pending,
             0,
             "{name}: the account request's e-mail went with it"
         );
@@ -385,11 +385,14 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
             .await
             .expect("lead")
             .id;
-        let claimed = store.claim_due(now, 60_000, 10).await.expect("claim");
+        let claimed = store.claim_due(Outbox::Leads, now, 60_000, 10).await.expect("claim");
         for item in &claimed {
-            match item.channel {
-                Channel::Email => store.mark_delivered(item.id, 1, now).await.expect("delivered"),
-                Channel::Webhook => store.mark_failed(item.id, 1, "webhook answered 503").await.expect("failed"),
+            match item.channel() {
+                Some(Channel::Email) => store.mark_delivered(Outbox::Leads, item.id, 1, now).await.expect("delivered"),
+                _ => store
+                    .mark_failed(Outbox::Leads, item.id, 1, "webhook answered 503")
+                    .await
+                    .expect("failed"),
             }
         }
         // A second lead of the person, whose traffic source (a link's utm_source) names them:

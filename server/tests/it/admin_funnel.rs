@@ -12,7 +12,7 @@ use reqwest::StatusCode;
 use site_server::admin::zone::Zone;
 use site_server::assets;
 use site_server::leads::RequestContext;
-use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Person, Store};
+use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Outbox, Person, Store};
 
 use common::admin::{add_staff, get, page, sign_in};
 use common::stores::stores;
@@ -58,7 +58,10 @@ async fn seed(store: &Store, s: &Seed) -> String {
     let detail = store.lead_detail(&id).await.expect("read").expect("lead");
     for (delivery, after) in detail.deliveries.iter().zip(s.delivered_after_ms) {
         if let Some(after) = after {
-            store.mark_delivered(delivery.id, 1, s.at_ms + after).await.expect("delivered");
+            store
+                .mark_delivered(Outbox::Leads, delivery.id, 1, s.at_ms + after)
+                .await
+                .expect("delivered");
         }
     }
     id

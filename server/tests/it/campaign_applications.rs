@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use serde_json::{Value, json};
 use site_server::applications::validate::{MSG_CAMPAIGN_UNAVAILABLE, MSG_CAMPAIGNS, MSG_LAST_NAME};
-use site_server::store::{Store, SubmissionKind};
+use site_server::store::{Outbox, Store, SubmissionKind};
 
 use common::stores::stores;
 
@@ -213,7 +213,7 @@ async fn the_staff_e_mail_reaches_the_real_smtp_server_from_both_stores() {
         assert_eq!(status, StatusCode::CREATED, "{name}");
         assert_ne!(repeat, id, "{name}");
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let counts = store.mail_counts().await.expect("counts");
+        let counts = store.outbox_counts(Outbox::Mail).await.expect("counts");
         assert_eq!((counts.pending, counts.delivered), (0, 1), "{name}");
     }
 }

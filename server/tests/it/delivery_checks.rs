@@ -183,13 +183,19 @@ async fn however_a_number_got_on_the_list_the_claim_and_every_retry_check_it() {
             .expect("e")
             .id;
         // a and c are being retried; b, d and e have failed for good.
-        let claimed = store.claim_due(now, 60_000, 100).await.expect("claim");
+        let claimed = store.claim_due(Outbox::Leads, now, 60_000, 100).await.expect("claim");
         assert_eq!(claimed.len(), 6, "{name}");
         for item in &claimed {
-            if [&b, &d, &e].contains(&&item.lead.id) {
-                store.mark_failed(item.id, 1, "webhook answered 503").await.expect("failed");
+            if [&b, &d, &e].contains(&&item.lead().expect("a lead's notification").id) {
+                store
+                    .mark_failed(Outbox::Leads, item.id, 1, "webhook answered 503")
+                    .await
+                    .expect("failed");
             } else {
-                store.mark_retry(item.id, 1, now, "webhook answered 503").await.expect("retry");
+                store
+                    .mark_retry(Outbox::Leads, item.id, 1, now, "webhook answered 503")
+                    .await
+                    .expect("retry");
             }
         }
         // A number written to the list without the console (an import straight into the
@@ -203,10 +209,16 @@ async fn however_a_number_got_on_the_list_the_claim_and_every_retry_check_it() {
         execute(&raw, &format!("UPDATE leads SET erased_ms = 1 WHERE id = '{e}'")).await;
 
         // The claim: only c goes; a's two notifications are marked suppressed instead.
-        let claimed = store.claim_due(now + 1, 60_000, 100).await.expect("claim");
-        let ids: Vec<&str> = claimed.iter().map(|i| i.lead.id.as_str()).collect();
+        let claimed = store.claim_due(Outbox::Leads, now + 1, 60_000, 100).await.expect("claim");
+        let ids: Vec<&str> = claimed
+            .iter()
+            .map(|i| i.lead().expect("a lead's notification").id.as_str())
+            .collect();
         assert_eq!(ids, [c.as_str()], "{name}");
-        store.mark_delivered(claimed[0].id, 2, now + 2).await.expect("delivered");
+        store
+            .mark_delivered(Outbox::Leads, claimed[0].id, 2, now + 2)
+            .await
+            .expect("delivered");
 
         // A console Retry of d, then `site outbox retry` of everything failed.
         let d_row = store.lead_detail(&d).await.expect("read").expect("d").deliveries[0].id;
@@ -224,7 +236,11 @@ async fn however_a_number_got_on_the_list_the_claim_and_every_retry_check_it() {
             "{name}: b suppressed, e (erased) left alone"
         );
         assert!(
-            store.claim_due(now + 5, 60_000, 100).await.expect("claim").is_empty(),
+            store
+                .claim_due(Outbox::Leads, now + 5, 60_000, 100)
+                .await
+                .expect("claim")
+                .is_empty(),
             "{name}: nothing to send"
         );
         for (id, expect) in [(&a, "suppressed"), (&b, "suppressed"), (&d, "suppressed"), (&c, "delivered")] {
@@ -306,20 +322,22 @@ async fn under_concurrency_no_claim_returns_a_number_listed_or_erased_before_it_
                 claimers.push(tokio::spawn(async move {
                     while !stop.load(Ordering::SeqCst) {
                         let forbidden = done.lock().expect("lock").clone();
-                        let items = server.claim_due(now_ms(), 600_000, 3).await.expect("claim");
-                        for item in &items {
+                        let items = server.claim_due(Outbox::Leads, now_ms(), 600_000, 3).await.expect("claim");
+                        let leads: Vec<_> = items.iter().filter_map(|i| i.lead()).collect();
+                        assert_eq!(leads.len(), items.len(), "only leads' notifications");
+                        for lead in &leads {
                             assert!(
-                                !forbidden.contains(&item.lead.phone),
+                                !forbidden.contains(&lead.phone),
                                 "claimed a notification of {} after it was listed or erased",
-                                item.lead.phone
+                                lead.phone
                             );
-                            assert!(!item.lead.full_name.is_empty(), "an erased lead was claimed");
+                            assert!(!lead.full_name.is_empty(), "an erased lead was claimed");
                         }
                         let listed_later = |p: &str| LISTED.chain(ERASED).any(|i| phone(i) == p);
                         claimed
                             .lock()
                             .expect("lock")
-                            .extend(items.iter().map(|i| (i.lead.phone.clone(), listed_later(&i.lead.phone))));
+                            .extend(leads.iter().map(|l| (l.phone.clone(), listed_later(&l.phone))));
                         if items.is_empty() {
                             tokio::time::sleep(Duration::from_millis(2)).await;
                         }
@@ -366,9 +384,11 @@ async fn under_concurrency_no_claim_returns_a_number_listed_or_erased_before_it_
             c.await.expect("a claim returned what it must not");
         }
         // One last claim finds nothing of a listed number still waiting: each is suppressed.
-        let last = store.claim_due(now_ms(), 600_000, 10_000).await.expect("claim");
+        let last = store.claim_due(Outbox::Leads, now_ms(), 600_000, 10_000).await.expect("claim");
         assert!(
-            last.iter().all(|i| !LISTED.chain(ERASED).any(|n| phone(n) == i.lead.phone)),
+            last.iter().all(|i| !LISTED
+                .chain(ERASED)
+                .any(|n| phone(n) == i.lead().expect("a lead's notification").phone)),
             "{name}"
         );
         let claimed = claimed.lock().expect("lock").clone();

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use site_server::leads::RequestContext;
-use site_server::store::{DUPLICATE_WINDOW_MS, Mail, NewSubmission, SubmissionKind, now_ms};
+use site_server::store::{DUPLICATE_WINDOW_MS, Mail, NewSubmission, Notice, Outbox, SubmissionKind, now_ms};
 
 use common::stores::stores;
 
@@ -54,7 +54,7 @@ async fn a_submission_is_stored_with_its_e_mail_and_read_back() {
         assert_eq!(stored.received_at_ms, now, "{name}");
         assert_eq!(stored.status, "new", "{name}");
         assert_eq!(stored.ip.as_deref(), Some("203.0.113.7"), "{name}");
-        assert_eq!(store.mail_counts().await.expect("counts").pending, 1, "{name}");
+        assert_eq!(store.outbox_counts(Outbox::Mail).await.expect("counts").pending, 1, "{name}");
         assert!(store.submission("no-such-id").await.expect("read").is_none(), "{name}");
     }
 }
@@ -72,7 +72,7 @@ async fn a_repeat_within_the_window_gets_the_first_id_and_no_second_e_mail() {
             .await
             .expect("again");
         assert_eq!((again.id.as_str(), again.duplicate), (first.id.as_str(), true), "{name}");
-        assert_eq!(store.mail_counts().await.expect("counts").pending, 1, "{name}");
+        assert_eq!(store.outbox_counts(Outbox::Mail).await.expect("counts").pending, 1, "{name}");
         let later = store
             .submit_form(request("a@example.com"), Some(mail("s")), now + DUPLICATE_WINDOW_MS + 1)
             .await
@@ -81,7 +81,7 @@ async fn a_repeat_within_the_window_gets_the_first_id_and_no_second_e_mail() {
         // Without e-mail set up, the record is still kept.
         let quiet = store.submit_form(request("b@example.com"), None, now).await.expect("quiet");
         assert!(store.submission(&quiet.id).await.expect("read").is_some(), "{name}");
-        assert_eq!(store.mail_counts().await.expect("counts").pending, 2, "{name}");
+        assert_eq!(store.outbox_counts(Outbox::Mail).await.expect("counts").pending, 2, "{name}");
     }
 }
 
@@ -93,14 +93,17 @@ async fn due_e_mails_are_leased_once_then_recorded() {
             .submit_form(request("c@example.com"), Some(mail("Subject C")), now)
             .await
             .expect("submit");
-        let claimed = store.claim_due_mail(now, 60_000, 10).await.expect("claim");
+        let claimed = store.claim_due(Outbox::Mail, now, 60_000, 10).await.expect("claim");
         assert_eq!(claimed.len(), 1, "{name}");
+        let Notice::Mail { submission_id, mail } = &claimed[0].notice else {
+            panic!("{name}: a submission e-mail")
+        };
         assert_eq!(
-            (claimed[0].subject.as_str(), claimed[0].submission_id.as_str()),
+            (mail.subject.as_str(), submission_id.as_str()),
             ("Subject C", submitted.id.as_str())
         );
         assert!(
-            store.claim_due_mail(now, 60_000, 10).await.expect("claim").is_empty(),
+            store.claim_due(Outbox::Mail, now, 60_000, 10).await.expect("claim").is_empty(),
             "{name}: leased"
         );
         assert_eq!(
@@ -109,14 +112,17 @@ async fn due_e_mails_are_leased_once_then_recorded() {
             "{name}: due when the lease ends"
         );
         store
-            .mark_mail_retry(claimed[0].id, 1, now + 5_000, "421 try later")
+            .mark_retry(Outbox::Mail, claimed[0].id, 1, now + 5_000, "421 try later")
             .await
             .expect("retry");
         assert_eq!(store.next_due_ms().await.expect("due"), Some(now + 5_000), "{name}");
-        let again = store.claim_due_mail(now + 5_000, 60_000, 10).await.expect("claim");
+        let again = store.claim_due(Outbox::Mail, now + 5_000, 60_000, 10).await.expect("claim");
         assert_eq!(again[0].attempts, 1, "{name}");
-        store.mark_mail_delivered(again[0].id, 2, now + 6_000).await.expect("delivered");
-        let counts = store.mail_counts().await.expect("counts");
+        store
+            .mark_delivered(Outbox::Mail, again[0].id, 2, now + 6_000)
+            .await
+            .expect("delivered");
+        let counts = store.outbox_counts(Outbox::Mail).await.expect("counts");
         assert_eq!((counts.pending, counts.delivered, counts.failed), (0, 1, 0), "{name}");
         assert_eq!(store.next_due_ms().await.expect("due"), None, "{name}");
     }
@@ -137,7 +143,7 @@ async fn the_retention_purge_removes_old_submissions_and_their_e_mails() {
         store.purge_before(now).await.expect("purge");
         assert!(store.submission(&old.id).await.expect("read").is_none(), "{name}");
         assert!(store.submission(&new.id).await.expect("read").is_some(), "{name}");
-        assert_eq!(store.mail_counts().await.expect("counts").pending, 1, "{name}");
+        assert_eq!(store.outbox_counts(Outbox::Mail).await.expect("counts").pending, 1, "{name}");
     }
 }
 
@@ -171,7 +177,7 @@ async fn the_worker_delivers_a_submission_e_mail_to_the_real_smtp_server() {
     assert!(text.contains("Name: Dana Whitfield"), "{text}");
     assert!(text.contains(&submitted.id), "the message id names the submission: {text}");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(s.state.store.mail_counts().await.expect("counts").delivered, 1);
+    assert_eq!(s.state.store.outbox_counts(Outbox::Mail).await.expect("counts").delivered, 1);
     let metrics = s.metrics().await;
     assert!(
         metrics.contains("notification_deliveries_total{channel=\"submission_email\",outcome=\"delivered\"} 1"),

@@ -14,6 +14,7 @@ use axum::routing::post;
 use serde_json::Value;
 use site_server::config::Config;
 use site_server::notify::webhook::verify;
+use site_server::store::Outbox;
 
 const SUBMIT: &str = "/.netlify/functions/submit-lead";
 
@@ -67,7 +68,7 @@ async fn a_lead_arrives_by_email_with_everything_a_caller_needs() {
 
     // Delivered rows are recorded, and counted.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let counts = s.state.store.outbox_counts().await.expect("counts");
+    let counts = s.state.store.outbox_counts(Outbox::Leads).await.expect("counts");
     assert_eq!((counts.delivered, counts.pending, counts.failed), (2, 0, 0));
     let metrics = s.metrics().await;
     assert!(
@@ -92,7 +93,7 @@ async fn an_smtp_outage_delays_e_mails_but_loses_none() {
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(smtp.messages().is_empty());
-    let counts = s.state.store.outbox_counts().await.expect("counts");
+    let counts = s.state.store.outbox_counts(Outbox::Leads).await.expect("counts");
     assert_eq!(counts.pending, 8, "waiting to be retried: {counts:?}");
     smtp.resume().await;
     let messages = smtp.wait_for(8, 20).await;

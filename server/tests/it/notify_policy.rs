@@ -55,12 +55,12 @@ async fn a_notification_is_retried_far_past_ten_attempts_until_delivered() {
         ) >= 25.0
     })
     .await;
-    let counts = s.state.store.outbox_counts().await.expect("counts");
+    let counts = s.state.store.outbox_counts(Outbox::Leads).await.expect("counts");
     assert_eq!((counts.pending, counts.failed), (1, 0), "still being retried");
     smtp.resume().await;
     smtp.wait_for(1, 20).await;
     common::eventually(10, "the delivery recorded", async || {
-        s.state.store.outbox_counts().await.expect("counts").delivered == 1
+        s.state.store.outbox_counts(Outbox::Leads).await.expect("counts").delivered == 1
     })
     .await;
 }
@@ -98,7 +98,8 @@ async fn after_three_days_a_notification_is_given_up_shown_and_sent_again_by_the
     let submission = store.submit_form(request, Some(mail), since).await.expect("stored");
     let s = common::start_with_store(config, site_server::assets::SSR_BUNDLE, store).await;
     common::eventually(20, "both notifications given up", async || {
-        s.state.store.outbox_counts().await.expect("counts").failed == 1 && s.state.store.mail_counts().await.expect("counts").failed == 1
+        s.state.store.outbox_counts(Outbox::Leads).await.expect("counts").failed == 1
+            && s.state.store.outbox_counts(Outbox::Mail).await.expect("counts").failed == 1
     })
     .await;
     common::eventually(10, "the failures in /metrics", async || {
@@ -187,7 +188,7 @@ async fn a_webhook_redirect_is_a_failed_delivery_never_followed() {
     })
     .await;
     assert_eq!(followed.load(Ordering::Relaxed), 0, "the redirect was followed");
-    let counts = s.state.store.outbox_counts().await.expect("counts");
+    let counts = s.state.store.outbox_counts(Outbox::Leads).await.expect("counts");
     assert_eq!((counts.delivered, counts.pending), (0, 1));
     let pending = s.state.store.outbox_rows(Outbox::Leads, "pending", 10).await.expect("rows");
     assert!(pending[0].last_error.as_deref().is_some_and(|e| e.contains("303")), "{pending:?}");

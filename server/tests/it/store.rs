@@ -63,7 +63,7 @@ async fn a_lead_is_stored_with_its_consent_record_and_outbox_rows() {
         assert_eq!(stored.utm_source.as_deref(), Some("google"));
         assert_eq!(stored.ip.as_deref(), Some("203.0.113.7"));
         assert_eq!(stored.seen_referer.as_deref(), Some("https://www.ringready.example/hvac"), "{name}");
-        let counts = store.outbox_counts().await.expect("counts");
+        let counts = store.outbox_counts(Outbox::Leads).await.expect("counts");
         assert_eq!(counts.pending, 2, "{name}");
         // Ids are time-ordered.
         let later = store
@@ -100,7 +100,7 @@ async fn a_repeat_within_ten_minutes_returns_the_first_lead() {
             .expect("later");
         assert!(!later.duplicate, "{name}: after the window it is a new lead");
         assert_eq!(
-            store.outbox_counts().await.expect("counts").pending,
+            store.outbox_counts(Outbox::Leads).await.expect("counts").pending,
             1,
             "{name}: the repeat made no notification"
         );
@@ -143,7 +143,7 @@ async fn concurrent_submissions_are_all_committed() {
 async fn repeats_arriving_together_are_stored_once() {
     for (name, store) in stores().await {
         let leads_before = store.count_leads().await.expect("count");
-        let pending_before = store.outbox_counts().await.expect("counts").pending;
+        let pending_before = store.outbox_counts(Outbox::Leads).await.expect("counts").pending;
         let mut tasks = Vec::new();
         for i in 0..200u32 {
             let store = Arc::clone(&store);
@@ -175,7 +175,7 @@ async fn repeats_arriving_together_are_stored_once() {
         assert_eq!(ids.len(), 150, "{name}: distinct ids");
         assert_eq!(store.count_leads().await.expect("count") - leads_before, 151, "{name}");
         assert_eq!(
-            store.outbox_counts().await.expect("counts").pending - pending_before,
+            store.outbox_counts(Outbox::Leads).await.expect("counts").pending - pending_before,
             302,
             "{name}: two channels for each new lead"
         );
@@ -292,10 +292,13 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
             "{name}"
         );
         let now = now_ms();
-        let items = store.claim_due(now, 60_000, 10).await.expect("claim");
+        let items = store.claim_due(Outbox::Leads, now, 60_000, 10).await.expect("claim");
         assert_eq!(items.len(), 1, "{name}");
         assert_eq!(items[0].since_ms, t, "{name}: the effort began when the lead came in");
-        store.mark_failed(items[0].id, 1, "421 try later").await.expect("fail");
+        store
+            .mark_failed(Outbox::Leads, items[0].id, 1, "421 try later")
+            .await
+            .expect("fail");
         let summary = store.outbox_summary(Outbox::Leads).await.expect("summary");
         assert_eq!(
             (summary.pending, summary.failed, summary.oldest_undelivered_ms),
@@ -319,10 +322,13 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
             1,
             "{name}"
         );
-        let items = store.claim_due(now, 60_000, 10).await.expect("claim");
+        let items = store.claim_due(Outbox::Leads, now, 60_000, 10).await.expect("claim");
         assert_eq!(items.len(), 1, "{name}: due again at once");
         assert_eq!(items[0].since_ms, now, "{name}: a fresh retry period from the operator's re-send");
-        store.mark_delivered(items[0].id, 2, now + 1).await.expect("delivered");
+        store
+            .mark_delivered(Outbox::Leads, items[0].id, 2, now + 1)
+            .await
+            .expect("delivered");
         let done = store.outbox_summary(Outbox::Leads).await.expect("summary");
         assert_eq!((done.pending, done.failed, done.oldest_undelivered_ms), (0, 0, None), "{name}");
         store.close().await;
@@ -337,26 +343,29 @@ async fn the_outbox_leases_retries_and_finishes() {
             .submit_lead(lead("+14125550150", "siding"), vec![Channel::Email, Channel::Webhook], t)
             .await
             .expect("submit");
-        let claimed = store.claim_due(t, 60_000, 10).await.expect("claim");
-        let mine: Vec<_> = claimed.iter().filter(|i| i.lead.id == s.id).collect();
+        let claimed = store.claim_due(Outbox::Leads, t, 60_000, 10).await.expect("claim");
+        let mine: Vec<_> = claimed.iter().filter(|i| i.lead().is_some_and(|l| l.id == s.id)).collect();
         assert_eq!(mine.len(), 2, "{name}");
         assert!(
             store
-                .claim_due(t + 1, 60_000, 10)
+                .claim_due(Outbox::Leads, t + 1, 60_000, 10)
                 .await
                 .expect("claim")
                 .iter()
-                .all(|i| i.lead.id != s.id),
+                .all(|i| i.lead().is_some_and(|l| l.id != s.id)),
             "{name}: leased rows are not claimed twice"
         );
-        let email = mine.iter().find(|i| i.channel == Channel::Email).expect("email");
-        let hook = mine.iter().find(|i| i.channel == Channel::Webhook).expect("webhook");
-        assert_eq!(email.lead.full_name, "Dana Whitfield");
-        store.mark_retry(email.id, 1, t + 5_000, "421 try later").await.expect("retry");
-        store.mark_failed(hook.id, 10, "gave up").await.expect("failed");
+        let email = mine.iter().find(|i| i.channel() == Some(Channel::Email)).expect("email");
+        let hook = mine.iter().find(|i| i.channel() == Some(Channel::Webhook)).expect("webhook");
+        assert_eq!(email.lead().map(|l| l.full_name.as_str()), Some("Dana Whitfield"));
+        store
+            .mark_retry(Outbox::Leads, email.id, 1, t + 5_000, "421 try later")
+            .await
+            .expect("retry");
+        store.mark_failed(Outbox::Leads, hook.id, 10, "gave up").await.expect("failed");
         assert!(
             store
-                .claim_due(t + 4_000, 60_000, 10)
+                .claim_due(Outbox::Leads, t + 4_000, 60_000, 10)
                 .await
                 .expect("claim")
                 .iter()
@@ -368,11 +377,14 @@ async fn the_outbox_leases_retries_and_finishes() {
             Some(true),
             "{name}"
         );
-        let again = store.claim_due(t + 5_000, 60_000, 10).await.expect("claim");
+        let again = store.claim_due(Outbox::Leads, t + 5_000, 60_000, 10).await.expect("claim");
         let retry = again.iter().find(|i| i.id == email.id).expect("due again");
         assert_eq!(retry.attempts, 1, "{name}");
-        store.mark_delivered(email.id, 2, t + 5_100).await.expect("delivered");
-        let counts = store.outbox_counts().await.expect("counts");
+        store
+            .mark_delivered(Outbox::Leads, email.id, 2, t + 5_100)
+            .await
+            .expect("delivered");
+        let counts = store.outbox_counts(Outbox::Leads).await.expect("counts");
         assert!(counts.delivered >= 1 && counts.failed >= 1, "{name}: {counts:?}");
         // An expired lease makes a row claimable again (a worker that died mid-delivery).
         let s2 = store
@@ -381,19 +393,19 @@ async fn the_outbox_leases_retries_and_finishes() {
             .expect("submit");
         assert!(
             store
-                .claim_due(t, 1_000, 50)
+                .claim_due(Outbox::Leads, t, 1_000, 50)
                 .await
                 .expect("claim")
                 .iter()
-                .any(|i| i.lead.id == s2.id)
+                .any(|i| i.lead().is_some_and(|l| l.id == s2.id))
         );
         assert!(
             store
-                .claim_due(t + 1_001, 1_000, 50)
+                .claim_due(Outbox::Leads, t + 1_001, 1_000, 50)
                 .await
                 .expect("claim")
                 .iter()
-                .any(|i| i.lead.id == s2.id),
+                .any(|i| i.lead().is_some_and(|l| l.id == s2.id)),
             "{name}"
         );
         store.close().await;
@@ -545,10 +557,13 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         };
         store.submit_form(request, Some(mail), t).await.expect("submit");
         let now = now_ms();
-        let claimed = store.claim_due_mail(now, 60_000, 10).await.expect("claim");
+        let claimed = store.claim_due(Outbox::Mail, now, 60_000, 10).await.expect("claim");
         assert_eq!(claimed.len(), 1, "{name}");
         assert_eq!(claimed[0].since_ms, t, "{name}");
-        store.mark_mail_failed(claimed[0].id, 1, "554 refused").await.expect("fail");
+        store
+            .mark_failed(Outbox::Mail, claimed[0].id, 1, "554 refused")
+            .await
+            .expect("fail");
         let summary = store.outbox_summary(Outbox::Mail).await.expect("summary");
         assert_eq!(
             (summary.pending, summary.failed, summary.oldest_undelivered_ms),
@@ -571,7 +586,7 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
             1,
             "{name}"
         );
-        let claimed = store.claim_due_mail(now, 60_000, 10).await.expect("claim");
+        let claimed = store.claim_due(Outbox::Mail, now, 60_000, 10).await.expect("claim");
         assert_eq!((claimed.len(), claimed[0].since_ms), (1, now), "{name}: a fresh retry period");
         store.close().await;
     }

@@ -10,7 +10,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use site_server::store::postgres::PgStore;
 use site_server::store::postgres::tls::PgTarget;
-use site_server::store::{Channel, Store, now_ms};
+use site_server::store::{Channel, Outbox, Store, now_ms};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn database_url() -> Option<String> {
@@ -47,7 +47,7 @@ async fn two_servers_storing_the_same_repeats_at_once_keep_one_lead_each() {
     }
     assert_eq!(a.count_leads().await.expect("count"), phones as i64, "one lead per phone");
     assert_eq!(
-        a.outbox_counts().await.expect("counts").pending,
+        a.outbox_counts(Outbox::Leads).await.expect("counts").pending,
         phones as i64,
         "one notification per lead"
     );

@@ -1,6 +1,7 @@
-//! The PostgreSQL outbox of lead notifications: leasing due rows (FOR UPDATE SKIP LOCKED,
-//! so servers never deliver the same one at once), recording outcomes, and what operators
-//! and /metrics read of it (undelivered rows only, never a count of the whole table).
+//! The PostgreSQL outboxes (lead notifications and submission e-mails): leasing due rows (FOR
+//! UPDATE SKIP LOCKED, so servers never deliver the same one at once), recording outcomes,
+//! sending failed ones again, and what operators and /metrics read of them (undelivered rows
+//! only, never a count of the whole table). The twin of `sqlite/outbox.rs`.
 
 use async_trait::async_trait;
 
@@ -8,77 +9,49 @@ use super::PgStore;
 use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
 use crate::store::backend::Outboxes;
 use crate::store::{
-    Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
+    Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
 
 #[async_trait]
 impl Outboxes for PgStore {
-    /// One statement, so one snapshot and one transaction: due notifications of listed
-    /// numbers are marked suppressed, the others of leads not erased are leased (rows another
-    /// server is claiming or changing are skipped, and a row changed since the snapshot is
-    /// checked again as it is now), and each comes back with its lead as the claim saw it.
-    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                &format!(
-                    "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
-                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-                     WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= $2 FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
-                     q AS (UPDATE outbox SET locked_until_ms = $1 WHERE id IN \
-                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
-                     AND o.locked_until_ms <= $2 AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
-                     ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms) \
-                     SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms \
-                     FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
-                ),
-                &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
-            )
-            .await?;
-        let at = LEAD_COLUMN_COUNT;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                let channel = Channel::parse(row.get::<_, &str>(at + 1))?;
-                Some(OutboxItem {
-                    id: row.get(at),
-                    channel,
-                    attempts: row.get::<_, i64>(at + 2) as u32,
-                    since_ms: row.get(at + 3),
-                    lead: lead_from_row(row),
-                })
-            })
-            .collect())
+    async fn claim_due(&self, outbox: Outbox, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+        match outbox {
+            Outbox::Leads => self.claim_leads(now_ms, lease_ms, limit).await,
+            Outbox::Mail => self.claim_mail(now_ms, lease_ms, limit).await,
+        }
     }
 
-    async fn finish(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.client().await?
+    async fn finish(&self, outbox: Outbox, id: i64, attempts: u32, attempt: Attempt) -> Result<(), StoreError> {
+        let (table, _) = outbox.table();
+        self.client()
+            .await?
             .execute(
-                "UPDATE outbox SET status = $2, attempts = $3, delivered_ms = $4, next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, \
-                 locked_until_ms = 0, last_error = $6 WHERE id = $1 AND (status = 'pending' OR ($2 = 'delivered' AND status = 'suppressed'))",
-                &[&id, &status, &i64::from(attempts), &delivered_ms, &next_ms, &error],
+                &format!(
+                    "UPDATE {table} SET status = $2, attempts = $3, delivered_ms = $4, next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, \
+                     locked_until_ms = 0, last_error = $6 WHERE id = $1 AND {}",
+                    outbox.finishable("$2")
+                ),
+                &[
+                    &id,
+                    &attempt.status(),
+                    &i64::from(attempts),
+                    &attempt.delivered_ms(),
+                    &attempt.next_ms(),
+                    &attempt.error(),
+                ],
             )
             .await?;
         Ok(())
     }
 
-    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+    async fn outbox_counts(&self, outbox: Outbox) -> Result<OutboxCounts, StoreError> {
+        let (table, _) = outbox.table();
         let mut counts = OutboxCounts::default();
         for row in self
             .client()
             .await?
-            .query("SELECT status, COUNT(*) FROM outbox GROUP BY status", &[])
+            .query(&format!("SELECT status, COUNT(*) FROM {table} GROUP BY status"), &[])
             .await?
         {
             counts.set(row.get::<_, &str>(0), row.get(1));
@@ -124,7 +97,7 @@ impl Outboxes for PgStore {
 
     async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
         let (table, record) = outbox.table();
-        let channel = if table == "outbox" { "channel" } else { "'email'" };
+        let channel = outbox.channel();
         let rows = self
             .client()
             .await?
@@ -195,63 +168,77 @@ impl Outboxes for PgStore {
             .await?;
         Ok(row.get(0))
     }
+}
 
-    // The outbox of submission e-mails (`mail_outbox`).
-    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+impl PgStore {
+    /// One statement, so one snapshot and one transaction: due notifications of listed
+    /// numbers are marked suppressed, the others of leads not erased are leased (rows another
+    /// server is claiming or changing are skipped, and a row changed since the snapshot is
+    /// checked again as it is now), and each comes back with its lead as the claim saw it.
+    async fn claim_leads(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                &format!(
+                    "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
+                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+                     WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= $2 FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
+                     q AS (UPDATE outbox SET locked_until_ms = $1 WHERE id IN \
+                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
+                     AND o.locked_until_ms <= $2 AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+                     ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms) \
+                     SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms \
+                     FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
+                ),
+                &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
+            )
+            .await?;
+        let at = LEAD_COLUMN_COUNT;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let channel = Channel::parse(row.get::<_, &str>(at + 1))?;
+                Some(OutboxItem {
+                    id: row.get(at),
+                    attempts: row.get::<_, i64>(at + 2) as u32,
+                    since_ms: row.get(at + 3),
+                    notice: Notice::Lead {
+                        channel,
+                        lead: Box::new(lead_from_row(row)),
+                    },
+                })
+            })
+            .collect())
+    }
+
+    /// Leases due submission e-mails (rows another server is claiming are skipped).
+    async fn claim_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         let rows = self
             .client()
             .await?
             .query(
                 "UPDATE mail_outbox SET locked_until_ms = $1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
                  AND next_attempt_ms <= $2 AND locked_until_ms <= $2 ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, submission_id, created_ms, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
+                 RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
                 &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
             )
             .await?;
         Ok(rows
             .iter()
-            .map(|r| MailItem {
+            .map(|r| OutboxItem {
                 id: r.get(0),
-                submission_id: r.get(1),
-                received_at_ms: r.get(2),
-                subject: r.get(3),
-                body: r.get(4),
-                attempts: r.get::<_, i64>(5) as u32,
-                since_ms: r.get(6),
+                attempts: r.get::<_, i64>(4) as u32,
+                since_ms: r.get(5),
+                notice: Notice::Mail {
+                    submission_id: r.get(1),
+                    mail: Mail {
+                        subject: r.get(2),
+                        body: r.get(3),
+                    },
+                },
             })
             .collect())
-    }
-
-    async fn finish_mail(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.client()
-            .await?
-            .execute(
-                "UPDATE mail_outbox SET status = $2, attempts = $3, delivered_ms = $4, \
-                 next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, locked_until_ms = 0, last_error = $6 WHERE id = $1",
-                &[&id, &status, &i64::from(attempts), &delivered_ms, &next_ms, &error],
-            )
-            .await?;
-        Ok(())
-    }
-
-    async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
-        let mut counts = MailCounts::default();
-        for row in self
-            .client()
-            .await?
-            .query("SELECT status, COUNT(*) FROM mail_outbox GROUP BY status", &[])
-            .await?
-        {
-            counts.set(row.get::<_, &str>(0), row.get(1));
-        }
-        Ok(counts)
     }
 }

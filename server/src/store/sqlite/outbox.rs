@@ -1,7 +1,8 @@
-//! The SQLite outbox of lead notifications: leasing due rows in the writer's transaction
-//! (the do-not-call list and erasure checked there), recording outcomes, sending failed ones
-//! again, and what operators and /metrics read of it (undelivered rows only, never a count of
-//! the whole table). The twin of `postgres/outbox.rs`.
+//! The SQLite outboxes (lead notifications and submission e-mails): leasing due rows in the
+//! writer's transaction (for leads, the do-not-call list and erasure checked there),
+//! recording outcomes, sending failed ones again, and what operators and /metrics read of
+//! them (undelivered rows only, never a count of the whole table). The twin of
+//! `postgres/outbox.rs`.
 
 use async_trait::async_trait;
 use rusqlite::params;
@@ -10,83 +11,38 @@ use super::SqliteStore;
 use super::leads::select_lead;
 use crate::store::backend::Outboxes;
 use crate::store::{
-    Channel, DeliveryCount, MailCounts, MailItem, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
+    Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
 
 #[async_trait]
 impl Outboxes for SqliteStore {
-    /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
-    /// transaction: a due notification of a listed number is marked suppressed instead, and
-    /// one of an erased lead is never leased (erasure deletes it in any case).
-    async fn claim_due(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
-        self.write(move |conn| {
-            conn.prepare_cached(
-                "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
-                 AND locked_until_ms <= ?1 AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-                 WHERE l.id = outbox.lead_id)",
-            )?
-            .execute(params![now_ms])?;
-            let mut claimed: Vec<(i64, String, String, u32, i64)> = Vec::new();
-            {
-                let mut stmt = conn.prepare_cached(
-                    "UPDATE outbox SET locked_until_ms = ?1 WHERE id IN (SELECT o.id FROM outbox o WHERE o.status = 'pending' \
-                     AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ?2 \
-                     AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
-                     ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
-                )?;
-                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                })?;
-                for row in rows {
-                    claimed.push(row?);
-                }
-            }
-            let mut items = Vec::with_capacity(claimed.len());
-            for (id, lead_id, channel, attempts, since_ms) in claimed {
-                let Some(channel) = Channel::parse(&channel) else { continue };
-                if let Some(lead) = select_lead(conn, &lead_id)? {
-                    items.push(OutboxItem {
-                        id,
-                        channel,
-                        attempts,
-                        since_ms,
-                        lead,
-                    });
-                }
-            }
-            Ok(items)
-        })
-        .await
+    async fn claim_due(&self, outbox: Outbox, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+        match outbox {
+            Outbox::Leads => self.claim_leads(now_ms, lease_ms, limit).await,
+            Outbox::Mail => self.claim_mail(now_ms, lease_ms, limit).await,
+        }
     }
 
-    async fn finish(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError> {
+    async fn finish(&self, outbox: Outbox, id: i64, attempts: u32, attempt: Attempt) -> Result<(), StoreError> {
+        let (table, _) = outbox.table();
+        let finishable = outbox.finishable("?2");
         self.write(move |conn| {
-            // Only a notification still being sent takes the outcome: one suppressed or erased
-            // meanwhile stays so, unless it did go out (then the record says so).
-            conn.prepare_cached(
-                "UPDATE outbox SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
-                 locked_until_ms = 0, last_error = ?6 WHERE id = ?1 AND (status = 'pending' OR (?2 = 'delivered' AND status = 'suppressed'))",
-            )?
-            .execute(params![id, status, attempts, delivered_ms, next_ms, error])?;
+            conn.prepare_cached(&format!(
+                "UPDATE {table} SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
+                 locked_until_ms = 0, last_error = ?6 WHERE id = ?1 AND {finishable}"
+            ))?
+            .execute(params![id, attempt.status(), attempts, attempt.delivered_ms(), attempt.next_ms(), attempt.error()])?;
             Ok(())
         })
         .await
     }
 
-    async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
-        self.read(|conn| {
+    async fn outbox_counts(&self, outbox: Outbox) -> Result<OutboxCounts, StoreError> {
+        let (table, _) = outbox.table();
+        self.read(move |conn| {
             let mut counts = OutboxCounts::default();
-            let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM outbox GROUP BY status")?;
+            let mut stmt = conn.prepare_cached(&format!("SELECT status, COUNT(*) FROM {table} GROUP BY status"))?;
             let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
             for row in rows {
                 let (status, n) = row?;
@@ -135,7 +91,7 @@ impl Outboxes for SqliteStore {
 
     async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
         let (table, record) = outbox.table();
-        let channel = if table == "outbox" { "channel" } else { "'email'" };
+        let channel = outbox.channel();
         let status = status.to_string();
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&format!(
@@ -199,61 +155,79 @@ impl Outboxes for SqliteStore {
         })
         .await
     }
+}
 
-    // The outbox of submission e-mails (`mail_outbox`).
-    async fn claim_due_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<MailItem>, StoreError> {
+impl SqliteStore {
+    /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
+    /// transaction: a due notification of a listed number is marked suppressed instead, and
+    /// one of an erased lead is never leased (erasure deletes it in any case).
+    async fn claim_leads(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
+                 AND locked_until_ms <= ?1 AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+                 WHERE l.id = outbox.lead_id)",
+            )?
+            .execute(params![now_ms])?;
+            let mut claimed: Vec<(i64, String, String, u32, i64)> = Vec::new();
+            {
+                let mut stmt = conn.prepare_cached(
+                    "UPDATE outbox SET locked_until_ms = ?1 WHERE id IN (SELECT o.id FROM outbox o WHERE o.status = 'pending' \
+                     AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ?2 \
+                     AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
+                     ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
+                )?;
+                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })?;
+                for row in rows {
+                    claimed.push(row?);
+                }
+            }
+            let mut items = Vec::with_capacity(claimed.len());
+            for (id, lead_id, channel, attempts, since_ms) in claimed {
+                let Some(channel) = Channel::parse(&channel) else { continue };
+                if let Some(lead) = select_lead(conn, &lead_id)? {
+                    items.push(OutboxItem {
+                        id,
+                        attempts,
+                        since_ms,
+                        notice: Notice::Lead {
+                            channel,
+                            lead: Box::new(lead),
+                        },
+                    });
+                }
+            }
+            Ok(items)
+        })
+        .await
+    }
+
+    /// Leases due submission e-mails.
+    async fn claim_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "UPDATE mail_outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
                  AND next_attempt_ms <= ?2 AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) \
-                 RETURNING id, submission_id, created_ms, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
+                 RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
             )?;
             let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
-                Ok(MailItem {
+                Ok(OutboxItem {
                     id: r.get(0)?,
-                    submission_id: r.get(1)?,
-                    received_at_ms: r.get(2)?,
-                    subject: r.get(3)?,
-                    body: r.get(4)?,
-                    attempts: r.get(5)?,
-                    since_ms: r.get(6)?,
+                    attempts: r.get(4)?,
+                    since_ms: r.get(5)?,
+                    notice: Notice::Mail {
+                        submission_id: r.get(1)?,
+                        mail: Mail {
+                            subject: r.get(2)?,
+                            body: r.get(3)?,
+                        },
+                    },
                 })
             })?;
             rows.collect()
-        })
-        .await
-    }
-
-    async fn finish_mail(
-        &self,
-        id: i64,
-        status: &'static str,
-        attempts: u32,
-        delivered_ms: Option<i64>,
-        next_ms: i64,
-        error: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.write(move |conn| {
-            conn.prepare_cached(
-                "UPDATE mail_outbox SET status = ?2, attempts = ?3, delivered_ms = ?4, \
-                 next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, locked_until_ms = 0, last_error = ?6 WHERE id = ?1",
-            )?
-            .execute(params![id, status, attempts, delivered_ms, next_ms, error])?;
-            Ok(())
-        })
-        .await
-    }
-
-    async fn mail_counts(&self) -> Result<MailCounts, StoreError> {
-        self.read(|conn| {
-            let mut counts = MailCounts::default();
-            let mut stmt = conn.prepare_cached("SELECT status, COUNT(*) FROM mail_outbox GROUP BY status")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
-            for row in rows {
-                let (status, n) = row?;
-                counts.set(&status, n);
-            }
-            Ok(counts)
         })
         .await
     }

@@ -12,7 +12,7 @@ use std::sync::{Arc, Once, OnceLock};
 
 use site_server::config::Config;
 use site_server::serve::{ServeOptions, serve};
-use site_server::store::Store;
+use site_server::store::{Outbox, Store};
 use site_server::{AppState, Background, CatalogueSource, app, assets, metrics_app};
 
 pub struct TestServer {
@@ -346,7 +346,7 @@ pub async fn give_up_webhook(store: &Store, lead: &str) {
             .find(|r| r.record_id == lead && r.channel == "webhook" && r.attempts >= 1)
         {
             store
-                .mark_failed(row.id, row.attempts as u32, "connection refused")
+                .mark_failed(Outbox::Leads, row.id, row.attempts as u32, "connection refused")
                 .await
                 .expect("mark failed");
             return;
