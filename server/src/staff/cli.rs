@@ -11,7 +11,7 @@ use clap::Subcommand;
 use super::password::{MIN_PASSWORD_CHARS, hash_password};
 use crate::store::{NewAudit, Store, UNLOCK_ACTION};
 
-/// `site staff …`, as the command line parses it (`crate::cli`).
+/// `site staff …`, as the command line parses it (in `cli.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
 pub enum StaffCommand {
     /// Add an account; its password is read from standard input.
