@@ -80,7 +80,7 @@ fn brotli(body: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The coding the client prefers by its `Accept-Encoding` weights (RFC 9110 §12.5.3): the
+/// The coding the client prefers by its `Accept-Encoding` weights (RFC 9110, section 12.5.3): the
 /// highest `q` among brotli, gzip and identity wins, ties going to the smaller body (brotli,
 /// then gzip). A coding the header does not name takes the weight of `*`, if present; identity
 /// not named at all is acceptable but comes last. A
