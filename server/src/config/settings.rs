@@ -65,6 +65,10 @@ pub struct ServerSettings {
     /// On SIGTERM, requests in flight get this long (server.shutdown_grace_ms).
     #[arg(long, env = "SHUTDOWN_GRACE_MS", id = "server.shutdown_grace_ms", value_name = "MS")]
     pub shutdown_grace_ms: Option<String>,
+    /// Several servers on one database: the scheduled jobs' lease, renewed every third of it;
+    /// another server takes over within about 1.3 times this (server.leader_lease_ms).
+    #[arg(long, env = "LEADER_LEASE_MS", id = "server.leader_lease_ms", value_name = "MS")]
+    pub leader_lease_ms: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Args)]
@@ -102,6 +106,10 @@ pub struct NotifySettings {
     /// The longest wait between two retries (notify.retry_max_ms).
     #[arg(long, env = "NOTIFY_RETRY_MAX_MS", id = "notify.retry_max_ms", value_name = "MS")]
     pub notify_retry_max_ms: Option<String>,
+    /// On PostgreSQL, the longest wait between looks at the outbox when no wake-up
+    /// (LISTEN/NOTIFY) comes (notify.poll_interval_ms).
+    #[arg(long, env = "NOTIFY_POLL_INTERVAL_MS", id = "notify.poll_interval_ms", value_name = "MS")]
+    pub notify_poll_interval_ms: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Args)]

@@ -36,6 +36,10 @@ pub const TABLES: &[Table] = &[
 pub const NOT_COPIED: &[(&str, &str)] = &[
     ("schema_migrations", "each database records the migrations applied to it"),
     (
+        "job_leader",
+        "which running server holds the scheduled jobs' lease: a live lease, about the servers of the database it is in",
+    ),
+    (
         "lead_names",
         "SQLite's name index (FTS5), kept by triggers; PostgreSQL indexes the names itself",
     ),

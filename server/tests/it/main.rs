@@ -40,6 +40,7 @@ mod ops;
 mod process;
 mod render_failures;
 mod routes;
+mod several_servers;
 mod signin;
 mod staff;
 mod store;

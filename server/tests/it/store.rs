@@ -316,7 +316,7 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
         assert_eq!(items.len(), 1, "{name}");
         assert_eq!(items[0].since_ms, t, "{name}: the effort began when the lead came in");
         store
-            .mark_failed(Outbox::Leads, items[0].id, 1, "421 try later")
+            .mark_failed(Outbox::Leads, items[0].id, items[0].claim, 1, "421 try later")
             .await
             .expect("fail");
         let summary = store.outbox_summary(Outbox::Leads).await.expect("summary");
@@ -346,7 +346,7 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
         assert_eq!(items.len(), 1, "{name}: due again at once");
         assert_eq!(items[0].since_ms, now, "{name}: a fresh retry period from the operator's re-send");
         store
-            .mark_delivered(Outbox::Leads, items[0].id, 2, now + 1)
+            .mark_delivered(Outbox::Leads, items[0].id, items[0].claim, 2, now + 1)
             .await
             .expect("delivered");
         let done = store.outbox_summary(Outbox::Leads).await.expect("summary");
@@ -379,10 +379,13 @@ async fn the_outbox_leases_retries_and_finishes() {
         let hook = mine.iter().find(|i| i.channel() == Some(Channel::Webhook)).expect("webhook");
         assert_eq!(email.lead().map(|l| l.full_name.as_str()), Some("Dana Whitfield"));
         store
-            .mark_retry(Outbox::Leads, email.id, 1, t + 5_000, "421 try later")
+            .mark_retry(Outbox::Leads, email.id, email.claim, 1, t + 5_000, "421 try later")
             .await
             .expect("retry");
-        store.mark_failed(Outbox::Leads, hook.id, 10, "gave up").await.expect("failed");
+        store
+            .mark_failed(Outbox::Leads, hook.id, hook.claim, 10, "gave up")
+            .await
+            .expect("failed");
         assert!(
             store
                 .claim_due(Outbox::Leads, t + 4_000, 60_000, 10)
@@ -393,7 +396,7 @@ async fn the_outbox_leases_retries_and_finishes() {
             "{name}: not due yet"
         );
         assert_eq!(
-            store.next_due_ms().await.expect("due").map(|d| d <= t + 5_000),
+            store.next_due_in_ms(t + 4_000).await.expect("due").map(|d| d <= 1_000),
             Some(true),
             "{name}"
         );
@@ -401,33 +404,41 @@ async fn the_outbox_leases_retries_and_finishes() {
         let retry = again.iter().find(|i| i.id == email.id).expect("due again");
         assert_eq!(retry.attempts, 1, "{name}");
         store
-            .mark_delivered(Outbox::Leads, email.id, 2, t + 5_100)
+            .mark_delivered(Outbox::Leads, email.id, retry.claim, 2, t + 5_100)
             .await
             .expect("delivered");
         let counts = store.outbox_counts(Outbox::Leads).await.expect("counts");
         assert!(counts.delivered >= 1 && counts.failed >= 1, "{name}: {counts:?}");
-        // An expired lease makes a row claimable again (a worker that died mid-delivery).
+        // An expired lease makes a row claimable again (a worker that died mid-delivery),
+        // when the database's clock says it ended: a claimer's clock running ahead does not.
         let s2 = store
             .submit_lead(lead("+14125550151", "siding"), vec![Channel::Email], t)
             .await
             .expect("submit");
+        let first = store.claim_due(Outbox::Leads, t, 3_000, 50).await.expect("claim");
+        let first = first.iter().find(|i| i.lead().is_some_and(|l| l.id == s2.id)).expect("claimed");
         assert!(
             store
-                .claim_due(Outbox::Leads, t, 1_000, 50)
+                .claim_due(Outbox::Leads, t + 600_000, 300, 50)
                 .await
                 .expect("claim")
                 .iter()
-                .any(|i| i.lead().is_some_and(|l| l.id == s2.id))
+                .all(|i| i.lead().is_none_or(|l| l.id != s2.id)),
+            "{name}: a clock ten minutes ahead does not end another's lease"
         );
-        assert!(
-            store
-                .claim_due(Outbox::Leads, t + 1_001, 1_000, 50)
+        let mut second = None;
+        common::eventually(10, "the lease ends by the database's clock", async || {
+            second = store
+                .claim_due(Outbox::Leads, now_ms(), 60_000, 50)
                 .await
                 .expect("claim")
-                .iter()
-                .any(|i| i.lead().is_some_and(|l| l.id == s2.id)),
-            "{name}"
-        );
+                .into_iter()
+                .find(|i| i.lead().is_some_and(|l| l.id == s2.id));
+            second.is_some()
+        })
+        .await;
+        let second = second.expect("claimed again");
+        assert!(second.claim > first.claim, "{name}: each claim a new token");
         store.close().await;
     }
 }
@@ -581,7 +592,7 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         assert_eq!(claimed.len(), 1, "{name}");
         assert_eq!(claimed[0].since_ms, t, "{name}");
         store
-            .mark_failed(Outbox::Mail, claimed[0].id, 1, "554 refused")
+            .mark_failed(Outbox::Mail, claimed[0].id, claimed[0].claim, 1, "554 refused")
             .await
             .expect("fail");
         let summary = store.outbox_summary(Outbox::Mail).await.expect("summary");

@@ -8,7 +8,9 @@
 
 mod console;
 mod funnel;
+mod jobs;
 mod leads;
+mod listen;
 mod outbox;
 mod staff;
 mod submissions;

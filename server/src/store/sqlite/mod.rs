@@ -6,6 +6,7 @@
 
 mod console;
 mod funnel;
+mod jobs;
 mod leads;
 mod outbox;
 mod staff;

@@ -42,6 +42,21 @@ pub async fn raw_stores() -> Vec<(&'static str, Arc<Store>, Raw)> {
     stores
 }
 
+/// [`raw_stores`], each with a second handle on the same database: two servers sharing it
+/// (on SQLite, two stores on one file, which only tests do: `site` refuses a second server).
+#[allow(dead_code)]
+pub async fn twin_stores() -> Vec<(&'static str, Arc<Store>, Arc<Store>, Raw)> {
+    let mut out = Vec::new();
+    for (name, store, raw) in raw_stores().await {
+        let twin = match &raw {
+            Raw::Sqlite(path) => Store::open(&format!("sqlite:{}", path.display())).await.expect("sqlite twin"),
+            Raw::Postgres { url, schema } => Store::Postgres(PgStore::connect(url, Some(schema)).await.expect("postgres twin")),
+        };
+        out.push((name, store, Arc::new(twin), raw));
+    }
+    out
+}
+
 /// Each test works in its own schema; schemas left by runs over an hour old are dropped.
 async fn drop_stale_schemas(url: &str) {
     let Ok((client, connection)) = tokio_postgres::connect(url, tokio_postgres::NoTls).await else {
