@@ -8,6 +8,7 @@ mod console;
 mod funnel;
 mod leads;
 mod outbox;
+mod seed;
 mod staff;
 mod submissions;
 mod writer;

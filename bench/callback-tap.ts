@@ -1,4 +1,4 @@
-// The callback's speed, for server/benches/callback.py: in Debian's Chromium (a phone: 390 px,
+// The callback's speed, for bench/callback.py: in Debian's Chromium (a phone: 390 px,
 // touch), the time from the tap on 'Request Callback' to the confirmation on screen, on the
 // service page of a server with the certification script off and of one with it on.
 //
@@ -16,8 +16,8 @@
 // for `on` also `token_median_ms=…` (tap to token) and `after_token_median_ms=…` (token to
 // confirmation on screen).
 
-import { chromium, type Browser } from "@playwright/test";
-import { newCertificate, serveStandIn } from "../../e2e/support/trustedform";
+import { type Browser, chromium } from "@playwright/test";
+import { newCertificate, serveStandIn } from "../e2e/support/trustedform";
 
 interface Options {
   off: string;
@@ -121,7 +121,8 @@ function summary(mode: string, runs: Run[]): string {
   const f = (ms: number) => ms.toFixed(0);
   let line = `callback ${mode} runs=${sorted.length} median_ms=${f(median(sorted))} p90_ms=${f(at(0.9))} min_ms=${f(sorted[0])} max_ms=${f(sorted[sorted.length - 1])}`;
   const tokens = runs.flatMap((r) => (r.token === undefined ? [] : [{ token: r.token, after: r.shown - r.token }]));
-  if (tokens.length) line += ` token_median_ms=${f(median(tokens.map((t) => t.token)))} after_token_median_ms=${f(median(tokens.map((t) => t.after)))}`;
+  if (tokens.length)
+    line += ` token_median_ms=${f(median(tokens.map((t) => t.token)))} after_token_median_ms=${f(median(tokens.map((t) => t.after)))}`;
   return line;
 }
 

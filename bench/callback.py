@@ -1,6 +1,6 @@
-"""The callback's speed, for server/benches/bench.py (standard library only).
+"""Section 10 of `make bench` (BENCH_ONLY=callback; standard library only): the callback's speed.
 
-Section 10: in Debian's Chromium, as a phone (390 px, touch), the time from the tap on
+In Debian's Chromium, as a phone (390 px, touch), the time from the tap on
 'Request Callback' to the confirmation on screen (the first frame after 'Thanks! We received
 your request…' appears), median of BENCH_CALLBACK_RUNS (20) fresh page loads each: on the
 service page of a release server with the certification script off (the aim: within 0.5 s),
@@ -27,7 +27,7 @@ def build_driver(bench):
     """The driver as one ES module under target/bench/, or the run stops."""
     out = os.path.join(bench.root, "target", "bench", "callback-tap.mjs")
     esbuild = os.path.join(bench.root, "node_modules", ".bin", "esbuild")
-    built = subprocess.run([esbuild, os.path.join(bench.root, "server", "benches", "callback-tap.ts"), "--bundle",
+    built = subprocess.run([esbuild, os.path.join(bench.root, "bench", "callback-tap.ts"), "--bundle",
                             "--platform=node", "--format=esm", "--packages=external", "--log-level=warning",
                             f"--outfile={out}"], capture_output=True, text=True)
     if built.returncode != 0:
