@@ -14,15 +14,15 @@ use tokio::task::JoinHandle;
 use super::{
     Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, Listed, Mail, NewAudit,
     NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person, PersonRecords, Retried, RetryOutcome,
-    RetryScope, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord, Submitted,
-    Suppression, ZoneOffsets,
+    RetryScope, SeedPlan, Seeded, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord,
+    Submitted, Suppression, ZoneOffsets,
 };
 use crate::leads::{NewLead, TokenRecord};
 
 /// A backend: every trait below (each backend implements each in its file of that name).
-pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel {}
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed {}
 
-impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel> Backend for T {}
+impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed> Backend for T {}
 
 /// The writer (`writer.rs`): one per process, committing request writes in groups
 /// (docs/decisions/002-group-commit.md).
@@ -255,4 +255,13 @@ pub trait Funnel: Send + Sync {
     /// The `limit` slowest delivered notifications of leads received at or after `since_ms`,
     /// slowest first (time from the lead's arrival to the notification's delivery).
     async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError>;
+}
+
+/// Synthetic leads for the benchmarks and the tests (`seed.rs`; `site seed`).
+#[async_trait]
+pub trait Seed: Send + Sync {
+    /// Adds the plan's leads (and, if it says so, their notifications and delivery attempts)
+    /// in one transaction, through the tables' triggers, then refreshes the planner's
+    /// statistics of the tables it filled. The plan must have no [`SeedPlan::problem`].
+    async fn seed_leads(&self, plan: &SeedPlan) -> Result<Seeded, StoreError>;
 }

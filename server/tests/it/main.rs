@@ -37,6 +37,7 @@ mod intake;
 mod notify;
 mod notify_policy;
 mod ops;
+mod page_weight;
 mod process;
 mod render_failures;
 mod routes;

@@ -622,3 +622,126 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         store.close().await;
     }
 }
+
+#[tokio::test]
+async fn seeded_leads_are_what_the_plan_says_on_both_stores() {
+    use site_server::store::{SEED_FAILED_EVERY, SEED_PENDING_EVERY, SEED_SUPPRESSED_EVERY, SeedPlan};
+    const N: i64 = 3000;
+    for (name, store, raw) in common::stores::raw_stores().await {
+        let plan = SeedPlan {
+            leads: N,
+            newest_ms: 1_800_000_000_000,
+            spacing_ms: 60_000,
+            id_prefix: "t".into(),
+            services: vec!["hvac".into(), "roofing".into(), "solar".into()],
+            notifications: true,
+        };
+        assert_eq!(plan.problem(), None);
+        let seeded = store.seed_leads(&plan).await.expect("seed");
+        assert_eq!(store.count_leads().await.expect("count"), N, "{name}");
+
+        let newest = store.lead("t-00000000").await.expect("read").expect("lead 0");
+        assert_eq!(
+            (
+                newest.received_at_ms,
+                newest.service_slug.as_str(),
+                newest.full_name.as_str(),
+                newest.phone.as_str()
+            ),
+            (1_800_000_000_000, "hvac", "Maria Garcia", "+14122000000"),
+            "{name}"
+        );
+        let lead = store.lead("t-00000021").await.expect("read").expect("lead 21");
+        assert_eq!(
+            (
+                lead.received_at_ms,
+                lead.service_slug.as_str(),
+                lead.full_name.as_str(),
+                lead.phone.as_str()
+            ),
+            (1_800_000_000_000 - 21 * 60_000, "hvac", "James Smith", "+14122000021"),
+            "{name}"
+        );
+        assert_eq!(lead.utm_source.as_deref(), Some("google"), "{name}: 21 is a multiple of 3");
+
+        // Every lead is suppressed, pending (no notification), failed or delivered, as the
+        // plan's rules say, and the daily counts (kept by triggers) hold every lead.
+        let (mut suppressed, mut pending, mut failed) = (0, 0, 0);
+        for i in 0..N {
+            if i % SEED_SUPPRESSED_EVERY == 0 {
+                suppressed += 1;
+            } else if i % SEED_FAILED_EVERY == 0 {
+                failed += 1;
+            } else if i % SEED_PENDING_EVERY == 0 {
+                pending += 1;
+            }
+        }
+        let delivered = N - suppressed - pending - failed;
+        let statuses = common::stores::texts(
+            &raw,
+            "SELECT delivery_status || ' ' || COUNT(*) FROM leads GROUP BY delivery_status ORDER BY delivery_status",
+        )
+        .await;
+        let expected = [
+            format!("delivered {delivered}"),
+            format!("failed {failed}"),
+            format!("pending {pending}"),
+            format!("suppressed {suppressed}"),
+        ];
+        assert_eq!(statuses, expected.map(Some), "{name}");
+        assert_eq!(seeded.leads, N, "{name}");
+        assert_eq!(seeded.notifications, delivered + failed, "{name}");
+        let attempts = common::stores::texts(
+            &raw,
+            "SELECT outcome || ' ' || COUNT(*) FROM delivery_attempts GROUP BY outcome ORDER BY outcome",
+        )
+        .await;
+        assert_eq!(
+            attempts,
+            [Some(format!("delivered {delivered}")), Some(format!("failed {failed}"))],
+            "{name}"
+        );
+        let days = common::stores::texts(&raw, "SELECT kind || ' ' || SUM(leads) FROM lead_days GROUP BY kind ORDER BY kind").await;
+        assert_eq!(days, [Some(format!("service {N}")), Some(format!("source {N}"))], "{name}");
+    }
+}
+
+#[test]
+fn a_seed_plan_that_cannot_be_seeded_says_why() {
+    use site_server::store::SeedPlan;
+    let plan = SeedPlan {
+        leads: 10,
+        newest_ms: 1_800_000_000_000,
+        spacing_ms: 1000,
+        id_prefix: "ok".into(),
+        services: vec!["hvac".into()],
+        notifications: false,
+    };
+    assert_eq!(plan.problem(), None);
+    let problems = [
+        SeedPlan { leads: 0, ..plan.clone() },
+        SeedPlan {
+            leads: 8_000_000,
+            ..plan.clone()
+        },
+        SeedPlan {
+            newest_ms: 5000,
+            ..plan.clone()
+        },
+        SeedPlan {
+            services: vec![],
+            ..plan.clone()
+        },
+        SeedPlan {
+            services: vec!["hvac'; DROP TABLE leads; --".into()],
+            ..plan.clone()
+        },
+        SeedPlan {
+            id_prefix: "a b".into(),
+            ..plan.clone()
+        },
+    ];
+    for p in problems {
+        assert!(p.problem().is_some(), "{p:?}");
+    }
+}

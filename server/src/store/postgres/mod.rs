@@ -12,6 +12,7 @@ mod jobs;
 mod leads;
 mod listen;
 mod outbox;
+mod seed;
 mod staff;
 mod submissions;
 mod writer;

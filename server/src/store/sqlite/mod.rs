@@ -9,6 +9,7 @@ mod funnel;
 mod jobs;
 mod leads;
 mod outbox;
+mod seed;
 mod staff;
 mod submissions;
 mod writer;
