@@ -36,6 +36,14 @@ pub const TABLES: &[Table] = &[
 pub const NOT_COPIED: &[(&str, &str)] = &[
     ("schema_migrations", "each database records the migrations applied to it"),
     (
+        "rate_windows",
+        "the shared rate limits' counts (PostgreSQL): each lasts a minute, a copy starts afresh",
+    ),
+    (
+        "login_attempts",
+        "the shared sign-in throttle's attempts (PostgreSQL): each lasts 15 minutes, a copy starts afresh",
+    ),
+    (
         "lead_names",
         "SQLite's name index (FTS5), kept by triggers; PostgreSQL indexes the names itself",
     ),

@@ -34,6 +34,7 @@ pub const SQLITE: &[Migration] = &[
     migration!(5, "sqlite", "0005_console_health"),
     migration!(6, "sqlite", "0006_delivery_checks"),
     migration!(7, "sqlite", "0007_funnel"),
+    migration!(9, "sqlite", "0009_shared_limits"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -44,6 +45,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!(5, "postgres", "0005_console_health"),
     migration!(6, "postgres", "0006_delivery_checks"),
     migration!(7, "postgres", "0007_funnel"),
+    migration!(9, "postgres", "0009_shared_limits"),
 ];
 
 /// The table that records them, as each backend creates it (older databases lack the last

@@ -40,6 +40,7 @@ mod ops;
 mod process;
 mod render_failures;
 mod routes;
+mod shared_limits;
 mod signin;
 mod staff;
 mod store;

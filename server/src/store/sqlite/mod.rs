@@ -7,6 +7,7 @@
 mod console;
 mod funnel;
 mod leads;
+mod limits;
 mod outbox;
 mod staff;
 mod submissions;
