@@ -26,6 +26,8 @@ pub const MIN_GIVE_UP_HOURS: u32 = 72;
 const MAX_STAFF_ENGINES: usize = 16;
 /// The longest wait between two attempts an operator may configure.
 const MAX_RETRY_CAP_MS: u64 = 3_600_000;
+/// The most connections `server.database_pool_size` may ask for.
+pub const MAX_DATABASE_POOL: usize = 64;
 /// The most proxies `server.trusted_proxy_hops` may name.
 const MAX_PROXY_HOPS: usize = 10;
 
@@ -90,6 +92,9 @@ pub struct SocialProfile {
 pub struct ServerConfig {
     pub listen: SocketAddr,
     pub database_url: String,
+    /// PostgreSQL only: the pool of connections for reads, outbox claims, session checks and
+    /// the shared limits (the writer has its own).
+    pub database_pool_size: usize,
     pub trust_forwarded_for: bool,
     /// How many proxies of ours each append an X-Forwarded-For entry (Caddy alone: 1; a
     /// load balancer, then Caddy: 2): the visitor is that many entries from the right.
@@ -408,6 +413,9 @@ impl Config {
         }
         if !(1000..=600_000).contains(&sv.leader_lease_ms) {
             key("server.leader_lease_ms", "must be between 1000 and 600000 (ten minutes)");
+        }
+        if !(1..=MAX_DATABASE_POOL).contains(&sv.database_pool_size) {
+            key("server.database_pool_size", "must be between 1 and 64");
         }
         if !(1..=MAX_PROXY_HOPS).contains(&sv.trusted_proxy_hops) {
             key("server.trusted_proxy_hops", "must be between 1 and 10");

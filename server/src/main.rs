@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use site_server::catalogue::SLUGS;
 use site_server::cli::{self, Cli, Command, ConfigCommand, LogFormat, OutboxCommand, OutboxId, Sources};
-use site_server::config::Overrides;
+use site_server::config::{Overrides, ServerConfig};
 use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
 use site_server::store::{Outbox, Retried, RetryScope, SeedPlan, Store};
@@ -75,7 +75,7 @@ async fn run(cli: Cli, overrides: Overrides) -> Result<ExitCode, String> {
             ops::copy_store::copy_store(&from, &to, None, out).await?;
         }
         Command::Outbox(OutboxCommand::Retry { all, id }) => {
-            let store = open(&load()?.server.database_url, None).await?;
+            let store = open(&load()?.server, None).await?;
             let result = outbox_retry(&store, all, id).await;
             store.close().await;
             result?;
@@ -99,14 +99,14 @@ async fn run(cli: Cli, overrides: Overrides) -> Result<ExitCode, String> {
                 eprintln!("error: site seed: {problem}");
                 return Ok(ExitCode::from(INVALID));
             }
-            let store = open(&load()?.server.database_url, None).await?;
+            let store = open(&load()?.server, None).await?;
             let result = store.seed_leads(&plan).await;
             store.close().await;
             let seeded = result.map_err(|e| format!("site seed: {e}"))?;
             writeln!(out, "seeded {} leads, {} notifications", seeded.leads, seeded.notifications).map_err(|e| e.to_string())?;
         }
         Command::Staff(staff) => {
-            let store = open(&load()?.server.database_url, None).await?;
+            let store = open(&load()?.server, None).await?;
             let now = site_server::store::now_ms();
             let result = site_server::staff::cli::run(&staff, &store, &mut std::io::stdin().lock(), out, now).await;
             store.close().await;
@@ -122,9 +122,10 @@ fn sqlite_file(config: &Config) -> Result<std::path::PathBuf, String> {
     ops::sqlite_path(url).ok_or_else(|| sqlite_only(url))
 }
 
-/// The store at `url`, with the folder for a backup before migrations when serving.
-async fn open(url: &str, backup_dir: Option<&std::path::Path>) -> Result<Store, String> {
-    Store::open_with(url, backup_dir)
+/// The configured store, with the folder for a backup before migrations when serving.
+async fn open(server: &ServerConfig, backup_dir: Option<&std::path::Path>) -> Result<Store, String> {
+    let url = &server.database_url;
+    Store::open_pooled(url, backup_dir, server.database_pool_size)
         .await
         .map_err(|e| format!("database {}: {e}", redact(url)))
 }
@@ -143,7 +144,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         })?),
         None => None,
     };
-    let store = Arc::new(open(url, config.backup.dir()).await?);
+    let store = Arc::new(open(&config.server, config.backup.dir()).await?);
     tracing::info!(backend = store.backend(), "database ready");
     let source = match &sources.catalogue {
         Some(dir) => CatalogueSource::Dir(dir),

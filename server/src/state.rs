@@ -117,9 +117,14 @@ impl AppState {
         let notifier = Arc::new(
             Notifier::new(&config.notify, Arc::clone(&store), Arc::clone(&catalogue), Arc::clone(&metrics)).map_err(StartError::Setup)?,
         );
-        let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute);
-        let sign_in_limiter = RateLimiter::new(config.admin.sign_in_rate_limit_per_minute);
-        let staff_limiter = RateLimiter::keyed(config.admin.staff_rate_limit_per_minute);
+        // On PostgreSQL, counted in the database for every server on it (docs/decisions/022).
+        let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute).shared(&store, "api");
+        let sign_in_limiter = RateLimiter::new(config.admin.sign_in_rate_limit_per_minute).shared(&store, "console-signed-out");
+        let staff_limiter = RateLimiter::keyed(config.admin.staff_rate_limit_per_minute).shared(&store, "console-session");
+        let staff = crate::staff::Access {
+            clock: Default::default(),
+            throttle: crate::staff::LoginThrottle::on(&store),
+        };
         let bundle = ssr_bundle.to_string();
         let limits = QuickJsLimits {
             memory_bytes: config.render.memory_limit_mb << 20,
@@ -165,7 +170,7 @@ impl AppState {
             renderer,
             error_pages,
             security,
-            staff: Default::default(),
+            staff,
             noscript: Default::default(),
         }))
     }

@@ -54,7 +54,7 @@ async fn identified(state: &AppState, mut request: Request, next: Next) -> Resul
                 ip,
             };
             let changes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-            if changes && let Err(limited) = state.staff_limiter.check_key(&staff.id_hash) {
+            if changes && let Err(limited) = state.staff_limiter.check_key(&staff.id_hash).await {
                 tracing::warn!(staff = staff.staff_id, "console: a session's budget of changes is spent");
                 return Err(ConsoleError::Limited {
                     wait: limited.retry_after,
@@ -66,7 +66,7 @@ async fn identified(state: &AppState, mut request: Request, next: Next) -> Resul
         }
         None => {
             if let Some(ip) = ip
-                && let Err(limited) = state.sign_in_limiter.check(ip)
+                && let Err(limited) = state.sign_in_limiter.check(ip).await
             {
                 tracing::warn!("console: a client's sign-in budget is spent");
                 return Err(ConsoleError::Limited {

@@ -73,7 +73,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
     // The attempt is counted before the password is checked: however many arrive at once,
     // no more than the limits allow are ever checked.
     let client = ip.map(client_key);
-    let attempt = match state.staff.throttle.reserve(&email, client, now) {
+    let attempt = match state.staff.throttle.reserve(&email, client, now).await {
         Ok(attempt) => attempt,
         Err(locked) => match reserve_after_unlock(&state, &email, client, account.as_ref(), locked, now).await {
             Ok(attempt) => attempt,
@@ -101,7 +101,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
     let ip_text = ip.map(|ip| ip.to_string());
     let guessed_at = account.as_ref().map(|a| a.id);
     let Some(account) = account.filter(|_| checked) else {
-        attempt.failed();
+        attempt.failed().await;
         let audit = NewAudit {
             // The account guessed at, when there is one.
             staff_id: guessed_at,
@@ -115,7 +115,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
         }
         return login_page(&state, StatusCode::UNAUTHORIZED, &email, &next, Some(MSG_WRONG)).await;
     };
-    attempt.succeeded();
+    attempt.succeeded().await;
     // A session id the browser brought along is never reused: end it, start a new one.
     if let Some(old) = cookies::get(&headers, cookies::SESSION)
         && let Err(e) = state.store.end_session(&id_hash(old), None, now).await
@@ -183,8 +183,8 @@ async fn reserve_after_unlock<'a>(
     };
     match state.store.staff_unlocked_since(account.id, now - WINDOW_MS).await {
         Ok(Some(at_ms)) => {
-            state.staff.throttle.unlock(email, at_ms);
-            state.staff.throttle.reserve(email, client, now)
+            state.staff.throttle.unlock(email, at_ms).await;
+            state.staff.throttle.reserve(email, client, now).await
         }
         Ok(None) => Err(locked),
         Err(e) => {

@@ -76,7 +76,7 @@ pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, nex
     let ip = client_ip(request.headers(), peer, server);
     if let Some(ip) = ip
         && request.extensions().get::<OwnBudget>().is_none()
-        && let Err(limited) = state.rate_limiter.check(ip)
+        && let Err(limited) = state.rate_limiter.check(ip).await
     {
         return refuse(limited.into());
     }

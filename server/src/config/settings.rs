@@ -39,6 +39,10 @@ pub struct ServerSettings {
     /// may hold a password: prefer the variable, a flag is visible in the process list.
     #[arg(long, env = "DATABASE_URL", id = "server.database_url", value_name = "URL")]
     pub database_url: Option<String>,
+    /// PostgreSQL: connections for reads, outbox claims, session checks and the shared limits,
+    /// 1 to 64 (server.database_pool_size).
+    #[arg(long, env = "DATABASE_POOL_SIZE", id = "server.database_pool_size", value_name = "N")]
+    pub database_pool_size: Option<String>,
     /// Take the visitor's address from X-Forwarded-For: only behind your own proxy
     /// (server.trust_forwarded_for).
     #[arg(long, env = "TRUST_FORWARDED_FOR", id = "server.trust_forwarded_for", value_name = "BOOL")]

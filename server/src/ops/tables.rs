@@ -40,6 +40,14 @@ pub const NOT_COPIED: &[(&str, &str)] = &[
         "which running server holds the scheduled jobs' lease: a live lease, about the servers of the database it is in",
     ),
     (
+        "rate_windows",
+        "the shared rate limits' counts (PostgreSQL): each lasts a minute, a copy starts afresh",
+    ),
+    (
+        "login_attempts",
+        "the shared sign-in throttle's attempts (PostgreSQL): each lasts 15 minutes, a copy starts afresh",
+    ),
+    (
         "lead_names",
         "SQLite's name index (FTS5), kept by triggers; PostgreSQL indexes the names itself",
     ),

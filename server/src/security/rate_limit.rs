@@ -4,11 +4,17 @@
 //! past `MAX_KEYS` clients, idle ones are forgotten, and if every one is active the table
 //! starts afresh. The same limiter keys other things too: the staff console charges each
 //! signed-in session to a budget of its own (`RateLimiter<String>`, by session).
+//!
+//! On PostgreSQL, several servers share one database: a limit made [`RateLimiter::shared`]
+//! is counted there instead, in windows of a minute by the database's clock, so a client
+//! gets one allowance however many servers its requests reach
+//! (docs/decisions/022-shared-limits.md). Should the database not answer, each server
+//! counts alone (in memory, as above) until it does.
 
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -18,6 +24,7 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 
 use crate::config::ServerConfig;
+use crate::store::{LimitKey, Store, Verdict};
 
 /// Clients remembered at most (about 100 bytes each).
 pub const MAX_KEYS: usize = 100_000;
@@ -40,9 +47,37 @@ type Keyed<K> = Gcra<K, DefaultKeyedStateStore<K>, DefaultClock>;
 /// A limit per key: per client address (the default), or per anything else hashable.
 pub struct RateLimiter<K: Hash + Eq + Clone = ClientKey> {
     quota: Quota,
+    per_minute: u32,
     max_keys: usize,
     limiter: RwLock<Arc<Keyed<K>>>,
     checks: AtomicU64,
+    shared: Option<Shared>,
+}
+
+/// Where a shared limit is counted: the database, under a scope of its own.
+struct Shared {
+    store: Arc<Store>,
+    scope: &'static str,
+    /// When the last failure to count there was logged (ms), so a database that is down is
+    /// reported about once a minute, not per request.
+    warned_ms: AtomicI64,
+}
+
+/// What a limit's key is in the shared count: its text (hashed with the scope there).
+pub trait Subject {
+    fn subject(&self) -> String;
+}
+
+impl Subject for ClientKey {
+    fn subject(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+impl Subject for String {
+    fn subject(&self) -> String {
+        self.clone()
+    }
 }
 
 impl RateLimiter {
@@ -55,8 +90,49 @@ impl RateLimiter {
     }
 
     /// Takes one request from `ip`'s allowance, refused when it is spent.
-    pub fn check(&self, ip: IpAddr) -> Result<(), RateLimited> {
-        self.check_key(&client_key(ip))
+    pub async fn check(&self, ip: IpAddr) -> Result<(), RateLimited> {
+        self.check_key(&client_key(ip)).await
+    }
+}
+
+impl<K: Hash + Eq + Clone + Subject> RateLimiter<K> {
+    /// Counted in `store` for every server on it, under `scope`, when the store keeps the
+    /// limits (PostgreSQL); else as it is, in memory.
+    pub fn shared(mut self, store: &Arc<Store>, scope: &'static str) -> Self {
+        if store.shares_limits() {
+            self.shared = Some(Shared {
+                store: Arc::clone(store),
+                scope,
+                warned_ms: AtomicI64::new(i64::MIN),
+            });
+        }
+        self
+    }
+
+    /// Takes one request from `key`'s allowance, refused when it is spent.
+    pub async fn check_key(&self, key: &K) -> Result<(), RateLimited> {
+        if let Some(shared) = &self.shared {
+            match shared
+                .store
+                .charge(LimitKey::new(shared.scope, &key.subject()), self.per_minute)
+                .await
+            {
+                Ok(Verdict::Allowed) => return Ok(()),
+                Ok(Verdict::Refused { retry_after_ms }) => {
+                    return Err(RateLimited {
+                        retry_after: Duration::from_millis(retry_after_ms.max(0) as u64),
+                    });
+                }
+                Err(e) => {
+                    let now = crate::store::now_ms();
+                    let last = shared.warned_ms.load(Ordering::Relaxed);
+                    if now.saturating_sub(last) >= 60_000 && shared.warned_ms.swap(now, Ordering::Relaxed) == last {
+                        tracing::warn!(error = %e, scope = shared.scope, "rate limit: the shared count failed; counting on this server");
+                    }
+                }
+            }
+        }
+        self.check_here(key)
     }
 }
 
@@ -70,14 +146,16 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
         let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
         Self {
             quota,
+            per_minute: per_minute.max(1),
             max_keys,
             limiter: RwLock::new(Arc::new(Gcra::keyed(quota))),
             checks: AtomicU64::new(0),
+            shared: None,
         }
     }
 
-    /// Takes one request from `key`'s allowance, refused when it is spent.
-    pub fn check_key(&self, key: &K) -> Result<(), RateLimited> {
+    /// Takes one request from `key`'s allowance in this server's own count.
+    pub fn check_here(&self, key: &K) -> Result<(), RateLimited> {
         let limiter = Arc::clone(&self.limiter.read().unwrap_or_else(|p| p.into_inner()));
         let result = limiter.check_key(key).map_err(|not_until| RateLimited {
             retry_after: not_until.wait_time_from(limiter.clock().now()),
@@ -190,11 +268,11 @@ mod tests {
         let ip: IpAddr = [10, 0, 0, 1].into();
         let other: IpAddr = [10, 0, 0, 2].into();
         for _ in 0..3 {
-            assert!(limiter.check(ip).is_ok());
+            assert!(limiter.check_here(&client_key(ip)).is_ok());
         }
-        let refused = limiter.check(ip).expect_err("spent");
+        let refused = limiter.check_here(&client_key(ip)).expect_err("spent");
         assert!(refused.retry_after <= Duration::from_secs(20) && refused.retry_after > Duration::from_secs(15));
-        assert!(limiter.check(other).is_ok(), "limits are per client");
+        assert!(limiter.check_here(&client_key(other)).is_ok(), "limits are per client");
     }
 
     #[test]
@@ -234,7 +312,7 @@ mod tests {
     fn memory_stays_bounded_under_a_flood_of_clients() {
         let limiter = RateLimiter::with_max_keys(5, 2_000);
         for n in 0..50_000u32 {
-            let _ = limiter.check(IpAddr::from(n.to_be_bytes()));
+            let _ = limiter.check_here(&client_key(IpAddr::from(n.to_be_bytes())));
         }
         assert!(limiter.len() <= 2_000 + SIZE_CHECK_EVERY as usize, "{} clients kept", limiter.len());
     }

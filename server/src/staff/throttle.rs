@@ -7,15 +7,19 @@
 //! client's). Unknown accounts are counted like known ones, so the lockout says nothing
 //! about which addresses exist.
 //!
-//! Kept in memory: each server counts its own attempts. The interface is what a count
-//! shared between servers would offer too: [`LoginThrottle::reserve`] → check the password
-//! → [`Attempt::failed`] or [`Attempt::succeeded`] (an attempt dropped unsettled counts as
-//! failed); and [`LoginThrottle::unlock`] for `site staff unlock`.
+//! With SQLite (one server per file) the counts are kept in memory. With PostgreSQL they are
+//! kept in the database, shared by every server on it (`store`'s `Limits`,
+//! docs/decisions/022-shared-limits.md): a client gets one allowance, however many servers
+//! its attempts reach; should the database not answer, each server counts alone meanwhile.
+//! Either way: [`LoginThrottle::reserve`] → check the password → [`Attempt::failed`] or
+//! [`Attempt::succeeded`] (an attempt dropped unsettled counts as failed); and
+//! [`LoginThrottle::unlock`] for `site staff unlock`.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use crate::security::rate_limit::ClientKey;
+use crate::security::rate_limit::{ClientKey, Subject};
+use crate::store::{LimitKey, LoginRules, Reserved, Store};
 
 /// Attempts counted within this window.
 pub const WINDOW_MS: i64 = 15 * 60 * 1000;
@@ -49,25 +53,78 @@ struct Counts {
     next_id: u64,
 }
 
+/// The rules as the shared count takes them.
+const RULES: LoginRules = LoginRules {
+    window_ms: WINDOW_MS,
+    per_account: PER_ACCOUNT as u32,
+    per_client: PER_CLIENT as u32,
+};
+
 #[derive(Default)]
 pub struct LoginThrottle {
     counts: Mutex<Counts>,
+    /// The database that keeps the counts for every server, when it does (PostgreSQL).
+    shared: Option<Arc<Store>>,
 }
 
 /// A reserved attempt: settle it once the password is checked. Dropped unsettled (the
 /// request was cancelled or timed out mid-check), it counts as a failure.
 pub struct Attempt<'a> {
     throttle: &'a LoginThrottle,
-    id: u64,
-    account: String,
-    client: Option<ClientKey>,
+    counted: Counted,
     settled: bool,
 }
 
+/// Where an attempt is counted.
+enum Counted {
+    Here {
+        id: u64,
+        account: String,
+        client: Option<ClientKey>,
+    },
+    Shared {
+        id: i64,
+        account: LimitKey,
+    },
+}
+
+/// The shared count's key of an account (the address typed, in lower case).
+fn account_key(account: &str) -> LimitKey {
+    LimitKey::new("sign-in-account", account)
+}
+
 impl LoginThrottle {
+    /// The throttle of a server on `store`: counted in the database when it keeps the limits
+    /// of every server on it, else in memory.
+    pub fn on(store: &Arc<Store>) -> Self {
+        Self {
+            counts: Mutex::default(),
+            shared: store.shares_limits().then(|| Arc::clone(store)),
+        }
+    }
+
     /// Reserves an attempt for `account` from `client`, or refuses while either is locked out.
-    pub fn reserve(&self, account: &str, client: Option<ClientKey>, now_ms: i64) -> Result<Attempt<'_>, LockedOut> {
+    pub async fn reserve(&self, account: &str, client: Option<ClientKey>, now_ms: i64) -> Result<Attempt<'_>, LockedOut> {
         let account = account.to_lowercase();
+        if let Some(store) = &self.shared {
+            let key = account_key(&account);
+            let client_key = client.map(|c| LimitKey::new("sign-in-client", &c.subject()));
+            match store.reserve_login(&key, client_key.as_ref(), RULES, now_ms).await {
+                Ok(Reserved::Attempt(id)) => {
+                    return Ok(Attempt {
+                        throttle: self,
+                        counted: Counted::Shared { id, account: key },
+                        settled: false,
+                    });
+                }
+                Ok(Reserved::Locked { retry_after_ms, account }) => return Err(LockedOut { retry_after_ms, account }),
+                Err(e) => tracing::warn!(error = %e, "sign-in throttle: the shared count failed; counting on this server"),
+            }
+        }
+        self.reserve_here(account, client, now_ms)
+    }
+
+    fn reserve_here(&self, account: String, client: Option<ClientKey>, now_ms: i64) -> Result<Attempt<'_>, LockedOut> {
         let mut counts = self.lock();
         if counts.accounts.len() + counts.clients.len() >= SWEEP_AT {
             counts.accounts.retain(|_, e| e.iter().any(|e| now_ms - e.at_ms < WINDOW_MS));
@@ -94,17 +151,21 @@ impl LoginThrottle {
         }
         Ok(Attempt {
             throttle: self,
-            id,
-            account,
-            client,
+            counted: Counted::Here { id, account, client },
             settled: false,
         })
     }
 
     /// Forgets the account's attempts made at or before `at_ms` (an operator lifted its
     /// lockout then). Its client's counts stay.
-    pub fn unlock(&self, account: &str, at_ms: i64) {
-        if let Some(entries) = self.lock().accounts.get_mut(&account.to_lowercase()) {
+    pub async fn unlock(&self, account: &str, at_ms: i64) {
+        let account = account.to_lowercase();
+        if let Some(store) = &self.shared
+            && let Err(e) = store.unlock_login(&account_key(&account), at_ms).await
+        {
+            tracing::warn!(error = %e, "sign-in throttle: cannot lift a lockout in the shared count");
+        }
+        if let Some(entries) = self.lock().accounts.get_mut(&account) {
             entries.retain(|e| e.at_ms > at_ms);
         }
     }
@@ -116,39 +177,69 @@ impl LoginThrottle {
 
 impl Attempt<'_> {
     /// The password was wrong (or the account disabled): the attempt stays counted.
-    pub fn failed(mut self) {
-        self.mark_failed();
+    pub async fn failed(mut self) {
+        self.settled = true;
+        match &self.counted {
+            Counted::Shared { id, account } => settle_shared(self.throttle.shared.as_ref(), *id, account, false).await,
+            Counted::Here { .. } => self.mark_failed_here(),
+        }
     }
 
     /// The password was right: this attempt counts against neither limit, and the
     /// account's failures are forgiven (attempts still being checked stay counted).
-    pub fn succeeded(mut self) {
+    pub async fn succeeded(mut self) {
         self.settled = true;
+        let Counted::Here { id, account, client } = &self.counted else {
+            if let Counted::Shared { id, account } = &self.counted {
+                settle_shared(self.throttle.shared.as_ref(), *id, account, true).await;
+            }
+            return;
+        };
         let mut counts = self.throttle.lock();
-        if let Some(entries) = counts.accounts.get_mut(&self.account) {
-            entries.retain(|e| !e.failed && e.id != self.id);
+        if let Some(entries) = counts.accounts.get_mut(account) {
+            entries.retain(|e| !e.failed && e.id != *id);
         }
-        if let Some(entries) = self.client.and_then(|k| counts.clients.get_mut(&k)) {
-            entries.retain(|e| e.id != self.id);
+        if let Some(entries) = client.and_then(|k| counts.clients.get_mut(&k)) {
+            entries.retain(|e| e.id != *id);
         }
     }
 
-    fn mark_failed(&mut self) {
+    fn mark_failed_here(&mut self) {
         self.settled = true;
+        let Counted::Here { id, account, client } = &self.counted else {
+            return;
+        };
         let mut counts = self.throttle.lock();
-        let id = self.id;
-        let account = counts.accounts.get_mut(&self.account).into_iter().flatten();
-        account.filter(|e| e.id == id).for_each(|e| e.failed = true);
-        if let Some(entries) = self.client.and_then(|k| counts.clients.get_mut(&k)) {
-            entries.iter_mut().filter(|e| e.id == id).for_each(|e| e.failed = true);
+        let account = counts.accounts.get_mut(account).into_iter().flatten();
+        account.filter(|e| e.id == *id).for_each(|e| e.failed = true);
+        if let Some(entries) = client.and_then(|k| counts.clients.get_mut(&k)) {
+            entries.iter_mut().filter(|e| e.id == *id).for_each(|e| e.failed = true);
         }
+    }
+}
+
+async fn settle_shared(store: Option<&Arc<Store>>, id: i64, account: &LimitKey, succeeded: bool) {
+    if let Some(store) = store
+        && let Err(e) = store.settle_login(id, account, succeeded).await
+    {
+        tracing::warn!(error = %e, "sign-in throttle: cannot settle an attempt in the shared count");
     }
 }
 
 impl Drop for Attempt<'_> {
     fn drop(&mut self) {
-        if !self.settled {
-            self.mark_failed();
+        if self.settled {
+            return;
+        }
+        match &self.counted {
+            Counted::Here { .. } => self.mark_failed_here(),
+            // It already counts as reserved; marked failed too, so a later success forgives it.
+            Counted::Shared { id, account } => {
+                if let (Some(store), Ok(runtime)) = (self.throttle.shared.clone(), tokio::runtime::Handle::try_current()) {
+                    let (id, account) = (*id, account.clone());
+                    runtime.spawn(async move { settle_shared(Some(&store), id, &account, false).await });
+                }
+            }
         }
     }
 }
@@ -176,70 +267,80 @@ mod tests {
         Some(client_key(IpAddr::from([10, 0, 0, last])))
     }
 
-    #[test]
-    fn reservations_count_before_any_password_is_checked() {
+    #[tokio::test]
+    async fn reservations_count_before_any_password_is_checked() {
         let t = LoginThrottle::default();
         let now = 10_000_000;
-        let held: Vec<Attempt> = (0..PER_ACCOUNT)
-            .map(|i| t.reserve("A@x.example", client(i as u8), now).expect("reserved"))
-            .collect();
-        let locked = t.reserve("a@X.example", client(99), now + 1000).err().expect("locked");
+        let mut held = Vec::new();
+        for i in 0..PER_ACCOUNT {
+            held.push(t.reserve("A@x.example", client(i as u8), now).await.expect("reserved"));
+        }
+        let locked = t.reserve("a@X.example", client(99), now + 1000).await.err().expect("locked");
         assert_eq!(locked.retry_after_ms, WINDOW_MS - 1000);
         assert!(locked.account);
-        assert!(t.reserve("other@x.example", None, now).is_ok(), "other accounts are not locked");
+        assert!(
+            t.reserve("other@x.example", None, now).await.is_ok(),
+            "other accounts are not locked"
+        );
         for attempt in held {
-            attempt.failed();
+            attempt.failed().await;
         }
-        assert!(t.reserve("a@x.example", None, now + WINDOW_MS - 1).is_err());
-        assert!(t.reserve("a@x.example", None, now + WINDOW_MS).is_ok(), "unlocked after the window");
+        assert!(t.reserve("a@x.example", None, now + WINDOW_MS - 1).await.is_err());
+        assert!(
+            t.reserve("a@x.example", None, now + WINDOW_MS).await.is_ok(),
+            "unlocked after the window"
+        );
     }
 
-    #[test]
-    fn a_success_forgives_the_account_but_not_attempts_still_being_checked() {
+    #[tokio::test]
+    async fn a_success_forgives_the_account_but_not_attempts_still_being_checked() {
         let t = LoginThrottle::default();
         for _ in 0..PER_ACCOUNT - 2 {
-            t.reserve("a@x.example", client(1), 5_000).expect("reserved").failed();
+            t.reserve("a@x.example", client(1), 5_000).await.expect("reserved").failed().await;
         }
-        let in_flight = t.reserve("a@x.example", client(1), 5_000).expect("the fourth");
-        let right = t.reserve("a@x.example", client(2), 5_000).expect("the fifth");
+        let in_flight = t.reserve("a@x.example", client(1), 5_000).await.expect("the fourth");
+        let right = t.reserve("a@x.example", client(2), 5_000).await.expect("the fifth");
         assert!(
-            t.reserve("a@x.example", client(3), 5_000).is_err(),
+            t.reserve("a@x.example", client(3), 5_000).await.is_err(),
             "three failed and two in flight"
         );
-        right.succeeded();
+        right.succeeded().await;
         // The three failures are forgiven; the attempt still being checked stays counted.
-        let held: Vec<Attempt> = (0..PER_ACCOUNT - 1)
-            .map(|_| t.reserve("a@x.example", client(3), 5_500).expect("a place"))
-            .collect();
+        let mut held = Vec::new();
+        for _ in 0..PER_ACCOUNT - 1 {
+            held.push(t.reserve("a@x.example", client(3), 5_500).await.expect("a place"));
+        }
         assert!(
-            t.reserve("a@x.example", client(3), 5_500).is_err(),
+            t.reserve("a@x.example", client(3), 5_500).await.is_err(),
             "four new and the one in flight"
         );
-        in_flight.failed();
+        in_flight.failed().await;
         drop(held);
         assert!(
-            t.reserve("a@x.example", client(4), 5_500).is_err(),
+            t.reserve("a@x.example", client(4), 5_500).await.is_err(),
             "attempts dropped unsettled count as failures"
         );
-        t.unlock("A@x.example", 5_500);
-        assert!(t.reserve("a@x.example", client(5), 5_501).is_ok(), "unlocked");
+        t.unlock("A@x.example", 5_500).await;
+        assert!(t.reserve("a@x.example", client(5), 5_501).await.is_ok(), "unlocked");
     }
 
-    #[test]
-    fn a_client_locks_after_twenty_attempts_across_accounts() {
+    #[tokio::test]
+    async fn a_client_locks_after_twenty_attempts_across_accounts() {
         let t = LoginThrottle::default();
         for i in 0..PER_CLIENT {
             t.reserve(&format!("user{i}@x.example"), client(1), 5_000)
+                .await
                 .expect("reserved")
-                .failed();
+                .failed()
+                .await;
         }
-        let locked = t.reserve("new@x.example", client(1), 6_000).err().expect("locked");
+        let locked = t.reserve("new@x.example", client(1), 6_000).await.err().expect("locked");
         assert!(!locked.account);
-        assert!(t.reserve("new@x.example", client(2), 6_000).is_ok());
-        let ok = t.reserve("user1@x.example", client(3), 6_000).expect("another client");
-        ok.succeeded();
+        assert!(t.reserve("new@x.example", client(2), 6_000).await.is_ok());
+        let ok = t.reserve("user1@x.example", client(3), 6_000).await.expect("another client");
+        ok.succeeded().await;
         assert!(
-            t.reserve("new@x.example", client(1), 6_000).is_err(),
+            t.reserve("new@x.example", client(1), 6_000).await.is_err(),
             "a success clears the account, not the client"
         );
     }

@@ -12,17 +12,17 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
 use super::{
-    Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, Listed, Mail, NewAudit,
-    NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person, PersonRecords, Retried, RetryOutcome,
-    RetryScope, SeedPlan, Seeded, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord,
-    Submitted, Suppression, ZoneOffsets,
+    Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, LimitKey, Listed,
+    LoginRules, Mail, NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person,
+    PersonRecords, Reserved, Retried, RetryOutcome, RetryScope, SeedPlan, Seeded, SessionRecord, SlowDelivery, StaffAccount, StaffLogin,
+    StoreError, SubmissionFilter, SubmissionRecord, Submitted, Suppression, Verdict, ZoneOffsets,
 };
 use crate::leads::{NewLead, TokenRecord};
 
 /// A backend: every trait below (each backend implements each in its file of that name).
-pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed {}
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits {}
 
-impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed> Backend for T {}
+impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits> Backend for T {}
 
 /// The writer (`writer.rs`): one per process, committing request writes in groups
 /// (docs/decisions/002-group-commit.md).
@@ -264,4 +264,42 @@ pub trait Seed: Send + Sync {
     /// in one transaction, through the tables' triggers, then refreshes the planner's
     /// statistics of the tables it filled. The plan must have no [`SeedPlan::problem`].
     async fn seed_leads(&self, plan: &SeedPlan) -> Result<Seeded, StoreError>;
+}
+
+/// The limits every server on the database shares (`limits.rs`): the per-client rate limits
+/// and the sign-in throttle (docs/decisions/022-shared-limits.md). Only PostgreSQL keeps
+/// them; with SQLite (one server per file) each is kept in memory by its own module and
+/// these are never called.
+#[async_trait]
+pub trait Limits: Send + Sync {
+    /// True when the limits are kept in the database, shared by every server on it.
+    fn shares_limits(&self) -> bool;
+
+    /// Charges one request to `key`'s current window (`LIMIT_WINDOW_MS` of the database's
+    /// clock): allowed while the window holds at most `limit` requests, this one included;
+    /// refused ones count too (they end with the window). Requests arriving together are
+    /// counted in one statement.
+    async fn charge(&self, key: LimitKey, limit: u32) -> Result<Verdict, StoreError>;
+
+    /// Counts a sign-in attempt for `account` from `client` at `now_ms`, unless either has
+    /// spent its allowance within the window (counted under a lock of both keys, so two
+    /// servers cannot both take the last place).
+    async fn reserve_login(
+        &self,
+        account: &LimitKey,
+        client: Option<&LimitKey>,
+        rules: LoginRules,
+        now_ms: i64,
+    ) -> Result<Reserved, StoreError>;
+
+    /// Settles attempt `id` of `account`: a failure keeps its place in both counts; a
+    /// success gives its place back and forgives the account's failures (not the client's).
+    async fn settle_login(&self, id: i64, account: &LimitKey, succeeded: bool) -> Result<(), StoreError>;
+
+    /// Forgives the account's attempts made at or before `at_ms` (an operator unlocked it).
+    async fn unlock_login(&self, account: &LimitKey, at_ms: i64) -> Result<(), StoreError>;
+
+    /// Deletes the windows and attempts that have expired (by the database's clock). Each
+    /// server does it about once a minute; callable by anyone.
+    async fn purge_limits(&self) -> Result<u64, StoreError>;
 }

@@ -99,6 +99,10 @@ pub struct TableErasure {
 const CONSENT: Fate = Fate::Kept("the consent record, which the law requires us to keep");
 const CERTIFICATE: Fate = Fate::Kept("the consent record: its certificate");
 const BOOKKEEPING: Fate = Fate::Kept("not personal: ids, times, counts, states");
+const LIMIT_KEY: Fate = Fate::Kept(
+    "a SHA-256 digest of a client's address, session or typed e-mail, never the value; deleted within 15 minutes \
+     (the shared limits, docs/decisions/022-shared-limits.md)",
+);
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
 
 /// Every column of every table, and what a data request does to it. A column added by a
@@ -360,6 +364,28 @@ pub const ERASURE: &[TableErasure] = &[
             ),
             ("elected_ms", BOOKKEEPING),
             ("expires_ms", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "rate_windows",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[("key", LIMIT_KEY), ("window_end_ms", BOOKKEEPING), ("hits", BOOKKEEPING)],
+    },
+    TableErasure {
+        table: "login_attempts",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("account", LIMIT_KEY),
+            ("client", LIMIT_KEY),
+            ("at_ms", BOOKKEEPING),
+            ("expires_ms", BOOKKEEPING),
+            ("failed", BOOKKEEPING),
+            ("forgiven", BOOKKEEPING),
         ],
     },
     TableErasure {

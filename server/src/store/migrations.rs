@@ -35,6 +35,7 @@ pub const SQLITE: &[Migration] = &[
     migration!(6, "sqlite", "0006_delivery_checks"),
     migration!(7, "sqlite", "0007_funnel"),
     migration!(8, "sqlite", "0008_claims_and_leader"),
+    migration!(9, "sqlite", "0009_shared_limits"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -46,6 +47,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!(6, "postgres", "0006_delivery_checks"),
     migration!(7, "postgres", "0007_funnel"),
     migration!(8, "postgres", "0008_claims_and_leader"),
+    migration!(9, "postgres", "0009_shared_limits"),
 ];
 
 /// The table that records them, as each backend creates it (older databases lack the last

@@ -16,6 +16,7 @@ mod console;
 mod erasure;
 mod funnel;
 mod leads;
+mod limits;
 pub mod migrations;
 mod outbox;
 pub mod postgres;
@@ -31,6 +32,7 @@ pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, 
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
 pub use funnel::{FAST_MS, FunnelKind, FunnelRow, SlowDelivery, ZoneOffsets};
 pub use leads::{Channel, LeadRecord, Submitted};
+pub use limits::{LIMIT_WINDOW_MS, LimitKey, LoginRules, Reserved, Verdict};
 pub use outbox::{Attempt, DeliveryCount, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope};
 pub use seed::{
     SEED_CONSENT_SHA256, SEED_CONSENT_TEXT, SEED_FAILED_EVERY, SEED_FIRST_NAMES, SEED_LAST_NAMES, SEED_MAX_LEADS, SEED_PENDING_EVERY,
@@ -129,12 +131,18 @@ impl Store {
     /// As `open`, and when migrations are due on an existing SQLite database and
     /// `backup_dir` is set, first writes a checked backup there (`pre-migration-…​.db`).
     pub async fn open_with(url: &str, backup_dir: Option<&std::path::Path>) -> Result<Self, StoreError> {
+        Self::open_pooled(url, backup_dir, postgres::DEFAULT_POOL_SIZE).await
+    }
+
+    /// As `open_with`, and on PostgreSQL with a pool of `pool_size` connections
+    /// (`server.database_pool_size`).
+    pub async fn open_pooled(url: &str, backup_dir: Option<&std::path::Path>, pool_size: usize) -> Result<Self, StoreError> {
         if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
             Ok(Store::Sqlite(
                 sqlite::SqliteStore::open_with(std::path::Path::new(path), backup_dir).await?,
             ))
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Ok(Store::Postgres(postgres::PgStore::connect(url, None).await?))
+            Ok(Store::Postgres(postgres::PgStore::connect_pooled(url, None, pool_size).await?))
         } else {
             Err(StoreError::Url("use sqlite:PATH or postgres://…".into()))
         }

@@ -42,6 +42,7 @@ mod process;
 mod render_failures;
 mod routes;
 mod several_servers;
+mod shared_limits;
 mod signin;
 mod staff;
 mod store;

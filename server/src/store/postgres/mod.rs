@@ -1,5 +1,7 @@
 //! PostgreSQL, for several app servers sharing one database. As with SQLite, one writer per
-//! process, on a thread of its own, commits request writes in groups (`writer.rs`);
+//! process, on a thread of its own, commits request writes in groups (`writer.rs`); reads,
+//! outbox claims and session checks take a connection of a small pool
+//! (`server.database_pool_size`), so a slow console query holds up none of the others;
 //! notifications are leased with FOR UPDATE SKIP LOCKED so servers never deliver the same one
 //! twice at once. Duplicate checks take transaction-scoped advisory locks first, so two
 //! servers cannot both store the same repeat. TLS follows the URL's `sslmode` (`tls.rs`).
@@ -10,6 +12,7 @@ mod console;
 mod funnel;
 mod jobs;
 mod leads;
+mod limits;
 mod listen;
 mod outbox;
 mod seed;
@@ -19,8 +22,10 @@ mod writer;
 
 pub mod tls;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
+use std::time::Duration;
 
+use deadpool_postgres::{Hook, HookError, Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
@@ -35,11 +40,20 @@ pub struct PgStore {
     writer: Mutex<Option<mpsc::Sender<writer::Op>>>,
     /// Answers once the writer thread has finished its last group.
     stopped: Mutex<Option<oneshot::Receiver<()>>>,
-    /// Reads and outbox updates (the writer has its own connection); replaced when lost.
-    reader: tokio::sync::Mutex<Arc<Client>>,
+    /// Reads, outbox claims and updates, session checks (the writer has its own
+    /// connection); a connection the database dropped is replaced when next taken.
+    pool: Pool,
+    /// The shared rate limits' worker (`limits.rs`).
+    limits: mpsc::Sender<limits::Charge>,
+    /// Where the outbox's listener connects (`listen.rs`).
     target: PgTarget,
     schema: Option<String>,
 }
+
+/// Connections in the pool when the configuration does not say (`server.database_pool_size`).
+pub const DEFAULT_POOL_SIZE: usize = 4;
+/// How long opening one of the pool's connections may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 async fn connect_one(target: &PgTarget, schema: Option<&str>) -> Result<Client, StoreError> {
     let (client, connection) = target.connect().await?;
@@ -48,25 +62,58 @@ async fn connect_one(target: &PgTarget, schema: Option<&str>) -> Result<Client, 
             tracing::error!(error = %e, "postgres connection closed");
         }
     });
-    // Named so operators (and tests) can tell our sessions apart in pg_stat_activity.
-    let name = match schema {
-        Some(schema) => format!("site-server:{schema}"),
-        None => "site-server".to_string(),
-    };
-    client.batch_execute(&format!("SET application_name = '{name}'")).await?;
-    if let Some(schema) = schema {
-        client
-            .batch_execute(&format!(
-                "CREATE SCHEMA IF NOT EXISTS \"{schema}\"; SET search_path TO \"{schema}\""
-            ))
-            .await?;
-    }
+    client.batch_execute(&session_setup(schema, true)).await?;
     Ok(client)
 }
 
+/// What every connection runs first: its name, so operators (and tests) can tell our
+/// sessions apart in pg_stat_activity, and the test's schema (made first when `create`).
+fn session_setup(schema: Option<&str>, create: bool) -> String {
+    match schema {
+        Some(schema) => {
+            let make = if create {
+                format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"; ")
+            } else {
+                String::new()
+            };
+            format!("SET application_name = 'site-server:{schema}'; {make}SET search_path TO \"{schema}\"")
+        }
+        None => "SET application_name = 'site-server'".to_string(),
+    }
+}
+
+/// The pool of `size` connections to `target`, each set up as [`connect_one`] sets its
+/// own (over the same TLS), opened when first needed.
+fn pool(target: &PgTarget, schema: Option<&str>, size: usize) -> Result<Pool, StoreError> {
+    let config = ManagerConfig {
+        recycling_method: RecyclingMethod::Fast,
+    };
+    let manager = match &target.tls {
+        None => Manager::from_config(target.config.clone(), tokio_postgres::NoTls, config),
+        Some(tls) => Manager::from_config(target.config.clone(), tls.clone(), config),
+    };
+    let setup = session_setup(schema, false);
+    Pool::builder(manager)
+        .max_size(size.max(1))
+        .runtime(Runtime::Tokio1)
+        .create_timeout(Some(CONNECT_TIMEOUT))
+        .post_create(Hook::async_fn(move |client, _| {
+            let setup = setup.clone();
+            Box::pin(async move { client.batch_execute(&setup).await.map_err(HookError::Backend) })
+        }))
+        .build()
+        .map_err(|e| StoreError::Database(format!("connection pool: {e}")))
+}
+
 impl PgStore {
-    /// Connects, applies migrations and starts the writer. `schema` isolates tests.
+    /// Connects, applies migrations and starts the writer, with a pool of
+    /// [`DEFAULT_POOL_SIZE`] connections. `schema` isolates tests.
     pub async fn connect(url: &str, schema: Option<&str>) -> Result<Self, StoreError> {
+        Self::connect_pooled(url, schema, DEFAULT_POOL_SIZE).await
+    }
+
+    /// As [`PgStore::connect`], with a pool of `pool_size` connections.
+    pub async fn connect_pooled(url: &str, schema: Option<&str>, pool_size: usize) -> Result<Self, StoreError> {
         if let Some(s) = schema
             && !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         {
@@ -77,22 +124,25 @@ impl PgStore {
         migrate(&mut client).await?;
         let (tx, rx) = mpsc::channel::<writer::Op>(8192);
         let stopped = writer::start(target.clone(), schema, rx).await?;
+        let pool = pool(&target, schema, pool_size)?;
+        let limits = limits::start(target.clone(), schema.map(str::to_string))?;
         Ok(Self {
             writer: Mutex::new(Some(tx)),
             stopped: Mutex::new(Some(stopped)),
-            reader: tokio::sync::Mutex::new(Arc::new(client)),
+            pool,
+            limits,
             target,
             schema: schema.map(str::to_string),
         })
     }
 
-    /// The reader connection, reconnected first if the database dropped it.
-    pub(super) async fn client(&self) -> Result<Arc<Client>, StoreError> {
-        let mut reader = self.reader.lock().await;
-        if reader.is_closed() {
-            *reader = Arc::new(connect_one(&self.target, self.schema.as_deref()).await?);
-        }
-        Ok(Arc::clone(&reader))
+    /// A connection of the pool, waiting for one while all are busy (a closed one is
+    /// replaced by a new one).
+    pub(super) async fn client(&self) -> Result<Object, StoreError> {
+        self.pool.get().await.map_err(|e| match e {
+            deadpool_postgres::PoolError::Backend(e) => StoreError::from(e),
+            other => StoreError::Database(format!("connection pool: {other}")),
+        })
     }
 }
 

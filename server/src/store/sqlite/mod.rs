@@ -8,6 +8,7 @@ mod console;
 mod funnel;
 mod jobs;
 mod leads;
+mod limits;
 mod outbox;
 mod seed;
 mod staff;

@@ -1,0 +1,313 @@
+//! The limits several servers on one PostgreSQL share (docs/decisions/022-shared-limits.md),
+//! with two app servers (two stores, two routers) on one database over real HTTP: a client
+//! whose requests are spread over both gets one rate limit and one sign-in lockout, not
+//! two; expired windows are purged. The pool: a slow console query does not hold up a
+//! session check on the same server. SQLite keeps its limits in memory, as before.
+//! PostgreSQL parts run when TEST_DATABASE_URL is set.
+
+use crate::common;
+
+use std::sync::Arc;
+
+use reqwest::StatusCode;
+use reqwest::header::{COOKIE, RETRY_AFTER};
+use site_server::assets;
+use site_server::staff::throttle::PER_ACCOUNT;
+use site_server::store::postgres::PgStore;
+use site_server::store::{LeadFilter, LimitKey, LoginRules, Reserved, Store, Verdict, now_ms};
+
+use common::admin::{add_staff, login_form};
+use common::{TestServer, config, start_with_store};
+
+const SUBMIT: &str = "/.netlify/functions/submit-lead";
+
+/// Two stores on one fresh schema of TEST_DATABASE_URL: two servers' worth.
+async fn two_stores(label: &str) -> Option<(Arc<Store>, Arc<Store>, String, String)> {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
+        return None;
+    };
+    let schema = format!("store_test_{}_{}_{label}", now_ms(), std::process::id());
+    let a = PgStore::connect(&url, Some(&schema)).await.expect("server a");
+    let b = PgStore::connect(&url, Some(&schema)).await.expect("server b");
+    Some((Arc::new(Store::Postgres(a)), Arc::new(Store::Postgres(b)), url, schema))
+}
+
+/// A connection to the test's schema, beside the stores'.
+async fn psql(url: &str, schema: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("postgres");
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("SET search_path TO \"{schema}\""))
+        .await
+        .expect("search path");
+    client
+}
+
+/// Waits, if need be, until the database's clock has just started a rate limit window, so
+/// that the few requests of a test all fall into one (windows are a minute long).
+async fn fresh_window(db: &tokio_postgres::Client) {
+    let row = db
+        .query_one("SELECT ((extract(epoch FROM clock_timestamp()) * 1000)::BIGINT % 60000)", &[])
+        .await
+        .expect("clock");
+    let into: i64 = row.get(0);
+    if into > 40_000 {
+        tokio::time::sleep(std::time::Duration::from_millis((60_000 - into + 200) as u64)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
+    let Some((a, b, url, schema)) = two_stores("charge").await else {
+        return;
+    };
+    assert!(a.shares_limits());
+    fresh_window(&psql(&url, &schema).await).await;
+    let limit = 25;
+    let key = LimitKey::new("test", "203.0.113.9");
+    let mut tasks = Vec::new();
+    for i in 0..60 {
+        let store = Arc::clone(if i % 2 == 0 { &a } else { &b });
+        let key = key.clone();
+        tasks.push(tokio::spawn(async move { store.charge(key, limit).await.expect("charge") }));
+    }
+    let mut allowed = 0;
+    for t in tasks {
+        match t.await.expect("task") {
+            Verdict::Allowed => allowed += 1,
+            Verdict::Refused { retry_after_ms } => assert!((1..=60_000).contains(&retry_after_ms), "{retry_after_ms}"),
+        }
+    }
+    assert_eq!(allowed, limit, "60 requests at once through two servers: the limit, once");
+    let other = b.charge(LimitKey::new("test", "203.0.113.10"), limit).await.expect("charge");
+    assert_eq!(other, Verdict::Allowed, "another key has its own allowance");
+    a.close().await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_spread_over_two_servers_gets_one_rate_limit() {
+    let Some((a, b, url, schema)) = two_stores("ratelimit").await else {
+        return;
+    };
+    let env = [("RATE_LIMIT_PER_MINUTE", "6"), ("TRUST_FORWARDED_FOR", "true")];
+    let servers = [
+        start_with_store(config(&env), assets::SSR_BUNDLE, a).await,
+        start_with_store(config(&env), assets::SSR_BUNDLE, b).await,
+    ];
+    fresh_window(&psql(&url, &schema).await).await;
+    let post = async |server: &TestServer, visitor: &str, n: u32| {
+        server
+            .client
+            .post(server.url(SUBMIT))
+            .header("x-forwarded-for", visitor)
+            .json(&common::lead_body("hvac", &common::phone(n)))
+            .send()
+            .await
+            .expect("post")
+    };
+    for n in 0..6 {
+        let r = post(&servers[n as usize % 2], "198.51.100.7", n).await;
+        assert_eq!(r.status(), StatusCode::CREATED, "request {n} of 6, on server {}", n % 2);
+    }
+    for (i, server) in servers.iter().enumerate() {
+        let r = post(server, "198.51.100.7", 10 + i as u32).await;
+        assert_eq!(
+            r.status(),
+            StatusCode::TOO_MANY_REQUESTS,
+            "the 7th and 8th, on server {i}: one limit, not two"
+        );
+        let wait: u64 = r.headers()[RETRY_AFTER].to_str().expect("text").parse().expect("seconds");
+        assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    }
+    let r = post(&servers[1], "198.51.100.8", 20).await;
+    assert_eq!(r.status(), StatusCode::CREATED, "another visitor is not limited");
+    for s in &servers {
+        s.state.store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guesses_spread_over_two_servers_lock_the_account_once() {
+    let Some((a, b, _, _)) = two_stores("lockout").await else { return };
+    let env = [("RATE_LIMIT_PER_MINUTE", "100000"), ("TRUST_FORWARDED_FOR", "true")];
+    let servers = [
+        start_with_store(config(&env), assets::SSR_BUNDLE, a).await,
+        start_with_store(config(&env), assets::SSR_BUNDLE, b).await,
+    ];
+    add_staff(&servers[0], "ola@ringready.example").await;
+    let guess = async |server: &TestServer, visitor: &str, password: &str| {
+        let (csrf, cookie) = login_form(server).await;
+        server
+            .client
+            .post(server.url("/admin/login"))
+            .header(COOKIE, format!("rr_admin_login={cookie}"))
+            .header("x-forwarded-for", visitor)
+            .form(&[("email", "ola@ringready.example"), ("password", password), ("csrf", csrf.as_str())])
+            .send()
+            .await
+            .expect("post login")
+            .status()
+    };
+    for n in 0..PER_ACCOUNT {
+        // Each guess from a client of its own: only the account's count is at stake.
+        let status = guess(&servers[n % 2], &format!("192.0.2.{n}"), "wrong").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "guess {n}, on server {}", n % 2);
+    }
+    for (i, server) in servers.iter().enumerate() {
+        let status = guess(server, "192.0.2.99", common::admin::PASSWORD).await;
+        assert_eq!(
+            status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "server {i}: locked after {PER_ACCOUNT} guesses over both, even with the right password"
+        );
+    }
+    for s in &servers {
+        s.state.store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_windows_and_attempts_are_purged() {
+    let Some((a, b, url, schema)) = two_stores("purge").await else {
+        return;
+    };
+    let db = psql(&url, &schema).await;
+    assert_eq!(
+        a.charge(LimitKey::new("test", "current"), 5).await.expect("charge"),
+        Verdict::Allowed
+    );
+    db.batch_execute(
+        "INSERT INTO rate_windows (key, window_end_ms, hits) VALUES ('\\x00', 1000, 3); \
+         INSERT INTO login_attempts (account, client, at_ms, expires_ms) VALUES ('\\x01', NULL, 1000, 2000), \
+         ('\\x02', NULL, 1000, 9000000000000)",
+    )
+    .await
+    .expect("old rows");
+    assert_eq!(b.purge_limits().await.expect("purge"), 2, "the expired window and attempt");
+    let left = |table: &'static str| {
+        let db = &db;
+        async move {
+            let row = db.query_one(&format!("SELECT COUNT(*) FROM {table}"), &[]).await.expect("count");
+            row.get::<_, i64>(0)
+        }
+    };
+    assert_eq!(left("rate_windows").await, 1, "the current window stays");
+    assert_eq!(left("login_attempts").await, 1, "the attempt still in its window stays");
+    a.close().await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_console_query_does_not_hold_up_a_session_check() {
+    let Some((a, b, url, schema)) = two_stores("pool").await else {
+        return;
+    };
+    b.close().await;
+    let server = start_with_store(config(&[]), assets::SSR_BUNDLE, a).await;
+    let session = common::admin::sign_in(&server, {
+        add_staff(&server, "ned@ringready.example").await;
+        "ned@ringready.example"
+    })
+    .await;
+    // Another connection holds the leads table: the console's lead list waits for it.
+    let mut db = psql(&url, &schema).await;
+    let lock = db.transaction().await.expect("begin");
+    lock.batch_execute("LOCK TABLE leads IN ACCESS EXCLUSIVE MODE").await.expect("lock");
+    let store = Arc::clone(&server.state.store);
+    let slow = tokio::spawn(async move { store.list_leads(&LeadFilter::default(), 50).await });
+    common::eventually(30, "the lead list is waiting for the lock", async || {
+        let row = psql(&url, &schema)
+            .await
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' \
+                 AND query LIKE '%FROM leads%'",
+                &[&format!("site-server:{schema}")],
+            )
+            .await
+            .expect("activity");
+        row.get::<_, i64>(0) > 0
+    })
+    .await;
+    // The same server checks a session (the console's every request) meanwhile.
+    let r = server
+        .client
+        .get(server.url("/admin/audit"))
+        .header(COOKIE, format!("rr_admin={session}"))
+        .send()
+        .await
+        .expect("audit page");
+    assert_eq!(r.status(), StatusCode::OK, "signed in, while the slow query still waits");
+    assert!(!slow.is_finished(), "the slow query was still running");
+    lock.rollback().await.expect("release");
+    slow.await.expect("task").expect("the lead list, once the lock is gone");
+    server.state.store.close().await;
+}
+
+#[tokio::test]
+async fn sqlite_keeps_its_limits_in_memory() {
+    for (name, store) in common::stores::stores().await {
+        assert_eq!(store.shares_limits(), name == "postgres", "{name}");
+        if name == "sqlite" {
+            let server = start_with_store(config(&[("RATE_LIMIT_PER_MINUTE", "2")]), assets::SSR_BUNDLE, store).await;
+            for n in 0..2 {
+                let r = server
+                    .client
+                    .post(server.url(SUBMIT))
+                    .json(&common::lead_body("hvac", &common::phone(n)))
+                    .send()
+                    .await;
+                assert_eq!(r.expect("post").status(), StatusCode::CREATED);
+            }
+            let r = server
+                .client
+                .post(server.url(SUBMIT))
+                .json(&common::lead_body("hvac", &common::phone(9)))
+                .send()
+                .await;
+            assert_eq!(r.expect("post").status(), StatusCode::TOO_MANY_REQUESTS);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_ins_reserved_through_two_stores_at_once_take_the_places_once() {
+    let Some((a, b, _, _)) = two_stores("reserve").await else { return };
+    let rules = LoginRules {
+        window_ms: 900_000,
+        per_account: 5,
+        per_client: 20,
+    };
+    let account = LimitKey::new("test-account", "ola@ringready.example");
+    let now = now_ms();
+    let mut tasks = Vec::new();
+    for i in 0..30 {
+        let store = Arc::clone(if i % 2 == 0 { &a } else { &b });
+        let account = account.clone();
+        tasks.push(tokio::spawn(async move {
+            store.reserve_login(&account, None, rules, now).await.expect("reserve")
+        }));
+    }
+    let mut places = Vec::new();
+    for t in tasks {
+        match t.await.expect("task") {
+            Reserved::Attempt(id) => places.push(id),
+            Reserved::Locked { retry_after_ms, account } => {
+                assert!(account, "the account's limit");
+                assert_eq!(retry_after_ms, rules.window_ms, "until the first attempt leaves the window");
+            }
+        }
+    }
+    assert_eq!(places.len(), 5, "30 at once through two servers: 5 places, once");
+    // A success forgives the account's failures: one failed, then one right.
+    a.settle_login(places[0], &account, false).await.expect("failed");
+    b.settle_login(places[1], &account, true).await.expect("succeeded");
+    for (i, id) in places.iter().enumerate().skip(2) {
+        a.settle_login(*id, &account, i % 2 == 0).await.expect("settle");
+    }
+    let again = b.reserve_login(&account, None, rules, now + 1).await.expect("reserve");
+    assert!(matches!(again, Reserved::Attempt(_)), "{again:?}");
+    a.close().await;
+    b.close().await;
+}
