@@ -99,6 +99,7 @@ pub struct TableErasure {
 const CONSENT: Fate = Fate::Kept("the consent record, which the law requires us to keep");
 const CERTIFICATE: Fate = Fate::Kept("the consent record: its certificate");
 const BOOKKEEPING: Fate = Fate::Kept("not personal: ids, times, counts, states");
+const ASSET: Fate = Fate::Kept("the site's own scripts and files, the same for every visitor");
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
 
 /// Every column of every table, and what a data request does to it. A column added by a
@@ -356,6 +357,32 @@ pub const ERASURE: &[TableErasure] = &[
             ("name", BOOKKEEPING),
             ("checksum", BOOKKEEPING),
             ("applied_by", BOOKKEEPING),
+            ("compatible_back_to", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "asset_releases",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("release", BOOKKEEPING),
+            ("version", BOOKKEEPING),
+            ("first_ms", BOOKKEEPING),
+            ("started_ms", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "assets",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("release", BOOKKEEPING),
+            ("path", BOOKKEEPING),
+            ("content_type", BOOKKEEPING),
+            ("body", ASSET),
+            ("gzip", ASSET),
         ],
     },
 ];

@@ -39,6 +39,7 @@ mod notify_policy;
 mod ops;
 mod process;
 mod render_failures;
+mod rolling;
 mod routes;
 mod signin;
 mod staff;
