@@ -166,9 +166,13 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
         .map(|(_, v, _)| v)
         .expect("LISTEN");
     assert!(
-        caddy.contains(&format!("reverse_proxy {listen} {{")),
-        "Caddy proxies to LISTEN ({listen})"
+        caddy.contains(&format!("reverse_proxy {{$SITE_UPSTREAMS:{listen}}} {{")),
+        "Caddy proxies to LISTEN ({listen}) unless SITE_UPSTREAMS lists several servers"
     );
+    // Several servers: health checks on the readiness a draining server fails, and retries.
+    for line in ["health_uri /healthz", "lb_try_duration ", "lb_try_interval ", "fail_duration "] {
+        assert!(caddy.contains(line), "deploy/Caddyfile lacks {line}");
+    }
     assert!(
         caddy.contains("header_up X-Forwarded-For {remote_host}"),
         "Caddy replaces X-Forwarded-For with the address it saw (the server trusts its last entry)"
