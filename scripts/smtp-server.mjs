@@ -81,11 +81,15 @@ const server = new SMTPServer({
     });
   },
 });
+let listening = false;
 server.on("error", (error) => {
   console.error(`smtp-server: ${error.message}`);
-  process.exit(1);
+  // Once listening, an error is one client's connection breaking (a sender killed in the
+  // middle of a message): that client's end, not the server's.
+  if (!listening) process.exit(1);
 });
 server.listen(port, host, () => {
+  listening = true;
   console.log(`listening on ${host}:${port}`);
 });
 // Every accepted message is already on disk: stop at once, dropping open connections.

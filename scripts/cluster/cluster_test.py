@@ -30,6 +30,7 @@ import functools
 import json
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -226,6 +227,8 @@ def retention_runs(server, run):
 
 
 def main(argv):
+    # Stopped (SIGTERM, or SIGINT where a shell ignores it), the cluster is still taken down.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     admin_url = os.environ.get("TEST_DATABASE_URL")
     if admin_url is None:
         print("SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it; make test-cluster needs it)")

@@ -3,7 +3,7 @@
 
 This file holds main(), what the measurements share and sections 1-3; leads.py has
 sections 5-6, browser.py sections 4 and 7, admin.py section 8, ops.py section 9,
-callback.py section 10, admin_burst.py section 11. Run it from anywhere: python3 server/benches/bench.py
+callback.py section 10, admin_burst.py section 11, cluster.py section 12. Run it from anywhere: python3 server/benches/bench.py
 
   1. Render time per page type, on one engine, outside pool and cache: QuickJS (the
      render_bench binary, the server's own page table) and Node (the same ssr.js in a bare
@@ -36,6 +36,10 @@ callback.py section 10, admin_burst.py section 11. Run it from anywhere: python3
  11. Staff console under a public burst (admin_burst.py): the leads list's p50/p95 and its
      answers other than 200 for a signed-in staff member, idle and while wrk keeps 200
      connections loading the sign-in page, then posting forms whose answers are rendered.
+ 12. Lead intake through the balancer (cluster.py): section 5's load sent to Caddy (deploy/
+     Caddyfile) in front of 1, 2 and 3 release servers on one PostgreSQL database made for
+     each run (the cluster test's harness, scripts/cluster/harness.py); skipped without
+     caddy or PostgreSQL.
 
 Expects `make build` to have run (the Makefile's bench target does it). Standard library
 only. Knobs, by environment: BENCH_RENDERS (200), BENCH_DURATION (10s), BENCH_CONNECTIONS
@@ -45,7 +49,7 @@ postgres://postgres@127.0.0.1:5432/test), BENCH_STEADY_RATE (50), BENCH_STEADY_S
 BENCH_LH_PATHS ("/ /hvac /campaigns /privacy"), BENCH_LH_RUNS (3), BENCH_LH_TIMEOUT (60 s a
 run), BENCH_LH_MAX_WAIT_MS (20000), BENCH_LH_VERSION (13.5.0), CHROME_PATH (else
 $CHROMIUM_PATH, else /usr/bin/chromium), and BENCH_ONLY (default all: a subset of
-"render warm throughput sizes leads delivery lighthouse admin ops callback admin-burst";
+"render warm throughput sizes leads delivery lighthouse admin ops callback admin-burst cluster";
 throughput and sizes imply warm), BENCH_ADMIN_REQUESTS (200 per filter), BENCH_CALLBACK_RUNS (20),
 BENCH_CALLBACK_TOKEN_MS (300), BENCH_BURST_LEADS (10000), BENCH_BURST_CONNECTIONS (200),
 BENCH_BURST_SECONDS (15), BENCH_BURST_STAFF_REQUESTS (200).
@@ -70,11 +74,13 @@ import admin  # noqa: E402
 import admin_burst  # noqa: E402
 import browser  # noqa: E402
 import callback  # noqa: E402
+import cluster  # noqa: E402
 import leads  # noqa: E402
 import ops  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback", "admin-burst")
+SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback", "admin-burst",
+            "cluster")
 SERVICE = "hvac"
 
 
@@ -556,6 +562,8 @@ def main():
             callback.measure_callback(bench)
         if "admin-burst" in only:
             admin_burst.measure_burst(bench)
+        if "cluster" in only:
+            cluster.measure_cluster(bench)
         bench.say("summary")
         for cells in bench.rows:
             print("%-28s %-38s %-28s %s" % cells)
