@@ -190,7 +190,6 @@ pub fn pending<'a>(known: &'a [Migration], applied: &[Applied]) -> Result<Vec<&'
             name: newest.name.clone().unwrap_or_else(|| "unnamed".into()),
             applied_by: newest.applied_by.clone().unwrap_or_else(|| "an unknown version".into()),
             binary: latest(known),
-            binary_site: applied_by(),
             blocking: blocking.version,
             blocking_name: blocking.name.clone().unwrap_or_else(|| "unnamed".into()),
             needs: blocking.compatible_back_to.unwrap_or(blocking.version),

@@ -58,14 +58,14 @@ pub enum StoreError {
         "the database is at schema version {database} ({name}, applied by {applied_by}), newer than this binary's: \
          {binary_site} knows schema versions up to {binary}, and migration {blocking} ({blocking_name}) is not marked \
          compatible with it (it needs a binary that knows version {needs} or newer). Nothing was written. Start the \
-         newer binary again, or restore the backup taken before the upgrade (docs/operations.md, \"Upgrade and rollback\")"
+         newer binary again, or restore the backup taken before the upgrade (docs/operations.md, \"Upgrade and rollback\")",
+        binary_site = migrations::applied_by()
     )]
     SchemaTooNew {
         database: i64,
         name: String,
         applied_by: String,
         binary: u32,
-        binary_site: String,
         /// The first migration this binary does not know that is not marked compatible with it.
         blocking: i64,
         blocking_name: String,
