@@ -20,6 +20,7 @@ mod leads;
 pub mod migrations;
 mod outbox;
 pub mod postgres;
+pub mod sql;
 pub mod sqlite;
 mod staff;
 mod submissions;

@@ -227,6 +227,26 @@ async fn a_refused_write_fails_alone_and_the_writer_goes_on() {
     }
 }
 
+/// Every statement written once for both databases (`store/sql.rs`) is one each database
+/// accepts on the live schema, taking as many parameters as its highest `$N`.
+#[tokio::test]
+async fn every_shared_statement_prepares_on_both_databases() {
+    for (name, store, raw) in common::stores::raw_stores().await {
+        for (statement, sql) in site_server::store::sql::ALL {
+            let highest = sql
+                .pg
+                .split('$')
+                .skip(1)
+                .filter_map(|after| after.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok())
+                .max()
+                .unwrap_or(0);
+            let count = common::stores::parameter_count(&raw, sql.pg, sql.sqlite).await;
+            assert_eq!(count, Ok(highest), "{name}: {statement}");
+        }
+        store.close().await;
+    }
+}
+
 #[tokio::test]
 async fn a_token_record_is_inserted_once_and_then_only_filled_in() {
     for (name, store) in stores().await {

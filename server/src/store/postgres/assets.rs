@@ -4,9 +4,9 @@
 use async_trait::async_trait;
 
 use super::PgStore;
-use crate::store::StoreError;
 use crate::store::assets::{AssetRelease, RecordedAsset};
 use crate::store::backend::Assets;
+use crate::store::{StoreError, sql};
 
 #[async_trait]
 impl Assets for PgStore {
@@ -43,22 +43,12 @@ impl Assets for PgStore {
                 .await?;
         }
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
-        client
-            .execute(
-                "DELETE FROM asset_releases WHERE release NOT IN \
-                 (SELECT release FROM asset_releases ORDER BY started_ms DESC, release LIMIT $1)",
-                &[&keep],
-            )
-            .await?;
+        client.execute(sql::PRUNE_ASSET_RELEASES.pg, &[&keep]).await?;
         Ok(())
     }
 
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_opt("SELECT content_type, body, gzip FROM assets WHERE path = $1 LIMIT 1", &[&path])
-            .await?;
+        let row = self.client().await?.query_opt(sql::RECORDED_ASSET.pg, &[&path]).await?;
         Ok(row.map(|r| RecordedAsset {
             path: path.to_string(),
             content_type: r.get(0),

@@ -5,13 +5,14 @@ use async_trait::async_trait;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
-use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use super::submissions::submission_from_row;
 use crate::store::backend::{Console, Leads};
 use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, RetryOutcome, lead_where,
     pg_name_query, retry_audit,
 };
 use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
+use crate::store::sql::{self, AUDIT_INSERT_INTO, SUBMISSION_COLUMNS};
 use crate::store::suppressions::{Listed, Suppression};
 use crate::store::{NewAudit, StoreError};
 
@@ -19,8 +20,6 @@ use crate::store::{NewAudit, StoreError};
 const NAME_WALK: usize = 5000;
 /// Up to which page size a name search tests them first (the CSV export reads its own way).
 const NAME_WALK_PAGE: usize = 200;
-
-const AUDIT_FROM: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
 
 #[async_trait]
 impl Console for PgStore {
@@ -61,14 +60,9 @@ impl Console for PgStore {
     async fn lead_detail(&self, id: &str) -> Result<Option<LeadDetail>, StoreError> {
         let Some(lead) = self.lead(id).await? else { return Ok(None) };
         let client = self.client().await?;
-        let row = client
-            .query_one("SELECT delivery_status, erased_ms FROM leads WHERE id = $1", &[&id])
-            .await?;
+        let row = client.query_one(sql::LEAD_DELIVERY.pg, &[&id]).await?;
         let deliveries = client
-            .query(
-                "SELECT id, channel, status, attempts, last_error, next_attempt_ms, delivered_ms FROM outbox WHERE lead_id = $1 ORDER BY id",
-                &[&id],
-            )
+            .query(sql::LEAD_DELIVERIES.pg, &[&id])
             .await?
             .iter()
             .map(|r| DeliveryRecord {
@@ -82,10 +76,7 @@ impl Console for PgStore {
             })
             .collect();
         let attempts = client
-            .query(
-                "SELECT channel, at_ms, outcome, error FROM delivery_attempts WHERE lead_id = $1 ORDER BY at_ms, id",
-                &[&id],
-            )
+            .query(sql::LEAD_ATTEMPTS.pg, &[&id])
             .await?
             .iter()
             .map(|r| AttemptRecord {
@@ -95,10 +86,7 @@ impl Console for PgStore {
                 error: r.get(3),
             })
             .collect();
-        let suppressed_now = client
-            .query_opt("SELECT 1 FROM suppressions WHERE phone_e164 = $1", &[&lead.phone])
-            .await?
-            .is_some();
+        let suppressed_now = client.query_opt(sql::PHONE_SUPPRESSED.pg, &[&lead.phone]).await?.is_some();
         Ok(Some(LeadDetail {
             lead,
             delivery_status: row.get(0),
@@ -185,7 +173,7 @@ impl Console for PgStore {
                 &format!(
                     "WITH p AS (INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (phone_e164) DO NOTHING RETURNING 1), \
-                     a AS ({AUDIT_FROM} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1), \
+                     a AS ({AUDIT_INSERT_INTO} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1), \
                      o AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
                      AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = $1) RETURNING 1) \
                      SELECT (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM o)"
@@ -206,7 +194,7 @@ impl Console for PgStore {
             .query_one(
                 &format!(
                     "WITH p AS (DELETE FROM suppressions WHERE phone_e164 = $1 RETURNING 1), \
-                     a AS ({AUDIT_FROM} SELECT $2, $3, $4, $5, $6, $7 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
+                     a AS ({AUDIT_INSERT_INTO} SELECT $2, $3, $4, $5, $6, $7 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
                 ),
                 &[&phone, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
             )

@@ -3,17 +3,13 @@
 use async_trait::async_trait;
 
 use super::PgStore;
-use crate::store::StoreError;
 use crate::store::backend::Funnel;
 use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
+use crate::store::{StoreError, sql};
 
 impl PgStore {
     async fn stored_zone(&self) -> Result<ZoneOffsets, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query("SELECT from_ms, offset_ms, zone FROM business_zone ORDER BY from_ms", &[])
-            .await?;
+        let rows = self.client().await?.query(sql::BUSINESS_ZONE.pg, &[]).await?;
         Ok(ZoneOffsets {
             zone: rows.last().map(|r| r.get(2)).unwrap_or_default(),
             offsets: rows.iter().map(|r| (r.get(0), r.get(1))).collect(),
@@ -70,15 +66,7 @@ impl Funnel for PgStore {
     }
 
     async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "SELECT day, kind, key, leads, delivered, fast, suppressed, erased FROM lead_days \
-                 WHERE day >= $1 AND day <= $2 AND (leads <> 0 OR erased <> 0) ORDER BY day, kind, key",
-                &[&from_day, &to_day],
-            )
-            .await?;
+        let rows = self.client().await?.query(sql::FUNNEL_ROWS.pg, &[&from_day, &to_day]).await?;
         Ok(rows
             .iter()
             .filter_map(|r| {

@@ -9,7 +9,7 @@ use super::PgStore;
 use super::writer::Op;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
-use crate::store::{Channel, LeadRecord, StoreError, Submitted};
+use crate::store::{Channel, LeadRecord, StoreError, Submitted, sql};
 
 #[async_trait]
 impl Leads for PgStore {
@@ -32,34 +32,14 @@ impl Leads for PgStore {
     }
 
     async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
-        self.client()
-            .await?
-            .execute(
-                "DELETE FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE received_at_ms < $1)",
-                &[&cutoff_ms],
-            )
-            .await?;
-        let leads = self
-            .client()
-            .await?
-            .execute("DELETE FROM leads WHERE received_at_ms < $1", &[&cutoff_ms])
-            .await?;
-        let certs = self
-            .client()
-            .await?
-            .execute("DELETE FROM certificates WHERE recorded_at_ms < $1", &[&cutoff_ms])
-            .await?;
+        self.client().await?.execute(sql::PURGE_OUTBOX.pg, &[&cutoff_ms]).await?;
+        let leads = self.client().await?.execute(sql::PURGE_LEADS.pg, &[&cutoff_ms]).await?;
+        let certs = self.client().await?.execute(sql::PURGE_CERTIFICATES.pg, &[&cutoff_ms]).await?;
         // Their e-mails go with them (ON DELETE CASCADE).
-        self.client()
-            .await?
-            .execute("DELETE FROM submissions WHERE received_at_ms < $1", &[&cutoff_ms])
-            .await?;
+        self.client().await?.execute(sql::PURGE_SUBMISSIONS.pg, &[&cutoff_ms]).await?;
         // An audit line is written after the record it names was received, so the same
         // cutoff never drops it before that record.
-        self.client()
-            .await?
-            .execute("DELETE FROM staff_audit WHERE at_ms < $1", &[&cutoff_ms])
-            .await?;
+        self.client().await?.execute(sql::PURGE_AUDIT.pg, &[&cutoff_ms]).await?;
         self.client()
             .await?
             .execute(
@@ -71,30 +51,16 @@ impl Leads for PgStore {
     }
 
     async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                &format!("SELECT {LEAD_COLUMNS} FROM leads l JOIN consent_texts c ON c.sha256 = l.consent_sha256 WHERE l.id = $1"),
-                &[&id],
-            )
-            .await?;
+        let row = self.client().await?.query_opt(sql::LEAD.pg, &[&id]).await?;
         Ok(row.as_ref().map(lead_from_row))
     }
 
     async fn count_leads(&self) -> Result<i64, StoreError> {
-        Ok(self.client().await?.query_one("SELECT COUNT(*) FROM leads", &[]).await?.get(0))
+        Ok(self.client().await?.query_one(sql::COUNT_LEADS.pg, &[]).await?.get(0))
     }
 
     async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                "SELECT token, ping_url, service_slug, cert_url FROM certificates WHERE token = $1",
-                &[&token],
-            )
-            .await?;
+        let row = self.client().await?.query_opt(sql::TOKEN.pg, &[&token]).await?;
         Ok(row.map(|r| TokenRecord {
             token: r.get(0),
             ping_url: r.get(1),
@@ -104,10 +70,7 @@ impl Leads for PgStore {
     }
 }
 
-/// How many columns `LEAD_COLUMNS` selects.
-pub(super) const LEAD_COLUMN_COUNT: usize = 22;
-pub(super) const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
-     l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer";
+pub(super) use crate::store::sql::{LEAD_COLUMN_COUNT, LEAD_COLUMNS};
 
 pub(super) fn lead_from_row(r: &Row) -> LeadRecord {
     LeadRecord {

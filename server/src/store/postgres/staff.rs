@@ -7,9 +7,8 @@ use tokio_postgres::Row;
 use super::PgStore;
 use crate::store::StoreError;
 use crate::store::backend::Staff;
+use crate::store::sql::{self, AUDIT_INSERT_INTO};
 use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
-
-const INSERT_AUDIT: &str = "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)";
 
 #[async_trait]
 impl Staff for PgStore {
@@ -39,11 +38,7 @@ impl Staff for PgStore {
     }
 
     async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query("SELECT id, email, active, created_ms, disabled_ms FROM staff ORDER BY email", &[])
-            .await?;
+        let rows = self.client().await?.query(sql::LIST_STAFF.pg, &[]).await?;
         Ok(rows
             .iter()
             .map(|r| StaffAccount {
@@ -60,10 +55,7 @@ impl Staff for PgStore {
         let row = self
             .client()
             .await?
-            .query_opt(
-                "SELECT id, email, password_hash, active FROM staff WHERE email = $1",
-                &[&email.to_lowercase()],
-            )
+            .query_opt(sql::STAFF_LOGIN.pg, &[&email.to_lowercase()])
             .await?;
         Ok(row.map(|r| StaffLogin {
             id: r.get(0),
@@ -79,7 +71,7 @@ impl Staff for PgStore {
             .execute(
                 &format!(
                     "WITH s AS (INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) \
-                     VALUES ($1, $2, $3, $3, $4, $5)) {INSERT_AUDIT} VALUES ($3, $6, $7, $8, $9, $10)"
+                     VALUES ($1, $2, $3, $3, $4, $5)) {AUDIT_INSERT_INTO} VALUES ($3, $6, $7, $8, $9, $10)"
                 ),
                 &[
                     &session.id_hash,
@@ -134,13 +126,13 @@ impl Staff for PgStore {
                 client
                     .execute(
                         &format!(
-                            "WITH s AS (DELETE FROM staff_sessions WHERE id_hash = $1) {INSERT_AUDIT} VALUES ($2, $3, $4, $5, $6, $7)"
+                            "WITH s AS (DELETE FROM staff_sessions WHERE id_hash = $1) {AUDIT_INSERT_INTO} VALUES ($2, $3, $4, $5, $6, $7)"
                         ),
                         &[&id_hash, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
                     )
                     .await?
             }
-            None => client.execute("DELETE FROM staff_sessions WHERE id_hash = $1", &[&id_hash]).await?,
+            None => client.execute(sql::END_SESSION.pg, &[&id_hash]).await?,
         };
         Ok(())
     }
@@ -149,7 +141,7 @@ impl Staff for PgStore {
         self.client()
             .await?
             .execute(
-                &format!("{INSERT_AUDIT} VALUES ($1, $2, $3, $4, $5, $6)"),
+                sql::INSERT_AUDIT.pg,
                 &[&now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
             )
             .await?;
@@ -161,7 +153,7 @@ impl Staff for PgStore {
             .client()
             .await?
             .query_one(
-                "SELECT MAX(at_ms) FROM staff_audit WHERE at_ms >= $1 AND action = $2 AND target = $3",
+                sql::STAFF_UNLOCKED_SINCE.pg,
                 &[&since_ms, &UNLOCK_ACTION, &format!("staff:{staff_id}")],
             )
             .await?;
@@ -172,11 +164,7 @@ impl Staff for PgStore {
         let rows = self
             .client()
             .await?
-            .query(
-                "SELECT l.id, l.at_ms, s.email, l.action, l.target, l.ip, l.detail FROM staff_audit l LEFT JOIN staff s ON s.id = l.staff_id \
-                 WHERE l.id < $1 ORDER BY l.id DESC LIMIT $2",
-                &[&before.unwrap_or(i64::MAX), &(limit as i64)],
-            )
+            .query(sql::AUDIT_LOG.pg, &[&before.unwrap_or(i64::MAX), &(limit as i64)])
             .await?;
         Ok(rows.iter().map(audit_from_row).collect())
     }

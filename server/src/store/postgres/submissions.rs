@@ -9,12 +9,11 @@ use tokio_postgres::{GenericClient, Row};
 use super::PgStore;
 use super::writer::Op;
 use crate::store::backend::Submissions;
+use crate::store::sql::{self, SUBMISSION_COLUMNS};
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};
 use crate::store::{
     DUPLICATE_WINDOW_MS, Mail, NewAudit, NewSubmission, StoreError, SubmissionKind, SubmissionRecord, Submitted, new_lead_id,
 };
-
-pub(super) const SUBMISSION_COLUMNS: &str = "id, kind, received_at_ms, email, phone, data, ip, user_agent, page_url, status, note";
 
 #[async_trait]
 impl Submissions for PgStore {
@@ -31,11 +30,7 @@ impl Submissions for PgStore {
     }
 
     async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE id = $1"), &[&id])
-            .await?;
+        let row = self.client().await?.query_opt(sql::SUBMISSION.pg, &[&id]).await?;
         row.as_ref().map(submission_from_row).transpose()
     }
 
@@ -84,10 +79,7 @@ pub(super) async fn insert_submission(
     tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&sub.dedupe_key])
         .await?;
     let earlier = tx
-        .query_opt(
-            "SELECT id FROM submissions WHERE dedupe_key = $1 AND received_at_ms >= $2 ORDER BY received_at_ms LIMIT 1",
-            &[&sub.dedupe_key, &(now_ms - DUPLICATE_WINDOW_MS)],
-        )
+        .query_opt(sql::EARLIER_SUBMISSION.pg, &[&sub.dedupe_key, &(now_ms - DUPLICATE_WINDOW_MS)])
         .await?;
     if let Some(row) = earlier {
         return Ok(Submitted {
@@ -98,8 +90,7 @@ pub(super) async fn insert_submission(
     let id = new_lead_id();
     let c = &sub.context;
     tx.execute(
-        "INSERT INTO submissions (id, kind, received_at_ms, dedupe_key, email, phone, data, ip, user_agent, page_url) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        sql::INSERT_SUBMISSION.pg,
         &[
             &id,
             &sub.kind.as_str(),
@@ -115,12 +106,7 @@ pub(super) async fn insert_submission(
     )
     .await?;
     if let Some(mail) = mail {
-        tx.execute(
-            "INSERT INTO mail_outbox (submission_id, subject, body, status, attempts, next_attempt_ms, created_ms) \
-             VALUES ($1, $2, $3, 'pending', 0, $4, $4)",
-            &[&id, &mail.subject, &mail.body, &now_ms],
-        )
-        .await?;
+        tx.execute(sql::INSERT_MAIL.pg, &[&id, &mail.subject, &mail.body, &now_ms]).await?;
     }
     Ok(Submitted { id, duplicate: false })
 }

@@ -17,7 +17,7 @@ use super::tls::PgTarget;
 use super::{PgStore, connect_one};
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Writer;
-use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, Mail, NewSubmission, StoreError, Submitted, new_lead_id};
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, Mail, NewSubmission, StoreError, Submitted, new_lead_id, sql};
 
 /// A write for the writer, with where to send its answer.
 pub(super) enum Op {
@@ -132,11 +132,7 @@ impl Prepared {
                 )
                 .await?,
             token: client
-                .prepare(
-                    "INSERT INTO certificates (token, ping_url, cert_url, service_slug, recorded_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $5) \
-                     ON CONFLICT (token) DO UPDATE SET ping_url = COALESCE(certificates.ping_url, excluded.ping_url), \
-                     cert_url = COALESCE(certificates.cert_url, excluded.cert_url), updated_at_ms = excluded.updated_at_ms",
-                )
+                .prepare(sql::RECORD_TOKEN.pg)
                 .await?,
         };
         Ok(Self { client, statements })

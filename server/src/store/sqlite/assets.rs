@@ -4,9 +4,9 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 
 use super::SqliteStore;
-use crate::store::StoreError;
 use crate::store::assets::{AssetRelease, RecordedAsset};
 use crate::store::backend::Assets;
+use crate::store::{StoreError, sql};
 
 #[async_trait]
 impl Assets for SqliteStore {
@@ -35,11 +35,7 @@ impl Assets for SqliteStore {
                     insert.execute(params![release.release, f.path, f.content_type, f.body, f.gzip])?;
                 }
             }
-            conn.execute(
-                "DELETE FROM asset_releases WHERE release NOT IN \
-                 (SELECT release FROM asset_releases ORDER BY started_ms DESC, release LIMIT ?1)",
-                params![keep],
-            )?;
+            conn.execute(sql::PRUNE_ASSET_RELEASES.sqlite, params![keep])?;
             Ok(())
         })
         .await
@@ -48,18 +44,14 @@ impl Assets for SqliteStore {
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError> {
         let path = path.to_string();
         self.read(move |conn| {
-            conn.query_row(
-                "SELECT content_type, body, gzip FROM assets WHERE path = ?1 LIMIT 1",
-                params![path],
-                |r| {
-                    Ok(RecordedAsset {
-                        path: path.clone(),
-                        content_type: r.get(0)?,
-                        body: r.get(1)?,
-                        gzip: r.get(2)?,
-                    })
-                },
-            )
+            conn.query_row(sql::RECORDED_ASSET.sqlite, params![path], |r| {
+                Ok(RecordedAsset {
+                    path: path.clone(),
+                    content_type: r.get(0)?,
+                    body: r.get(1)?,
+                    gzip: r.get(2)?,
+                })
+            })
             .optional()
         })
         .await

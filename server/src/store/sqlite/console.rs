@@ -7,13 +7,14 @@ use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::SqliteStore;
 use super::staff::insert_audit;
-use super::submissions::{SUBMISSION_COLUMNS, submission_from_row};
+use super::submissions::submission_from_row;
 use crate::store::backend::{Console, Leads};
 use crate::store::console::{
     AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
     RetryOutcome, fts_name_query, lead_where, retry_audit,
 };
 use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
+use crate::store::sql::{self, SUBMISSION_COLUMNS};
 use crate::store::suppressions::{Listed, Suppression};
 use crate::store::{NewAudit, StoreError};
 
@@ -71,12 +72,10 @@ impl Console for SqliteStore {
         let phone = lead.phone.clone();
         self.read(move |conn| {
             let (delivery_status, erased_ms): (String, Option<i64>) = conn
-                .prepare_cached("SELECT delivery_status, erased_ms FROM leads WHERE id = ?1")?
+                .prepare_cached(sql::LEAD_DELIVERY.sqlite)?
                 .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
             let deliveries = conn
-                .prepare_cached(
-                    "SELECT id, channel, status, attempts, last_error, next_attempt_ms, delivered_ms FROM outbox WHERE lead_id = ?1 ORDER BY id",
-                )?
+                .prepare_cached(sql::LEAD_DELIVERIES.sqlite)?
                 .query_map(params![id], |r| {
                     Ok(DeliveryRecord {
                         id: r.get(0)?,
@@ -90,7 +89,7 @@ impl Console for SqliteStore {
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let attempts = conn
-                .prepare_cached("SELECT channel, at_ms, outcome, error FROM delivery_attempts WHERE lead_id = ?1 ORDER BY at_ms, id")?
+                .prepare_cached(sql::LEAD_ATTEMPTS.sqlite)?
                 .query_map(params![id], |r| {
                     Ok(AttemptRecord {
                         channel: r.get(0)?,
@@ -101,7 +100,7 @@ impl Console for SqliteStore {
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let suppressed_now = conn
-                .prepare_cached("SELECT 1 FROM suppressions WHERE phone_e164 = ?1")?
+                .prepare_cached(sql::PHONE_SUPPRESSED.sqlite)?
                 .query_row(params![phone], |_| Ok(()))
                 .optional()?
                 .is_some();

@@ -4,16 +4,16 @@ use async_trait::async_trait;
 use rusqlite::{Connection, params};
 
 use super::SqliteStore;
-use crate::store::StoreError;
 use crate::store::backend::Funnel;
 use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
+use crate::store::{StoreError, sql};
 
 fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
     let mut zone = ZoneOffsets {
         zone: String::new(),
         offsets: Vec::new(),
     };
-    let mut stmt = conn.prepare_cached("SELECT from_ms, offset_ms, zone FROM business_zone ORDER BY from_ms")?;
+    let mut stmt = conn.prepare_cached(sql::BUSINESS_ZONE.sqlite)?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         zone.offsets.push((r.get(0)?, r.get(1)?));
@@ -56,10 +56,7 @@ impl Funnel for SqliteStore {
 
     async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT day, kind, key, leads, delivered, fast, suppressed, erased FROM lead_days \
-                 WHERE day >= ?1 AND day <= ?2 AND (leads <> 0 OR erased <> 0) ORDER BY day, kind, key",
-            )?;
+            let mut stmt = conn.prepare_cached(sql::FUNNEL_ROWS.sqlite)?;
             let rows = stmt.query_map(params![from_day, to_day], |r| {
                 let kind: String = r.get(1)?;
                 Ok((

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::SqliteStore;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
-use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id};
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id, sql};
 
 #[async_trait]
 impl Leads for SqliteStore {
@@ -50,12 +50,13 @@ impl Leads for SqliteStore {
 
     async fn record_token(&self, record: TokenRecord, now_ms: i64) -> Result<(), StoreError> {
         self.write(move |conn| {
-            conn.prepare_cached(
-                "INSERT INTO certificates (token, ping_url, cert_url, service_slug, recorded_at_ms, updated_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?5) \
-                 ON CONFLICT (token) DO UPDATE SET ping_url = COALESCE(ping_url, excluded.ping_url), cert_url = COALESCE(cert_url, excluded.cert_url), \
-                 updated_at_ms = excluded.updated_at_ms",
-            )?
-            .execute(params![record.token, record.ping_url, record.cert_url, record.service_slug, now_ms])?;
+            conn.prepare_cached(sql::RECORD_TOKEN.sqlite)?.execute(params![
+                record.token,
+                record.ping_url,
+                record.cert_url,
+                record.service_slug,
+                now_ms
+            ])?;
             Ok(())
         })
         .await
@@ -63,17 +64,14 @@ impl Leads for SqliteStore {
 
     async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
         self.write(move |conn| {
-            conn.execute(
-                "DELETE FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE received_at_ms < ?1)",
-                params![cutoff_ms],
-            )?;
-            let leads = conn.execute("DELETE FROM leads WHERE received_at_ms < ?1", params![cutoff_ms])?;
-            let certs = conn.execute("DELETE FROM certificates WHERE recorded_at_ms < ?1", params![cutoff_ms])?;
+            conn.execute(sql::PURGE_OUTBOX.sqlite, params![cutoff_ms])?;
+            let leads = conn.execute(sql::PURGE_LEADS.sqlite, params![cutoff_ms])?;
+            let certs = conn.execute(sql::PURGE_CERTIFICATES.sqlite, params![cutoff_ms])?;
             // Their e-mails go with them (ON DELETE CASCADE).
-            conn.execute("DELETE FROM submissions WHERE received_at_ms < ?1", params![cutoff_ms])?;
+            conn.execute(sql::PURGE_SUBMISSIONS.sqlite, params![cutoff_ms])?;
             // An audit line is written after the record it names was received, so the same
             // cutoff never drops it before that record.
-            conn.execute("DELETE FROM staff_audit WHERE at_ms < ?1", params![cutoff_ms])?;
+            conn.execute(sql::PURGE_AUDIT.sqlite, params![cutoff_ms])?;
             conn.execute(
                 "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)",
                 [],
@@ -89,40 +87,30 @@ impl Leads for SqliteStore {
     }
 
     async fn count_leads(&self) -> Result<i64, StoreError> {
-        self.read(|conn| conn.query_row("SELECT COUNT(*) FROM leads", [], |r| r.get(0)))
-            .await
+        self.read(|conn| conn.query_row(sql::COUNT_LEADS.sqlite, [], |r| r.get(0))).await
     }
 
     async fn token(&self, token: &str) -> Result<Option<TokenRecord>, StoreError> {
         let token = token.to_string();
         self.read(move |conn| {
-            conn.query_row(
-                "SELECT token, ping_url, service_slug, cert_url FROM certificates WHERE token = ?1",
-                params![token],
-                |r| {
-                    Ok(TokenRecord {
-                        token: r.get(0)?,
-                        ping_url: r.get(1)?,
-                        service_slug: r.get(2)?,
-                        cert_url: r.get(3)?,
-                    })
-                },
-            )
+            conn.query_row(sql::TOKEN.sqlite, params![token], |r| {
+                Ok(TokenRecord {
+                    token: r.get(0)?,
+                    ping_url: r.get(1)?,
+                    service_slug: r.get(2)?,
+                    cert_url: r.get(3)?,
+                })
+            })
             .optional()
         })
         .await
     }
 }
 
-const LEAD_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
-     l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer";
-
 pub(super) fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {
-    conn.prepare_cached(&format!(
-        "SELECT {LEAD_COLUMNS} FROM leads l JOIN consent_texts c ON c.sha256 = l.consent_sha256 WHERE l.id = ?1"
-    ))?
-    .query_row(params![id], lead_from_row)
-    .optional()
+    conn.prepare_cached(sql::LEAD.sqlite)?
+        .query_row(params![id], lead_from_row)
+        .optional()
 }
 
 fn lead_from_row(r: &Row<'_>) -> rusqlite::Result<LeadRecord> {

@@ -4,13 +4,19 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
-use crate::store::StoreError;
 use crate::store::backend::Staff;
 use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+use crate::store::{StoreError, sql};
 
 pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> rusqlite::Result<()> {
-    conn.prepare_cached("INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
-        .execute(params![now_ms, entry.staff_id, entry.action, entry.target, entry.ip, entry.detail])?;
+    conn.prepare_cached(sql::INSERT_AUDIT.sqlite)?.execute(params![
+        now_ms,
+        entry.staff_id,
+        entry.action,
+        entry.target,
+        entry.ip,
+        entry.detail
+    ])?;
     Ok(())
 }
 
@@ -48,7 +54,7 @@ impl Staff for SqliteStore {
 
     async fn list_staff(&self) -> Result<Vec<StaffAccount>, StoreError> {
         self.read(|conn| {
-            let mut stmt = conn.prepare_cached("SELECT id, email, active, created_ms, disabled_ms FROM staff ORDER BY email")?;
+            let mut stmt = conn.prepare_cached(sql::LIST_STAFF.sqlite)?;
             let rows = stmt.query_map([], |r| {
                 Ok(StaffAccount {
                     id: r.get(0)?,
@@ -66,7 +72,7 @@ impl Staff for SqliteStore {
     async fn staff_login(&self, email: &str) -> Result<Option<StaffLogin>, StoreError> {
         let email = email.to_lowercase();
         self.read(move |conn| {
-            conn.prepare_cached("SELECT id, email, password_hash, active FROM staff WHERE email = ?1")?
+            conn.prepare_cached(sql::STAFF_LOGIN.sqlite)?
                 .query_row(params![email], |r| {
                     Ok(StaffLogin {
                         id: r.get(0)?,
@@ -124,8 +130,7 @@ impl Staff for SqliteStore {
     async fn end_session(&self, id_hash: &str, audit: Option<NewAudit>, now_ms: i64) -> Result<(), StoreError> {
         let id_hash = id_hash.to_string();
         self.write(move |conn| {
-            conn.prepare_cached("DELETE FROM staff_sessions WHERE id_hash = ?1")?
-                .execute(params![id_hash])?;
+            conn.prepare_cached(sql::END_SESSION.sqlite)?.execute(params![id_hash])?;
             match audit {
                 Some(entry) => insert_audit(conn, &entry, now_ms),
                 None => Ok(()),
@@ -140,7 +145,7 @@ impl Staff for SqliteStore {
 
     async fn staff_unlocked_since(&self, staff_id: i64, since_ms: i64) -> Result<Option<i64>, StoreError> {
         self.read(move |conn| {
-            conn.prepare_cached("SELECT MAX(at_ms) FROM staff_audit WHERE at_ms >= ?1 AND action = ?2 AND target = ?3")?
+            conn.prepare_cached(sql::STAFF_UNLOCKED_SINCE.sqlite)?
                 .query_row(params![since_ms, UNLOCK_ACTION, format!("staff:{staff_id}")], |r| r.get(0))
         })
         .await
@@ -148,10 +153,7 @@ impl Staff for SqliteStore {
 
     async fn audit_log(&self, before: Option<i64>, limit: usize) -> Result<Vec<AuditEntry>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT l.id, l.at_ms, s.email, l.action, l.target, l.ip, l.detail FROM staff_audit l LEFT JOIN staff s ON s.id = l.staff_id \
-                 WHERE l.id < ?1 ORDER BY l.id DESC LIMIT ?2",
-            )?;
+            let mut stmt = conn.prepare_cached(sql::AUDIT_LOG.sqlite)?;
             let rows = stmt.query_map(params![before.unwrap_or(i64::MAX), limit as i64], |r| {
                 Ok(AuditEntry {
                     id: r.get(0)?,

@@ -7,21 +7,18 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::SqliteStore;
 use super::staff::insert_audit;
 use crate::store::backend::Submissions;
+use crate::store::sql::{self, SUBMISSION_COLUMNS};
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};
 use crate::store::{
     DUPLICATE_WINDOW_MS, Mail, NewAudit, NewSubmission, StoreError, SubmissionKind, SubmissionRecord, Submitted, new_lead_id,
 };
-
-pub(super) const SUBMISSION_COLUMNS: &str = "id, kind, received_at_ms, email, phone, data, ip, user_agent, page_url, status, note";
 
 #[async_trait]
 impl Submissions for SqliteStore {
     async fn submit_form(&self, sub: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
         self.write(move |conn| {
             let earlier: Option<String> = conn
-                .prepare_cached(
-                    "SELECT id FROM submissions WHERE dedupe_key = ?1 AND received_at_ms >= ?2 ORDER BY received_at_ms LIMIT 1",
-                )?
+                .prepare_cached(sql::EARLIER_SUBMISSION.sqlite)?
                 .query_row(params![sub.dedupe_key, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
                 .optional()?;
             if let Some(id) = earlier {
@@ -29,11 +26,7 @@ impl Submissions for SqliteStore {
             }
             let id = new_lead_id();
             let c = &sub.context;
-            conn.prepare_cached(
-                "INSERT INTO submissions (id, kind, received_at_ms, dedupe_key, email, phone, data, ip, user_agent, page_url) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )?
-            .execute(params![
+            conn.prepare_cached(sql::INSERT_SUBMISSION.sqlite)?.execute(params![
                 id,
                 sub.kind.as_str(),
                 now_ms,
@@ -46,11 +39,8 @@ impl Submissions for SqliteStore {
                 c.page_url
             ])?;
             if let Some(mail) = mail {
-                conn.prepare_cached(
-                    "INSERT INTO mail_outbox (submission_id, subject, body, status, attempts, next_attempt_ms, created_ms) \
-                     VALUES (?1, ?2, ?3, 'pending', 0, ?4, ?4)",
-                )?
-                .execute(params![id, mail.subject, mail.body, now_ms])?;
+                conn.prepare_cached(sql::INSERT_MAIL.sqlite)?
+                    .execute(params![id, mail.subject, mail.body, now_ms])?;
             }
             Ok(Submitted { id, duplicate: false })
         })
@@ -60,7 +50,7 @@ impl Submissions for SqliteStore {
     async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| {
-            conn.prepare_cached(&format!("SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE id = ?1"))?
+            conn.prepare_cached(sql::SUBMISSION.sqlite)?
                 .query_row(params![id], submission_from_row)
                 .optional()
         })

@@ -192,6 +192,24 @@ pub async fn columns(raw: &Raw) -> std::collections::BTreeSet<(String, String)> 
     }
 }
 
+/// Prepares `sql` on a test store's database (`$N` placeholders on PostgreSQL, `?N` on
+/// SQLite) without running it: how many parameters it takes, or the database's refusal.
+#[allow(dead_code)]
+pub async fn parameter_count(raw: &Raw, pg: &str, sqlite: &str) -> Result<usize, String> {
+    match raw {
+        Raw::Sqlite(path) => open_sqlite(path)
+            .prepare(sqlite)
+            .map(|stmt| stmt.parameter_count())
+            .map_err(|e| e.to_string()),
+        Raw::Postgres { .. } => pg_client(raw)
+            .await
+            .prepare(pg)
+            .await
+            .map(|stmt| stmt.params().len())
+            .map_err(|e| e.as_db_error().map_or_else(|| e.to_string(), |db| db.message().to_string())),
+    }
+}
+
 /// A connection to a test store's SQLite file, beside the store's own.
 fn open_sqlite(path: &std::path::Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(path).expect("open sqlite");
