@@ -69,33 +69,14 @@ pub async fn serve(
         });
         Ok::<(), std::io::Error>(())
     };
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => if let Err(e) = accept(accepted) {
-                // Out of file descriptors and the like: wait a little rather than spin.
-                tracing::warn!(error = %e, "cannot accept a connection");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            },
-            () = &mut shutdown => break,
-        }
-    }
+    accept_until(&listener, shutdown, &accept).await;
     if !options.shutdown_drain.is_zero() {
         draining.store(true, Ordering::SeqCst);
         tracing::info!(
             drain_ms = options.shutdown_drain.as_millis() as u64,
             "draining: /healthz answers 503 and every answer closes its connection; still serving"
         );
-        let mut drained = std::pin::pin!(tokio::time::sleep(options.shutdown_drain));
-        loop {
-            tokio::select! {
-                accepted = listener.accept() => if let Err(e) = accept(accepted) {
-                    tracing::warn!(error = %e, "cannot accept a connection");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                },
-                () = &mut drained => break,
-            }
-        }
+        accept_until(&listener, tokio::time::sleep(options.shutdown_drain), &accept).await;
     }
     drop(listener);
     let _ = stop.send(true);
@@ -106,6 +87,25 @@ pub async fn serve(
             grace_ms = options.shutdown_grace.as_millis() as u64,
             "requests still in flight after the shutdown grace period; closing them"
         );
+    }
+}
+
+/// Hands every connection `listener` accepts to `accept` until `until` resolves.
+async fn accept_until(
+    listener: &TcpListener,
+    until: impl Future<Output = ()>,
+    accept: &impl Fn(std::io::Result<(TcpStream, SocketAddr)>) -> std::io::Result<()>,
+) {
+    let mut until = std::pin::pin!(until);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => if let Err(e) = accept(accepted) {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                tracing::warn!(error = %e, "cannot accept a connection");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            },
+            () = &mut until => return,
+        }
     }
 }
 

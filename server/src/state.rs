@@ -212,7 +212,7 @@ impl AppState {
         }
         let release = AssetRelease {
             release: paths.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-            version: crate::ops::version::VERSION.to_string(),
+            version: env!("SITE_VERSION").to_string(),
             files,
         };
         self.store.record_assets(&release, store::now_ms(), store::KEEP_RELEASES).await

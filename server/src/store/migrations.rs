@@ -182,8 +182,9 @@ pub fn newer<'a>(known: &[Migration], applied: &'a [Applied]) -> Vec<&'a Applied
 pub fn pending<'a>(known: &'a [Migration], applied: &[Applied]) -> Result<Vec<&'a Migration>, StoreError> {
     let ours = i64::from(latest(known));
     let newer = newer(known, applied);
-    // The first one this binary cannot run on (a row without the marker counts as its own version).
-    if let Some(blocking) = newer.iter().find(|a| a.compatible_back_to.unwrap_or(a.version) > ours) {
+    // The first one this binary cannot run on: one marked for newer binaries only, or one
+    // without the marker (written before it was kept).
+    if let Some(blocking) = newer.iter().find(|a| a.compatible_back_to.is_none_or(|back| back > ours)) {
         let newest = newer.last().copied().unwrap_or(blocking);
         return Err(StoreError::SchemaTooNew {
             database: newest.version,

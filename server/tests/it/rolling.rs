@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -131,33 +131,93 @@ async fn an_older_binary_runs_on_newer_compatible_migrations_and_refuses_an_inco
     }
 }
 
+/// `site` serving the SQLite file `db` on `port` with `env`, its output captured.
+fn site_on(db: &std::path::Path, port: u16, env: &[(&str, &str)]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_site"))
+        .env("DATABASE_URL", format!("sqlite:{}", db.display()))
+        .env("LISTEN", format!("127.0.0.1:{port}"))
+        .env("METRICS_LISTEN", "")
+        .env("RENDER_POOL_SIZE", "1")
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start site")
+}
+
+/// Waits (at most 60 s) for a child told to stop; its exit status and everything it said.
+fn stopped(mut child: Child) -> (std::process::ExitStatus, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "site did not stop within 60 s of SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status, said)
+}
+
+fn sigterm(child: &Child) {
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill")
+            .success()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_site_binary_starts_on_a_compatible_newer_schema_and_says_so() {
     let db = common::temp_dir("rolling").join("site.db");
     Store::open(&format!("sqlite:{}", db.display())).await.expect("store").close().await;
     add_newer_migration(&Raw::Sqlite(db.clone()), ours() + 1, ours()).await;
     let port = common::free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_site"))
-        .env("DATABASE_URL", format!("sqlite:{}", db.display()))
-        .env("LISTEN", format!("127.0.0.1:{port}"))
-        .env("METRICS_LISTEN", "")
-        .env("RENDER_POOL_SIZE", "1")
-        .env("LOG_FORMAT", "text")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start site");
+    let child = site_on(&db, port, &[]);
     common::wait_healthy(&common::client(), port).await;
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().expect("wait").is_none() {
-        assert!(Instant::now() < deadline, "site did not stop within 30 s of SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().expect("output");
-    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{said}");
+    sigterm(&child);
+    let (status, said) = stopped(child);
+    assert!(status.success(), "{said}");
     assert!(said.contains("newer schema version, marked compatible with this binary"), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sigterm_a_draining_server_fails_its_health_check_and_closes_each_connection_but_still_serves() {
+    let db = common::temp_dir("drain").join("site.db");
+    let port = common::free_port();
+    let child = site_on(&db, port, &[("SHUTDOWN_DRAIN_MS", "4000"), ("RATE_LIMIT_PER_MINUTE", "1000")]);
+    let client = common::client();
+    common::wait_healthy(&client, port).await;
+    let base = format!("http://127.0.0.1:{port}");
+    let r = client.get(format!("{base}/healthz")).send().await.expect("health");
+    assert_eq!(r.status(), 200);
+    assert!(r.headers().get("connection").is_none(), "kept alive before the drain");
+    sigterm(&child);
+    // The drain: health fails, every answer closes its connection, and requests are served.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let r = loop {
+        let r = client.get(format!("{base}/healthz")).send().await.expect("health while draining");
+        if r.status() == 503 || Instant::now() > deadline {
+            break r;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(r.status(), 503);
+    assert_eq!(r.headers().get("connection").and_then(|v| v.to_str().ok()), Some("close"));
+    assert!(r.text().await.expect("body").contains("draining"));
+    let lead = client
+        .post(format!("{base}/.netlify/functions/submit-lead"))
+        .json(&common::lead_body("hvac", "(412) 555-0199"))
+        .send()
+        .await
+        .expect("a lead while draining");
+    assert_eq!(lead.status(), 201, "still serving while draining");
+    assert_eq!(lead.headers().get("connection").and_then(|v| v.to_str().ok()), Some("close"));
+    let (status, said) = stopped(child);
+    assert!(status.success(), "{said}");
+    assert!(said.contains("draining"), "{said}");
+    // Then the listener is closed.
+    assert!(client.get(format!("{base}/healthz")).send().await.is_err());
 }
 
 /// A file of a release this process does not embed.
