@@ -13,6 +13,7 @@ use figment::{Figment, Profile};
 use serde::Deserialize;
 use thiserror::Error;
 
+use crate::forms;
 use crate::phone::UsPhone;
 pub use overrides::{Origin, Overrides};
 pub use report::{Shown, shown_settings};
@@ -316,10 +317,10 @@ impl Config {
         if s.brand.trim().is_empty() {
             key("site.brand", "must not be empty");
         }
-        if !(s.public_url.starts_with("https://") || s.public_url.starts_with("http://")) || s.public_url.ends_with('/') {
+        if !forms::is_web_url(&s.public_url) || s.public_url.ends_with('/') {
             key("site.public_url", "must be an absolute http(s) URL without a trailing slash");
         }
-        if !is_email(&s.info_email) {
+        if !forms::is_email(&s.info_email) {
             key("site.info_email", "must be an e-mail address");
         }
         if jiff::tz::TimeZone::get(&s.time_zone).is_err() {
@@ -330,7 +331,7 @@ impl Config {
             if profile.name.trim().is_empty() {
                 key(&format!("site.social[{i}].name"), "must not be empty");
             }
-            if !is_https_url(&profile.url) {
+            if !forms::is_https_url(&profile.url) {
                 key(&format!("site.social[{i}].url"), "must be an https URL");
             }
         }
@@ -348,16 +349,16 @@ impl Config {
             }
         }
         let from_address = n.from.rsplit_once('<').map(|(_, a)| a.trim_end_matches('>')).unwrap_or(&n.from);
-        if !is_email(from_address.trim()) {
+        if !forms::is_email(from_address.trim()) {
             key("notify.from", "must be an address, optionally as Name <address>");
         }
         for (i, r) in n.recipients.iter().enumerate() {
-            if !is_email(r) {
+            if !forms::is_email(r) {
                 key(&format!("notify.recipients[{i}]"), "must be an e-mail address");
             }
         }
         for (slug, list) in &n.service_recipients {
-            if let Some(bad) = list.iter().position(|r| !is_email(r)) {
+            if let Some(bad) = list.iter().position(|r| !forms::is_email(r)) {
                 key(&format!("notify.service_recipients.{slug}[{bad}]"), "must be an e-mail address");
             }
         }
@@ -488,19 +489,6 @@ impl From<figment::Error> for ConfigError {
             message: format!("{message}{origin}"),
         }
     }
-}
-
-fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else { return false };
-    !local.is_empty()
-        && !s.chars().any(char::is_whitespace)
-        && !domain.contains('@')
-        && domain.split_once('.').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
-}
-
-fn is_https_url(s: &str) -> bool {
-    s.strip_prefix("https://")
-        .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/') && !s.chars().any(|c| c.is_whitespace() || c.is_control()))
 }
 
 mod overrides;

@@ -15,6 +15,7 @@ pub mod catalogue;
 pub mod cli;
 pub mod config;
 pub mod encoding;
+pub mod forms;
 pub mod leads;
 pub mod metrics;
 pub mod noscript;

@@ -15,6 +15,8 @@
 use serde::{Deserialize, Deserializer};
 use thiserror::Error;
 
+use crate::forms::is_js_space;
+
 /// A dialable North American number.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UsPhone {
@@ -112,16 +114,6 @@ impl<'de> Deserialize<'de> for UsPhone {
         let text = String::deserialize(deserializer)?;
         UsPhone::from_digits(&text).map_err(serde::de::Error::custom)
     }
-}
-
-/// JavaScript's white space (`\s`, and what `trim()` removes): the registration forms' rules
-/// come from the browser, so the server strips and trims the same characters.
-pub fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
 }
 
 /// The registration request form's phone rule (docs/product.md, "Accounts"), for numbers

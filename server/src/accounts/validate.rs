@@ -7,8 +7,8 @@
 //! and line breaks in one-line fields.
 
 use super::{AccountRequest, AccountType, Source};
-use crate::leads::validate::{Field, Fields, Invalid};
-use crate::phone::{is_js_space, registration_phone};
+use crate::forms::{Field, Fields, Invalid, has_control, has_line_break, is_email, is_html_email, is_web_url, js_trim};
+use crate::phone::registration_phone;
 
 pub const MSG_SOURCE: &str = "This form is out of date. Please reload the page and try again.";
 pub const MSG_ACCOUNT_TYPE: &str = "Please choose an account type.";
@@ -209,46 +209,6 @@ fn invalid(field: &'static str, message: &'static str) -> Invalid {
     Invalid { reason: field, message }
 }
 
-/// What JavaScript's `trim()` leaves.
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
-
-/// "{email}, no spaces": `^[^\s@]+@[^\s@]+\.[^\s@]+$` with JavaScript's `\s` (docs/product.md, "Accounts").
-pub fn is_email(s: &str) -> bool {
-    if s.chars().any(is_js_space) {
-        return false;
-    }
-    let Some((local, domain)) = s.split_once('@') else { return false };
-    !local.is_empty() && !domain.contains('@') && domain.char_indices().any(|(i, c)| c == '.' && i > 0 && i + 1 < domain.len())
-}
-
-/// The browser's own check of an `<input type="email">` (the HTML standard's "valid e-mail
-/// address"), which is all the registration modal asks.
-pub fn is_html_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else { return false };
-    let local_ok = !local.is_empty()
-        && local
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c));
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.len() <= 63
-            && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    local_ok && domain.split('.').all(label_ok)
-}
-
-/// An http(s) address with something after the scheme and no white space: what the
-/// registration modal's URL field sends and our storage rules keep.
-pub fn is_web_url(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
-    let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
-    matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !r.chars().any(|c| c.is_whitespace() || c.is_control()))
-}
-
 /// The field's text, trimmed, or its required message when it is blank, missing or not text.
 fn required<'a>(fields: &'a Fields, rule: &Rule) -> Result<&'a str, Invalid> {
     match fields.get(rule.name) {
@@ -269,10 +229,10 @@ fn common_checks(rule: &Rule, value: &str) -> Result<(), Invalid> {
     if value.chars().count() > rule.max {
         return Err(invalid(rule.name, rule.too_long));
     }
-    if value.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r')) {
+    if has_control(value) {
         return Err(invalid(rule.name, MSG_CONTROL));
     }
-    if !rule.multiline && value.contains(['\n', '\r']) {
+    if !rule.multiline && has_line_break(value) {
         return Err(invalid(rule.name, rule.one_line));
     }
     Ok(())
@@ -319,46 +279,4 @@ pub fn validate_account_request(fields: &Fields) -> Result<AccountRequest, Inval
         account_type,
         fields: kept,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn email_rules() {
-        for ok in ["a@b.co", "dana@example.com", "a@..c", "x+y@sub.example.org"] {
-            assert!(is_email(ok), "{ok}");
-        }
-        for bad in ["", "a@b", "a@.c", "a@b.", "a b@c.de", "a@b@c.de", "@b.co", "a@b.co\u{feff}"] {
-            assert!(!is_email(bad), "{bad}");
-        }
-        assert!(is_html_email("a@b"));
-        assert!(is_html_email("first.last+tag@mail.example.com"));
-        for bad in ["a@b..c", "a@-b.c", "a b@c.d", "a@b_c.d", "@b.c", "a@", "ä@b.c"] {
-            assert!(!is_html_email(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn web_urls() {
-        assert!(is_web_url("https://summitleads.example"));
-        assert!(is_web_url("HTTP://x.example/path?q=1"));
-        for bad in [
-            "summitleads.example",
-            "https://",
-            "ftp://x.example",
-            "javascript:alert(1)",
-            "https://a b.example",
-            "http:///x",
-        ] {
-            assert!(!is_web_url(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn js_trim_is_javascripts() {
-        assert_eq!(js_trim("\u{feff} a \u{3000}"), "a");
-        assert_eq!(js_trim("\u{85}a"), "\u{85}a", "NEL is not JavaScript white space");
-    }
 }

@@ -8,7 +8,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use super::error::ConsoleError;
-use crate::leads::percent_decode;
+use crate::forms::form_pairs;
 
 /// Largest form body the console reads behind the session check.
 pub const MAX_FORM_BYTES: usize = 64 * 1024;
@@ -19,16 +19,7 @@ pub struct FormFields(pub Vec<(String, String)>);
 
 impl FormFields {
     pub fn parse(body: &[u8]) -> Option<Self> {
-        let text = std::str::from_utf8(body).ok()?;
-        Some(Self(
-            text.split('&')
-                .filter(|p| !p.is_empty())
-                .map(|p| {
-                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                    (percent_decode(k), percent_decode(v))
-                })
-                .collect(),
-        ))
+        Some(Self(form_pairs(std::str::from_utf8(body).ok()?)))
     }
 
     /// The first value of `name`, trimmed ("" when absent).

@@ -9,22 +9,23 @@ use std::sync::Arc;
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Query, Request, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
-use super::{ApiError, Encoding, Submission, intake, read};
+use super::ApiError;
+use super::form::{self, Form};
 use crate::accounts::validate::validate_account_request;
 use crate::accounts::{AccountType, mail};
+use crate::forms::{Field, Fields, Invalid, truncate};
 use crate::leads::RequestContext;
-use crate::leads::validate::{Field, Fields};
 use crate::pages::errors;
 use crate::pages::props::FormError;
 use crate::pages::register::register_path;
 use crate::state::AppState;
-use crate::store::{NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
+use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
 
 pub const ACCOUNT_REQUESTS_PATH: &str = "/api/account-requests";
 
@@ -35,60 +36,51 @@ const KIND: SubmissionKind = SubmissionKind::AccountRequest;
 
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
-        .route(ACCOUNT_REQUESTS_PATH, post(handle))
+        .route(ACCOUNT_REQUESTS_PATH, post(form::handle::<AccountRequestForm>))
         .route(REGISTERED_PATH, get(thanks))
 }
 
-pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let (sent_as, submission) = read(&state, request).await;
-    let Submission { encoding, fields, context } = match submission {
-        Ok(s) => s,
-        Err(e) => return refuse(&state, sent_as, None, e).await,
-    };
-    match submit(&state, &fields, context).await {
-        Ok((submitted, account_type)) => match encoding {
-            Encoding::Json => intake::answer(&submitted),
-            Encoding::Form => see_other(&format!("{REGISTERED_PATH}?type={}", account_type.slug())),
-        },
-        Err(e) => refuse(&state, Some(encoding), Some(&fields), e).await,
-    }
-}
+/// Every account request (sign-up, registration, registration request), on the forms'
+/// pipeline (`api::form`): the rules of the form named in the request, and its e-mail to staff.
+pub struct AccountRequestForm;
 
-/// Validates with the rules of the form named in the request, then stores it with its
-/// e-mail to staff (committed before this returns). A filled honeypot is told it worked.
-async fn submit(state: &AppState, fields: &Fields, context: RequestContext) -> Result<(Submitted, AccountType), ApiError> {
-    if fields.honeypot_filled() {
+impl Form for AccountRequestForm {
+    const KIND: &'static str = KIND.as_str();
+    type Valid = (NewSubmission, Mail);
+
+    fn validate(_: &AppState, fields: &Fields, context: RequestContext) -> Result<Self::Valid, Invalid> {
+        let request = validate_account_request(fields)?;
+        let mail = mail::mail(&request, &context, now_ms());
+        let data = request.data();
+        let submission = NewSubmission {
+            kind: KIND,
+            dedupe_key: dedupe_key(KIND, &data),
+            email: request.email().to_string(),
+            phone: Some(request.get("phone"))
+                .filter(|p| !p.is_empty())
+                .map(|p| crate::phone::UsPhone::parse(p).map(|u| u.e164()).unwrap_or_else(|_| p.to_string())),
+            data,
+            context,
+        };
+        Ok((submission, mail))
+    }
+
+    async fn store(state: &AppState, (submission, mail): Self::Valid) -> Result<Submitted, ApiError> {
+        form::store_submission(state, submission, mail).await
+    }
+
+    /// The thank-you page of the account type asked for (a homeowner's when it cannot be read).
+    fn thanks_path(fields: &Fields) -> String {
         let account_type = match fields.get("accountType") {
             Field::Text(t) => AccountType::parse(t).unwrap_or(AccountType::Homeowner),
             _ => AccountType::Homeowner,
         };
-        return Ok((intake::discard(state, KIND), account_type));
+        format!("{REGISTERED_PATH}?type={}", account_type.slug())
     }
-    let request = validate_account_request(fields)?;
-    let received = now_ms();
-    let mail = mail::mail(&request, &context, received);
-    let data = request.data();
-    let submission = NewSubmission {
-        kind: KIND,
-        dedupe_key: dedupe_key(KIND, &data),
-        email: request.email().to_string(),
-        phone: Some(request.get("phone"))
-            .filter(|p| !p.is_empty())
-            .map(|p| crate::phone::UsPhone::parse(p).map(|u| u.e164()).unwrap_or_else(|_| p.to_string())),
-        data,
-        context,
-    };
-    let submitted = intake::accept(state, submission, mail).await?;
-    Ok((submitted, request.account_type))
-}
 
-/// The JSON error, or for a form post the registration page again with the visitor's values
-/// and the error in place.
-async fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
-    state.metrics.submission(KIND.as_str(), "rejected");
-    match encoding {
-        Some(Encoding::Form) => form_error(state, fields, &error).await,
-        _ => error.into_response(),
+    /// The registration page again, with the visitor's values and the error in place.
+    async fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
+        form_error(state, fields, error).await
     }
 }
 
@@ -114,7 +106,7 @@ const KEPT_CHARS: usize = 2000;
 
 async fn form_error(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
     let text = |name: &str| match fields.map(|f| f.get(name)) {
-        Some(Field::Text(s)) => Some(s.chars().take(KEPT_CHARS).collect::<String>()),
+        Some(Field::Text(s)) => Some(truncate(s, KEPT_CHARS)),
         _ => None,
     };
     let account_type = text("accountType").and_then(|t| AccountType::parse(&t));
@@ -134,25 +126,13 @@ async fn form_error(state: &AppState, fields: Option<&Fields>, error: &ApiError)
         Ok(page) => page,
         Err(e) => {
             tracing::error!(error = %e, "registration page props");
-            let mut response = (error.status(), error.message()).into_response();
-            error.add_headers(&mut response);
-            return response;
+            return (error.status(), error.message()).into_response();
         }
     };
-    let mut response = match state.renderer.html(&page).await {
+    match state.renderer.html(&page).await {
         Ok(html) => (error.status(), Html(html)).into_response(),
-        Err(e) => return errors::respond(&state.error_pages, e),
-    };
-    error.add_headers(&mut response);
-    response
-}
-
-fn see_other(location: &str) -> Response {
-    let mut r = StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(location) {
-        r.headers_mut().insert(header::LOCATION, v);
+        Err(e) => errors::respond(&state.error_pages, e),
     }
-    r
 }
 
 #[derive(Template)]

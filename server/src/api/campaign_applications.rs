@@ -9,16 +9,17 @@ use std::sync::Arc;
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
-use super::{ApiError, Encoding, Submission, intake, read};
+use super::ApiError;
+use super::form::{self, Form};
 use crate::applications::validate::validate_application;
 use crate::applications::{EXPERIENCE, MONTHLY_VOLUME};
-use crate::leads::validate::{Field, Fields};
-use crate::leads::{RequestContext, percent_decode};
+use crate::forms::{Field, Fields, Invalid, is_web_url, percent_decode};
+use crate::leads::RequestContext;
 use crate::state::AppState;
 use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
 
@@ -32,79 +33,54 @@ const KIND: SubmissionKind = SubmissionKind::CampaignApplication;
 
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
-        .route(APPLICATIONS_PATH, post(handle))
+        .route(APPLICATIONS_PATH, post(form::handle::<CampaignApplicationForm>))
         .route(APPLY_PATH, get(apply_page))
         .route(APPLIED_PATH, get(applied_page))
 }
 
-pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let (sent_as, submission) = read(&state, request).await;
-    let Submission { encoding, fields, context } = match submission {
-        Ok(s) => s,
-        Err(e) => return refuse(&state, sent_as, None, e),
-    };
-    match submit(&state, &fields, context).await {
-        Ok(submitted) => match encoding {
-            Encoding::Json => intake::answer(&submitted),
-            Encoding::Form => see_other(APPLIED_PATH),
-        },
-        Err(e) => refuse(&state, Some(encoding), Some(&fields), e),
-    }
-}
+/// The campaign application, on the forms' pipeline (`api::form`).
+pub struct CampaignApplicationForm;
 
-/// Validates and stores the application with its e-mail: committed before this returns.
-async fn submit(state: &AppState, fields: &Fields, mut context: RequestContext) -> Result<Submitted, ApiError> {
-    if fields.honeypot_filled() {
-        return Ok(intake::discard(state, KIND));
-    }
-    let application = validate_application(fields, &state.catalogue.campaigns)?;
-    // The page the modal was opened on, when it says so and it is a web address.
-    if let Field::Text(url) = fields.get("pageUrl")
-        && is_page_url(url)
-    {
-        context.page_url = Some(url.clone());
-    }
-    let mail = Mail {
-        subject: application.mail_subject(),
-        body: application.mail_body(now_ms()),
-    };
-    let data = application.data();
-    let submission = NewSubmission {
-        kind: KIND,
-        dedupe_key: dedupe_key(KIND, &data),
-        email: application.email.clone(),
-        phone: Some(application.phone_for_records()),
-        data,
-        context,
-    };
-    intake::accept(state, submission, mail).await
-}
+impl Form for CampaignApplicationForm {
+    const KIND: &'static str = KIND.as_str();
+    type Valid = (NewSubmission, Mail);
 
-/// http(s), at most 2048 characters, no control characters or spaces (docs/product.md, "The campaign application").
-fn is_page_url(url: &str) -> bool {
-    (url.starts_with("https://") || url.starts_with("http://"))
-        && url.len() <= 2048
-        && !url.chars().any(|c| c.is_control() || c.is_whitespace())
-}
-
-fn see_other(location: &'static str) -> Response {
-    let mut r = StatusCode::SEE_OTHER.into_response();
-    r.headers_mut().insert(header::LOCATION, HeaderValue::from_static(location));
-    r
-}
-
-/// Counts the refusal, then answers it: the JSON error, or for a form post the apply page
-/// again with the visitor's values and the error above the buttons.
-fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
-    state.metrics.submission(KIND.as_str(), "rejected");
-    match encoding {
-        Some(Encoding::Form) => {
-            let values = fields.map(FormValues::from_fields).unwrap_or_default();
-            let mut response = render(state, &values, Some(error.message()), error.status());
-            error.add_headers(&mut response);
-            response
+    fn validate(state: &AppState, fields: &Fields, mut context: RequestContext) -> Result<Self::Valid, Invalid> {
+        let application = validate_application(fields, &state.catalogue.campaigns)?;
+        // The page the modal was opened on, when it says so and it is a web address.
+        if let Field::Text(url) = fields.get("pageUrl")
+            && is_web_url(url)
+        {
+            context.page_url = Some(url.clone());
         }
-        _ => error.into_response(),
+        let mail = Mail {
+            subject: application.mail_subject(),
+            body: application.mail_body(now_ms()),
+        };
+        let data = application.data();
+        let submission = NewSubmission {
+            kind: KIND,
+            dedupe_key: dedupe_key(KIND, &data),
+            email: application.email.clone(),
+            phone: Some(application.phone_for_records()),
+            data,
+            context,
+        };
+        Ok((submission, mail))
+    }
+
+    async fn store(state: &AppState, (submission, mail): Self::Valid) -> Result<Submitted, ApiError> {
+        form::store_submission(state, submission, mail).await
+    }
+
+    fn thanks_path(_: &Fields) -> String {
+        APPLIED_PATH.to_string()
+    }
+
+    /// The apply page again, with the visitor's values and the error above the buttons.
+    async fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
+        let values = fields.map(FormValues::from_fields).unwrap_or_default();
+        render(state, &values, Some(error.message()), error.status())
     }
 }
 
@@ -125,10 +101,7 @@ struct FormValues {
 
 impl FormValues {
     fn from_fields(fields: &Fields) -> Self {
-        let text = |name: &str, max: usize| match fields.get(name) {
-            Field::Text(s) => s.chars().take(max).collect(),
-            _ => String::new(),
-        };
+        let text = |name: &str, max: usize| fields.text_up_to(name, max);
         let campaigns = match fields.get("selectedCampaigns") {
             Field::List(names) => names.iter().cloned().collect(),
             Field::Text(name) => HashSet::from([name.clone()]),

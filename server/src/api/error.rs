@@ -10,7 +10,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use crate::leads::validate::Invalid;
+use crate::forms::Invalid;
 use crate::security::rate_limit::RateLimited;
 use crate::store::StoreError;
 

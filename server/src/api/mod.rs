@@ -3,15 +3,16 @@
 //! /api/campaign-applications). Described in openapi.yaml at the repository root.
 //!
 //! One file per endpoint family, each with its own `router()`; `app.rs` merges them. What
-//! they share: `request` (rate limit, content type, body limit, fields) and `error`, the
-//! one error type, answered as a 4xx with `{"error": "<a sentence a visitor understands>"}`
-//! (or 503 when the database cannot take the write).
+//! they share: `request` (the extractors: content type, body limit, fields), `form` (the one
+//! pipeline of the public forms, each a `Form`) and `error`, the one error type, answered as
+//! a 4xx with `{"error": "<a sentence a visitor understands>"}` (or 503 when the database
+//! cannot take the write).
 
 pub mod account_requests;
 pub mod campaign_applications;
 pub mod error;
+pub mod form;
 pub mod guard;
-pub mod intake;
 pub mod record_token;
 pub mod request;
 pub mod submit_lead;
@@ -19,6 +20,7 @@ pub mod submit_lead;
 pub use account_requests::ACCOUNT_REQUESTS_PATH;
 pub use campaign_applications::APPLICATIONS_PATH;
 pub use error::{ApiError, MSG_CROSS_SITE, MSG_MEDIA_TYPE, MSG_RATE_LIMITED, MSG_TIMEOUT, MSG_TOO_LARGE, MSG_UNAVAILABLE, MSG_UNREADABLE};
+pub use form::Form;
 pub use record_token::RECORD_TOKEN_PATH;
-pub use request::{Encoding, Submission, read};
+pub use request::{Encoding, SentAs, Submission};
 pub use submit_lead::SUBMIT_LEAD_PATH;

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
 
-use super::{ApiError, read};
+use super::{ApiError, Submission};
 use crate::leads::validate::validate_token;
 use crate::state::AppState;
 use crate::store::now_ms;
@@ -19,9 +19,8 @@ pub fn router() -> Router<Arc<AppState>> {
     Router::new().route(RECORD_TOKEN_PATH, post(handle))
 }
 
-pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Result<StatusCode, ApiError> {
-    let (_, submission) = read(&state, request).await;
-    let record = validate_token(&submission?.fields, &state.catalogue)?;
+pub async fn handle(State(state): State<Arc<AppState>>, submission: Submission) -> Result<StatusCode, ApiError> {
+    let record = validate_token(&submission.fields, &state.catalogue)?;
     state
         .store
         .record_token(record, now_ms())

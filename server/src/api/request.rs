@@ -1,17 +1,22 @@
-//! Reading an API request: the content type, the body limit, then the body as fields (JSON
-//! from the page's script, or a plain form post). The cross-site rule, the rate limit and
-//! the deadlines were applied before, to every request (`api::guard`).
+//! Reading an API request, as extractors: [`Submission`], the body as fields after the
+//! content type and the body limit (JSON from the page's script, or a plain form post), whose
+//! refusal is an [`ApiError`]; and [`SentAs`], the encoding the request declares, known even
+//! when its body cannot be read. The cross-site rule, the rate limit and the deadlines were
+//! applied before, to every request (`api::guard`).
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use axum::body::{Body, to_bytes};
-use axum::extract::{ConnectInfo, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 
 use super::ApiError;
 use super::guard::ClientIp;
-use crate::leads::validate::{Fields, is_web_url};
-use crate::leads::{RequestContext, percent_decode, truncate};
+use crate::forms::{Fields, MAX_URL, form_pairs, is_web_url, truncate};
+use crate::leads::RequestContext;
 use crate::security::rate_limit::client_ip;
 use crate::state::AppState;
 
@@ -23,44 +28,56 @@ pub enum Encoding {
     Form,
 }
 
-/// A request's body as fields, after the rate limit, content type and size checks.
+/// A request's body as fields, after the content type and size checks, with where it came
+/// from. As an extractor its refusal is the `ApiError` to answer (415, 413, 408 or 400).
 pub struct Submission {
     pub encoding: Encoding,
     pub fields: Fields,
     pub context: RequestContext,
 }
 
-/// Reads and decodes a request. The encoding is known even when decoding fails, so the
-/// caller can answer a form post with HTML.
-pub async fn read(state: &AppState, request: Request) -> (Option<Encoding>, Result<Submission, ApiError>) {
-    let (parts, body) = request.into_parts();
-    let ip = match parts.extensions.get::<ClientIp>() {
-        Some(ClientIp(ip)) => *ip,
-        None => client_ip(
-            &parts.headers,
-            parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0),
-            &state.config.server,
-        ),
-    };
-    let encoding = media_type(&parts.headers);
-    let seen_referer = header_text(&parts.headers, header::REFERER, 2048).filter(|u| is_web_url(u));
-    let Some(encoding) = encoding else {
-        return (None, Err(ApiError::UnsupportedMediaType));
-    };
-    let result = decode(state, encoding, body).await.map(|fields| Submission {
-        encoding,
-        fields,
-        context: RequestContext {
-            ip: ip.map(|ip| ip.to_string()),
-            user_agent: header_text(&parts.headers, header::USER_AGENT, 512),
-            // Until the page says which page it was on, the Referer header is the best guess.
-            page_url: seen_referer.clone(),
-            referrer: None,
-            seen_referer,
-            utm: Default::default(),
-        },
-    });
-    (Some(encoding), result)
+impl FromRequest<Arc<AppState>> for Submission {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        let (parts, body) = request.into_parts();
+        let ip = match parts.extensions.get::<ClientIp>() {
+            Some(ClientIp(ip)) => *ip,
+            None => client_ip(
+                &parts.headers,
+                parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0),
+                &state.config.server,
+            ),
+        };
+        let seen_referer = header_text(&parts.headers, header::REFERER, MAX_URL).filter(|u| is_web_url(u));
+        let encoding = media_type(&parts.headers).ok_or(ApiError::UnsupportedMediaType)?;
+        let fields = decode(state, encoding, body).await?;
+        Ok(Submission {
+            encoding,
+            fields,
+            context: RequestContext {
+                ip: ip.map(|ip| ip.to_string()),
+                user_agent: header_text(&parts.headers, header::USER_AGENT, 512),
+                // Until the page says which page it was on, the Referer header is the best guess.
+                page_url: seen_referer.clone(),
+                referrer: None,
+                seen_referer,
+                utm: Default::default(),
+            },
+        })
+    }
+}
+
+/// The encoding the request's Content-Type declares (None: neither JSON nor a form post),
+/// read before its body: a form post is answered with HTML even when the body is refused.
+pub struct SentAs(pub Option<Encoding>);
+
+impl<S: Send + Sync> FromRequestParts<S> for SentAs {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
+        Ok(SentAs(media_type(&parts.headers)))
+    }
 }
 
 async fn decode(state: &AppState, encoding: Encoding, body: Body) -> Result<Fields, ApiError> {
@@ -70,18 +87,7 @@ async fn decode(state: &AppState, encoding: Encoding, body: Body) -> Result<Fiel
             let value: serde_json::Value = serde_json::from_slice(&bytes)?;
             Fields::from_json(&value).ok_or(ApiError::Unreadable)
         }
-        Encoding::Form => {
-            let text = std::str::from_utf8(&bytes)?;
-            let pairs = text
-                .split('&')
-                .filter(|p| !p.is_empty())
-                .map(|p| {
-                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                    (percent_decode(k), percent_decode(v))
-                })
-                .collect();
-            Ok(Fields::from_form(pairs))
-        }
+        Encoding::Form => Ok(Fields::from_form(form_pairs(std::str::from_utf8(&bytes)?))),
     }
 }
 

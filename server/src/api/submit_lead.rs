@@ -5,17 +5,19 @@ use std::sync::Arc;
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Query, Request, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
-use super::{ApiError, Encoding, Submission, intake, read};
-use crate::leads::RequestContext;
-use crate::leads::validate::{Field, Fields, validate_lead};
+use super::ApiError;
+use super::form::{self, Form};
+use crate::forms::{Field, Fields, Invalid};
+use crate::leads::validate::validate_lead;
+use crate::leads::{NewLead, RequestContext};
 use crate::state::AppState;
-use crate::store::{Submitted, new_lead_id, now_ms};
+use crate::store::{Submitted, now_ms};
 
 pub const SUBMIT_LEAD_PATH: &str = "/.netlify/functions/submit-lead";
 
@@ -24,80 +26,89 @@ pub const THANKS_PATH: &str = "/callback-requested";
 
 /// The endpoint and the confirmation page its no-JavaScript form posts are sent on to.
 pub fn router() -> Router<Arc<AppState>> {
-    Router::new().route(SUBMIT_LEAD_PATH, post(handle)).route(THANKS_PATH, get(thanks))
+    Router::new()
+        .route(SUBMIT_LEAD_PATH, post(form::handle::<Callback>))
+        .route(THANKS_PATH, get(thanks))
 }
 
-pub async fn handle(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    // The encoding is known even when reading failed: a form post is answered with HTML.
-    let (sent_as, submission) = read(&state, request).await;
-    let Submission { encoding, fields, context } = match submission {
-        Ok(s) => s,
-        Err(e) => return refuse(&state, sent_as, None, e),
-    };
-    match submit(&state, &fields, context).await {
-        Ok(submitted) => accepted(encoding, &submitted, &fields),
-        Err(e) => refuse(&state, Some(encoding), Some(&fields), e),
+/// The callback request, on the forms' pipeline (`api::form`).
+pub struct Callback;
+
+impl Form for Callback {
+    const KIND: &'static str = "lead";
+    type Valid = NewLead;
+
+    fn validate(state: &AppState, fields: &Fields, context: RequestContext) -> Result<NewLead, Invalid> {
+        validate_lead(fields, &state.catalogue, &state.consent, context)
     }
-}
 
-/// Validates and stores the lead: committed (with its outbox rows) before this returns.
-async fn submit(state: &AppState, fields: &Fields, context: RequestContext) -> Result<Submitted, ApiError> {
-    if fields.honeypot_filled() {
-        // Bots are told it worked and nothing is kept.
+    /// Committed, with its outbox rows, before this returns.
+    async fn store(state: &AppState, lead: NewLead) -> Result<Submitted, ApiError> {
+        let slug = lead.service_slug.clone();
+        let channels = state.notifier.channels_for(&slug);
+        let submitted = state
+            .store
+            .submit_lead(lead, channels, now_ms())
+            .await
+            .inspect_err(|e| tracing::error!(error = %e, service = %slug, "could not store a lead"))?;
+        if submitted.duplicate {
+            state.metrics.lead_duplicate();
+            tracing::info!(lead = %submitted.id, service = %slug, "repeat submission answered with the earlier lead");
+        } else {
+            state.metrics.lead_accepted();
+            state.notifier.wake.notify_one();
+            tracing::info!(lead = %submitted.id, service = %slug, "lead accepted");
+        }
+        Ok(submitted)
+    }
+
+    /// The thank-you page of the service asked about (a slug of lower-case letters and
+    /// dashes, or none).
+    fn thanks_path(fields: &Fields) -> String {
+        let slug = match fields.get("serviceSlug") {
+            Field::Text(s) if s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => s.as_str(),
+            _ => "",
+        };
+        format!("{THANKS_PATH}?service={slug}")
+    }
+
+    /// The form again, with the visitor's values and the error above it.
+    async fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
+        let text = |name: &str| fields.map(|f| f.text_up_to(name, 200)).unwrap_or_default();
+        let slug = text("serviceSlug");
+        let service = state.catalogue.service(slug.trim());
+        let line = service
+            .map(|s| state.config.phone_for(&s.slug))
+            .unwrap_or(&state.config.site.support_phone);
+        let page = FormPage {
+            brand: &state.config.site.brand,
+            css: state.assets.css,
+            error: error.message(),
+            slug: service.map(|s| s.slug.as_str()),
+            consent_text: state.consent.current(),
+            full_name: &text("fullName"),
+            phone_value: &text("phone"),
+            zip_code: &text("zipCode"),
+            phone: &line.display(),
+            tel_href: &line.tel_href(),
+        };
+        match page.render() {
+            Ok(html) => (error.status(), Html(html)).into_response(),
+            Err(e) => {
+                tracing::error!(error = %e, "form page template failed");
+                (error.status(), error.message()).into_response()
+            }
+        }
+    }
+
+    /// The lead API's own counters, older than the submission metrics.
+    fn count_honeypot(state: &AppState) {
         state.metrics.lead_honeypot();
         tracing::info!("honeypot filled; submission discarded");
-        return Ok(Submitted {
-            id: new_lead_id(),
-            duplicate: false,
-        });
     }
-    let lead = validate_lead(fields, &state.catalogue, &state.consent, context)?;
-    let slug = lead.service_slug.clone();
-    let channels = state.notifier.channels_for(&slug);
-    let submitted = state
-        .store
-        .submit_lead(lead, channels, now_ms())
-        .await
-        .inspect_err(|e| tracing::error!(error = %e, service = %slug, "could not store a lead"))?;
-    if submitted.duplicate {
-        state.metrics.lead_duplicate();
-        tracing::info!(lead = %submitted.id, service = %slug, "repeat submission answered with the earlier lead");
-    } else {
-        state.metrics.lead_accepted();
-        state.notifier.wake.notify_one();
-        tracing::info!(lead = %submitted.id, service = %slug, "lead accepted");
-    }
-    Ok(submitted)
-}
 
-/// Counts the refusal, then answers it: the JSON error, or for a form post the form again
-/// with the visitor's values and the error above it.
-fn refuse(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
-    state.metrics.rejected(error.reason());
-    match encoding {
-        Some(Encoding::Form) => form_error(state, fields, &error),
-        _ => error.into_response(),
-    }
-}
-
-/// 201 with the lead's id (`intake::answer`: a repeat is answered exactly like a new lead, so
-/// the answer never tells that this phone asked about this service); a form post is sent on
-/// to the thank-you page.
-fn accepted(encoding: Encoding, submitted: &Submitted, fields: &Fields) -> Response {
-    match encoding {
-        Encoding::Json => intake::answer(submitted),
-        Encoding::Form => {
-            let slug = match fields.get("serviceSlug") {
-                Field::Text(s) if s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => s.clone(),
-                _ => String::new(),
-            };
-            let location = format!("{THANKS_PATH}?service={slug}");
-            let mut r = StatusCode::SEE_OTHER.into_response();
-            if let Ok(v) = HeaderValue::from_str(&location) {
-                r.headers_mut().insert(header::LOCATION, v);
-            }
-            r
-        }
+    fn count_refusal(state: &AppState, error: &ApiError) {
+        state.metrics.rejected(error.reason());
     }
 }
 
@@ -114,40 +125,6 @@ struct FormPage<'a> {
     zip_code: &'a str,
     phone: &'a str,
     tel_href: &'a str,
-}
-
-/// The form again, with the visitor's values and the error above it.
-fn form_error(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
-    let text = |name: &str| match fields.map(|f| f.get(name)) {
-        Some(Field::Text(s)) => s.chars().take(200).collect::<String>(),
-        _ => String::new(),
-    };
-    let slug = text("serviceSlug");
-    let service = state.catalogue.service(slug.trim());
-    let line = service
-        .map(|s| state.config.phone_for(&s.slug))
-        .unwrap_or(&state.config.site.support_phone);
-    let page = FormPage {
-        brand: &state.config.site.brand,
-        css: state.assets.css,
-        error: error.message(),
-        slug: service.map(|s| s.slug.as_str()),
-        consent_text: state.consent.current(),
-        full_name: &text("fullName"),
-        phone_value: &text("phone"),
-        zip_code: &text("zipCode"),
-        phone: &line.display(),
-        tel_href: &line.tel_href(),
-    };
-    let mut response = match page.render() {
-        Ok(html) => (error.status(), Html(html)).into_response(),
-        Err(e) => {
-            tracing::error!(error = %e, "form page template failed");
-            (error.status(), error.message()).into_response()
-        }
-    };
-    error.add_headers(&mut response);
-    response
 }
 
 #[derive(Template)]

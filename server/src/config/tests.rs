@@ -56,6 +56,12 @@ fn bad_values_name_their_key() {
     assert!(bad("[notify]\nwebhook_url = \"https://x.example/hook\"").contains("notify.webhook_secret"));
     let secret = "webhook_secret = \"0123456789abcdef\"";
     assert!(bad(&format!("[notify]\nwebhook_url = 'http://203.0.113.9\\@127.0.0.1/hook'\n{secret}")).contains("notify.webhook_url"));
+    // The forms' rules for an address and a web address hold here too (crate::forms).
+    assert!(bad("[site]\npublic_url = \"https://www example\"").contains("site.public_url"));
+    assert!(bad("[site]\npublic_url = \"https://\"").contains("site.public_url"));
+    assert!(bad("[site]\ninfo_email = \"info@ringready.example\\u0085\"").contains("site.info_email"));
+    assert!(bad("[notify]\nrecipients = [\"a@x.example\\u0007\"]").contains("notify.recipients[0]"));
+    assert!(bad("[site]\nsocial = [{ name = \"Facebook\", url = \"https://x.example/\\\"><b>\" }]").contains("site.social[0].url"));
     assert!(bad("[server]\ntrusted_proxy_hops = 0").contains("server.trusted_proxy_hops"));
     assert!(bad("[server]\ntrusted_proxy_hops = 11").contains("server.trusted_proxy_hops"));
     let e = Config::build(None, &env(&[("LISTEN", "not an address")]))

@@ -6,6 +6,8 @@ pub mod validate;
 
 use serde::Serialize;
 
+use crate::forms::{percent_decode, truncate};
+
 /// A validated callback request, ready to store.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NewLead {
@@ -90,13 +92,6 @@ mod tests {
         assert_eq!(utm.term, None);
         assert_eq!(Utm::from_url("https://x.example/hvac"), Utm::default());
     }
-
-    #[test]
-    fn percent_decoding_keeps_bad_escapes() {
-        assert_eq!(percent_decode("a%20b+c"), "a b c");
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(percent_decode("%zz%4"), "%zz%4");
-    }
 }
 
 /// A certificate record from record-token, kept by token.
@@ -106,36 +101,4 @@ pub struct TokenRecord {
     pub ping_url: Option<String>,
     pub service_slug: String,
     pub cert_url: Option<String>,
-}
-
-/// At most `max` characters of `s`.
-pub fn truncate(s: &str, max: usize) -> String {
-    s.chars().take(max).collect()
-}
-
-/// Decodes %XX escapes and '+' (form encoding); invalid escapes are kept as they are.
-pub fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }

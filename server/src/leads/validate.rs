@@ -1,13 +1,10 @@
 //! Server-side validation of a callback request, from a JSON body or a form post. The
 //! first failing rule's message is what the visitor sees (docs/product.md, "The callback request").
 
-use std::collections::HashMap;
-
-use serde_json::Value;
-
 use super::consent::{ConsentWordings, sha256_hex};
-use super::{Certificate, NewLead, RequestContext, TokenRecord, Utm, truncate};
+use super::{Certificate, NewLead, RequestContext, TokenRecord, Utm};
 use crate::catalogue::Catalogue;
+use crate::forms::{Field, Fields, Invalid, MAX_URL, has_control, is_format_char, is_web_url, truncate};
 use crate::phone::UsPhone;
 
 pub const MSG_SERVICE: &str = "This service is not available. Please reload the page and try again.";
@@ -26,125 +23,22 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// Combining marks allowed on one letter (Vietnamese stacks two; "Zalgo" text stacks dozens).
 pub const MAX_COMBINING_RUN: usize = 3;
 const MAX_TOKEN: usize = 256;
-const MAX_URL: usize = 2048;
 const MAX_TCPA_TEXT: usize = 4000;
 pub const CERT_URL_PREFIX: &str = "https://cert.trustedform.com/";
-/// The hidden field bots fill in and people never see. The prefix `hp_` is reserved for
-/// honeypots: no real field of any form starts with it, so it can never collide with one.
-pub const HONEYPOT_FIELD: &str = "hp_website";
 
-/// Why a request was refused: the visitor's message and a short reason for metrics.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Invalid {
-    pub reason: &'static str,
-    pub message: &'static str,
+/// The text of an optional field: None when missing or blank, Err when it is not a text,
+/// is longer than `max` characters or holds a control character.
+fn optional_text(fields: &Fields, name: &str, max: usize) -> Result<Option<String>, ()> {
+    match fields.get(name) {
+        Field::Missing => Ok(None),
+        Field::Text(s) if s.trim().is_empty() => Ok(None),
+        Field::Text(s) if s.chars().count() <= max && !has_control(s) => Ok(Some(s.trim().to_string())),
+        _ => Err(()),
+    }
 }
 
 fn invalid(reason: &'static str, message: &'static str) -> Invalid {
     Invalid { reason, message }
-}
-
-/// One submitted field, whatever the encoding.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Field {
-    Missing,
-    Text(String),
-    Bool(bool),
-    /// Several texts: a JSON array of strings, or a form key sent more than once. Only a
-    /// list field takes it; to any other field it is a wrong type.
-    List(Vec<String>),
-    /// Present but of a type the field cannot have (number, object, array of non-strings…).
-    WrongType,
-}
-
-/// The fields of a submission, from JSON or from a form post.
-pub struct Fields(HashMap<String, Field>);
-
-impl Fields {
-    /// A JSON object's fields. Anything that is not an object has no fields.
-    pub fn from_json(value: &Value) -> Option<Self> {
-        let object = value.as_object()?;
-        let fields = object
-            .iter()
-            .map(|(k, v)| {
-                let field = match v {
-                    Value::Null => Field::Missing,
-                    Value::String(s) => Field::Text(s.clone()),
-                    Value::Bool(b) => Field::Bool(*b),
-                    Value::Array(items) => items
-                        .iter()
-                        .map(|i| i.as_str().map(String::from))
-                        .collect::<Option<Vec<_>>>()
-                        .map_or(Field::WrongType, Field::List),
-                    _ => Field::WrongType,
-                };
-                (k.clone(), field)
-            })
-            .collect();
-        Some(Self(fields))
-    }
-
-    /// Form fields (already decoded). A checked checkbox arrives as "on".
-    pub fn from_form(pairs: Vec<(String, String)>) -> Self {
-        let mut fields = HashMap::new();
-        for (k, v) in pairs {
-            let field = if k == "consent" {
-                Field::Bool(matches!(v.as_str(), "on" | "true" | "1" | "yes"))
-            } else {
-                Field::Text(v)
-            };
-            // A repeated key is a list (checkboxes sharing a name); to a field that takes one
-            // text it is a wrong type.
-            match fields.remove(&k) {
-                None => {
-                    fields.insert(k, field);
-                }
-                Some(earlier) => {
-                    let mut items = match earlier {
-                        Field::List(items) => items,
-                        Field::Text(t) => vec![t],
-                        _ => Vec::new(),
-                    };
-                    match field {
-                        Field::Text(t) => items.push(t),
-                        _ => {
-                            fields.insert(k, Field::WrongType);
-                            continue;
-                        }
-                    }
-                    fields.insert(k, Field::List(items));
-                }
-            }
-        }
-        Self(fields)
-    }
-
-    pub fn get(&self, name: &str) -> &Field {
-        self.0.get(name).unwrap_or(&Field::Missing)
-    }
-
-    /// The text of an optional field: None when missing or blank.
-    fn optional_text(&self, name: &str, max: usize) -> Result<Option<String>, ()> {
-        match self.get(name) {
-            Field::Missing => Ok(None),
-            Field::Text(s) if s.trim().is_empty() => Ok(None),
-            Field::Text(s) if s.chars().count() <= max && !has_control(s) => Ok(Some(s.trim().to_string())),
-            _ => Err(()),
-        }
-    }
-
-    /// True when the honeypot field holds anything.
-    pub fn honeypot_filled(&self) -> bool {
-        match self.get(HONEYPOT_FIELD) {
-            Field::Missing | Field::Bool(false) => false,
-            Field::Text(s) => !s.is_empty(),
-            Field::Bool(true) | Field::List(_) | Field::WrongType => true,
-        }
-    }
-}
-
-fn has_control(s: &str) -> bool {
-    s.chars().any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t')
 }
 
 /// Checks a callback request in the order of the form and builds the lead to store.
@@ -196,8 +90,8 @@ pub fn validate_lead(
 
     // Page context sent by the page itself wins over the Referer header the server saw
     // (which stays beside it, as `seen_referer`). Anything but a clean http(s) URL is dropped.
-    let page_url = fields.optional_text("pageUrl", MAX_URL).ok().flatten().filter(|u| is_web_url(u));
-    let referrer = fields.optional_text("referrer", MAX_URL).ok().flatten().filter(|u| is_web_url(u));
+    let page_url = optional_text(fields, "pageUrl", MAX_URL).ok().flatten().filter(|u| is_web_url(u));
+    let referrer = optional_text(fields, "referrer", MAX_URL).ok().flatten().filter(|u| is_web_url(u));
     if page_url.is_some() {
         context.page_url = page_url;
     }
@@ -222,9 +116,9 @@ fn certificate(fields: &Fields) -> Result<Certificate, Invalid> {
     let bad = || invalid("certificate", MSG_CERTIFICATE);
     // The page sends trustedform_*; a no-JavaScript form post carries the script's own fields.
     let pick = |a: &str, b: &str, max: usize| -> Result<Option<String>, Invalid> {
-        match fields.optional_text(a, max).map_err(|()| bad())? {
+        match optional_text(fields, a, max).map_err(|()| bad())? {
             Some(v) => Ok(Some(v)),
-            None => fields.optional_text(b, max).map_err(|()| bad()),
+            None => optional_text(fields, b, max).map_err(|()| bad()),
         }
     };
     let cert_url = pick("trustedform_cert_url", "xxTrustedFormCertUrl", MAX_URL)?;
@@ -237,7 +131,7 @@ fn certificate(fields: &Fields) -> Result<Certificate, Invalid> {
 /// Checks a record-token body.
 pub fn validate_token(fields: &Fields, catalogue: &Catalogue) -> Result<TokenRecord, Invalid> {
     let bad = || invalid("certificate", MSG_CERTIFICATE);
-    let token = match fields.optional_text("token", MAX_TOKEN) {
+    let token = match optional_text(fields, "token", MAX_TOKEN) {
         Ok(Some(t)) => t,
         _ => return Err(invalid("certificate", MSG_TOKEN)),
     };
@@ -245,8 +139,8 @@ pub fn validate_token(fields: &Fields, catalogue: &Catalogue) -> Result<TokenRec
         Field::Text(s) if catalogue.service(s.trim()).is_some() => s.trim().to_string(),
         _ => return Err(invalid("service", MSG_SERVICE)),
     };
-    let ping_url = fields.optional_text("ping", MAX_URL).map_err(|()| bad())?;
-    let cert_url = fields.optional_text("certUrl", MAX_URL).map_err(|()| bad())?;
+    let ping_url = optional_text(fields, "ping", MAX_URL).map_err(|()| bad())?;
+    let cert_url = optional_text(fields, "certUrl", MAX_URL).map_err(|()| bad())?;
     check_certificate(cert_url.as_deref(), Some(&token), ping_url.as_deref()).map_err(|()| bad())?;
     Ok(TokenRecord {
         token: truncate(&token, MAX_TOKEN),
@@ -293,25 +187,6 @@ pub fn is_trustedform_url(url: &str) -> bool {
         && path.bytes().all(|b| b.is_ascii_alphanumeric() || b"/-._~?=&%+:".contains(&b))
 }
 
-/// An absolute http(s) URL with a host, without control characters, white space, quotes,
-/// angle brackets or backslashes: safe to store, show in an e-mail and send on.
-pub fn is_web_url(url: &str) -> bool {
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        &url[8..]
-    } else if lower.starts_with("http://") {
-        &url[7..]
-    } else {
-        return false;
-    };
-    url.len() <= MAX_URL
-        && !rest.is_empty()
-        && !rest.starts_with(['/', '?', '#'])
-        && !url
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`') || is_format_char(c))
-}
-
 /// A name people write: a letter at least, no control or format characters (bidi
 /// overrides, zero-width characters), no line or paragraph separators, and at most
 /// `MAX_COMBINING_RUN` combining marks on one letter. The zero-width (non-)joiner is kept
@@ -339,34 +214,6 @@ fn is_plain_name(name: &str) -> bool {
     name.chars().any(char::is_alphabetic)
 }
 
-/// Unicode's format characters (general category Cf): invisible, they reorder or hide text.
-fn is_format_char(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{0600}'..='\u{0605}'
-            | '\u{061C}'
-            | '\u{06DD}'
-            | '\u{070F}'
-            | '\u{0890}'..='\u{0891}'
-            | '\u{08E2}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{110BD}'
-            | '\u{110CD}'
-            | '\u{13430}'..='\u{1343F}'
-            | '\u{1BCA0}'..='\u{1BCA3}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0001}'
-            | '\u{E0020}'..='\u{E007F}'
-    )
-}
-
 fn is_zip(s: &str) -> bool {
     let b = s.as_bytes();
     let digits = |r: &[u8]| r.iter().all(u8::is_ascii_digit);
@@ -383,38 +230,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn arrays_of_strings_and_repeated_form_keys_are_lists() {
-        let f = Fields::from_json(&json!({ "a": ["x", "y"], "b": [], "c": ["x", 1], "d": "x" })).expect("object");
-        assert_eq!(f.get("a"), &Field::List(vec!["x".into(), "y".into()]));
-        assert_eq!(f.get("b"), &Field::List(vec![]));
-        assert_eq!(f.get("c"), &Field::WrongType);
-        assert_eq!(f.get("d"), &Field::Text("x".into()));
-        let pairs = |p: &[(&str, &str)]| p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let f = Fields::from_form(pairs(&[
-            ("a", "x"),
-            ("b", "1"),
-            ("a", "y"),
-            ("a", "z"),
-            ("consent", "on"),
-            ("consent", "on"),
-        ]));
-        assert_eq!(f.get("a"), &Field::List(vec!["x".into(), "y".into(), "z".into()]));
-        assert_eq!(f.get("b"), &Field::Text("1".into()));
-        assert_eq!(
-            f.get("consent"),
-            &Field::WrongType,
-            "a repeated checkbox of one value stays ambiguous"
-        );
-    }
-
-    #[test]
     fn a_list_is_a_wrong_type_to_the_lead_rules() {
         // What a repeated key or an array meant to the lead API before lists existed.
-        let pairs = |p: &[(&str, &str)]| p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let f = Fields::from_form(pairs(&[("hp_website", ""), ("hp_website", "")]));
-        assert!(f.honeypot_filled(), "a repeated honeypot counts as filled");
         let f = Fields::from_json(&json!({ "zipCode": ["15213"], "pageUrl": ["https://x.example/"] })).expect("object");
-        assert_eq!(f.optional_text("zipCode", 10), Err(()));
-        assert_eq!(f.optional_text("pageUrl", 100), Err(()));
+        assert_eq!(optional_text(&f, "zipCode", 10), Err(()));
+        assert_eq!(optional_text(&f, "pageUrl", 100), Err(()));
     }
 }

@@ -17,7 +17,7 @@ pub enum SubmissionKind {
 }
 
 impl SubmissionKind {
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             SubmissionKind::AccountRequest => "account_request",
             SubmissionKind::CampaignApplication => "campaign_application",

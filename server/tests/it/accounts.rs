@@ -39,7 +39,7 @@ fn vectors() -> Vec<Value> {
 
 /// What JavaScript's trim() leaves.
 fn trim(s: &str) -> &str {
-    site_server::accounts::validate::js_trim(s)
+    site_server::forms::js_trim(s)
 }
 
 #[tokio::test]
@@ -162,6 +162,45 @@ async fn answer_of(r: reqwest::Response) -> ((StatusCode, String, Vec<String>), 
     let keys = body.as_object().expect("object").keys().cloned().collect();
     let id = body["id"].as_str().expect("id").to_string();
     ((status, cache, keys), id)
+}
+
+/// The header modal's website is held to the one rule for a web address a visitor sends
+/// (`forms::is_web_url`): http(s), a host, no white space, quotes or angle brackets.
+#[tokio::test]
+async fn the_registration_website_follows_the_one_web_address_rule() {
+    let (_, store) = stores().await.remove(0);
+    let s = server(store, None, &[]).await;
+    let case = vectors()
+        .into_iter()
+        .find(|c| c["name"] == "registration: an http website")
+        .expect("the vector");
+    for (website, error) in [
+        ("http://summitleads.example/partners", None),
+        ("HTTPS://summitleads.example", None),
+        (
+            "https://summitleads.example/\"><img src=x>",
+            Some(site_server::accounts::validate::MSG_WEBSITE),
+        ),
+        (
+            "https://summitleads.example/a\\b",
+            Some(site_server::accounts::validate::MSG_WEBSITE),
+        ),
+        ("https://?partners", Some(site_server::accounts::validate::MSG_WEBSITE)),
+    ] {
+        let mut body = case["body"].clone();
+        body["website"] = json!(website);
+        let r = post(&s, &body).await;
+        let status = r.status();
+        let answer: Value = r.json().await.expect("json");
+        match error {
+            None => assert_eq!(status, StatusCode::CREATED, "{website}: {answer}"),
+            Some(message) => assert_eq!(
+                (status, answer["error"].as_str()),
+                (StatusCode::BAD_REQUEST, Some(message)),
+                "{website}"
+            ),
+        }
+    }
 }
 
 #[tokio::test]

@@ -119,6 +119,39 @@ async fn the_shared_validation_vectors() {
     }
 }
 
+/// The page address the modal sends is kept only when it is a web address by the one rule
+/// of every form (`forms::is_web_url`): otherwise the Referer the server saw stands.
+#[tokio::test]
+async fn a_page_address_that_is_not_a_clean_web_address_is_not_kept() {
+    for (name, store) in stores().await {
+        let s = server_on(Arc::clone(&store), open_limit()).await;
+        let referer = "https://www.ringready.example/campaigns";
+        for (n, page) in [
+            "https://www.ringready.example/campaigns\"><b>x</b>",
+            "https://www.ringready.example/\u{202e}lmth",
+            "javascript:alert(1)",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut body = valid(&format!("page{n}@leadflow.example"));
+            body["pageUrl"] = json!(page);
+            let r = s
+                .client
+                .post(s.url(PATH))
+                .header("referer", referer)
+                .json(&body)
+                .send()
+                .await
+                .expect("post");
+            let (status, id) = id_of(r).await;
+            assert_eq!(status, StatusCode::CREATED, "{name}: {page}");
+            let stored = store.submission(&id).await.expect("read").expect("stored");
+            assert_eq!(stored.page_url.as_deref(), Some(referer), "{name}: {page}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn applications_are_stored_on_both_stores_and_only_an_identical_one_is_a_repeat() {
     for (name, store) in stores().await {

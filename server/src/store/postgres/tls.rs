@@ -54,7 +54,7 @@ impl PgTarget {
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             match pair.split_once('=') {
                 Some(("sslmode", v)) => sslmode = Some(v.to_string()),
-                Some(("sslrootcert", v)) => rootcert = Some(crate::leads::percent_decode(v)),
+                Some(("sslrootcert", v)) => rootcert = Some(crate::forms::percent_decode(v)),
                 _ => rest.push(pair),
             }
         }

@@ -1,0 +1,139 @@
+//! The one pipeline of every public form (the callback request, account requests, campaign
+//! applications): read the request ([`Submission`]), discard it when the honeypot is filled,
+//! validate it with the form's rules, store it, and answer: 201 `{"id"}` to JSON, or a 303 to
+//! the form's thank-you page for a plain form post (post/redirect/get). A refusal is an
+//! [`ApiError`]: the JSON error, or for a form post the form's page again with the visitor's
+//! values and the message. What differs between the forms is their [`Form`]: a route is
+//! `post(form::handle::<TheForm>)` (docs/architecture.md, "Add a form").
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde_json::json;
+
+use super::ApiError;
+use super::request::{Encoding, SentAs, Submission};
+use crate::forms::{Fields, Invalid};
+use crate::leads::RequestContext;
+use crate::state::AppState;
+use crate::store::{Mail, NewSubmission, Submitted, new_lead_id, now_ms};
+
+/// What one form brings to the pipeline.
+pub trait Form: Send + Sync + 'static {
+    /// Its name in logs and in the submission metrics (`store::SubmissionKind::as_str`).
+    const KIND: &'static str;
+
+    /// What its rules make of the fields: everything `store` needs.
+    type Valid: Send;
+
+    /// Its rules, in the form's order: the first that fails is the visitor's message.
+    /// `context` is where the request came from, to keep with it.
+    fn validate(state: &AppState, fields: &Fields, context: RequestContext) -> Result<Self::Valid, Invalid>;
+
+    /// Stores what was validated, committed (with its notifications) before it returns; a
+    /// store failure is `ApiError::Unavailable`, logged here with what it was about.
+    fn store(state: &AppState, valid: Self::Valid) -> impl Future<Output = Result<Submitted, ApiError>> + Send;
+
+    /// Where a plain form post goes once accepted (or discarded as a bot's): its thank-you
+    /// page, from the fields sent. It must be a valid header value.
+    fn thanks_path(fields: &Fields) -> String;
+
+    /// For a plain form post refused: the form's page again (status `error.status()`), the
+    /// visitor's values in place, `error.message()` shown. `fields` is None when the body
+    /// could not be read. The pipeline adds the refusal's headers.
+    fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> impl Future<Output = Response> + Send;
+
+    /// Counts a request whose honeypot was filled.
+    fn count_honeypot(state: &AppState) {
+        state.metrics.submission(Self::KIND, "honeypot");
+        tracing::info!(kind = Self::KIND, "honeypot filled; submission discarded");
+    }
+
+    /// Counts a refusal.
+    fn count_refusal(state: &AppState, _error: &ApiError) {
+        state.metrics.submission(Self::KIND, "rejected");
+    }
+}
+
+/// POST handler of the form `F`.
+pub async fn handle<F: Form>(
+    State(state): State<Arc<AppState>>,
+    SentAs(sent_as): SentAs,
+    submission: Result<Submission, ApiError>,
+) -> Response {
+    let Submission { encoding, fields, context } = match submission {
+        Ok(s) => s,
+        Err(e) => return refuse::<F>(&state, sent_as, None, e).await,
+    };
+    match submit::<F>(&state, &fields, context).await {
+        Ok(submitted) => match encoding {
+            Encoding::Json => answer(&submitted),
+            Encoding::Form => Redirect::to(&F::thanks_path(&fields)).into_response(),
+        },
+        Err(e) => refuse::<F>(&state, Some(encoding), Some(&fields), e).await,
+    }
+}
+
+/// A bot that filled the honeypot is told it worked, and nothing is kept.
+async fn submit<F: Form>(state: &AppState, fields: &Fields, context: RequestContext) -> Result<Submitted, ApiError> {
+    if fields.honeypot_filled() {
+        F::count_honeypot(state);
+        return Ok(Submitted {
+            id: new_lead_id(),
+            duplicate: false,
+        });
+    }
+    let valid = F::validate(state, fields, context)?;
+    F::store(state, valid).await
+}
+
+/// Counts the refusal, then answers it: the JSON error, or for a form post the form's page.
+async fn refuse<F: Form>(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
+    F::count_refusal(state, &error);
+    match encoding {
+        Some(Encoding::Form) => {
+            let mut response = F::refused_page(state, fields, &error).await;
+            error.add_headers(&mut response);
+            response
+        }
+        _ => error.into_response(),
+    }
+}
+
+/// 201 `{ "id" }`, every form's JSON answer. A repeat is answered exactly like a new
+/// submission, with an id of its own: the earlier one's id (a UUIDv7, which carries its
+/// time), or any other difference, would tell whoever sends a request that an identical one
+/// came in recently.
+pub fn answer(submitted: &Submitted) -> Response {
+    let id = if submitted.duplicate { new_lead_id() } else { submitted.id.clone() };
+    let mut response = (StatusCode::CREATED, Json(json!({ "id": id }))).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// `Form::store` of a form that is not a lead: the submission and (when e-mail is set up)
+/// its e-mail to staff in one durable transaction, then the outbox worker woken.
+pub async fn store_submission(state: &AppState, submission: NewSubmission, mail: Mail) -> Result<Submitted, ApiError> {
+    let kind = submission.kind.as_str();
+    let mail = state.notifier.mail_enabled().then_some(mail);
+    let submitted = state
+        .store
+        .submit_form(submission, mail, now_ms())
+        .await
+        .inspect_err(|e| tracing::error!(error = %e, kind, "could not store a submission"))?;
+    if submitted.duplicate {
+        state.metrics.submission(kind, "duplicate");
+        tracing::info!(submission = %submitted.id, kind, "repeat submission answered with the earlier one");
+    } else {
+        state.metrics.submission(kind, "accepted");
+        state.notifier.wake.notify_one();
+        tracing::info!(submission = %submitted.id, kind, "submission accepted");
+    }
+    Ok(submitted)
+}
