@@ -148,7 +148,7 @@ test-api: web tools
 
 ## Measures the site against its budgets (README, Benchmarks); BENCH_ONLY=leads runs one section.
 bench: build chromium
-	python3 server/benches/bench.py
+	python3 bench/bench.py
 
 ## Formats the Rust (rustfmt) and the TypeScript (Biome: layout and import order).
 fmt: deps

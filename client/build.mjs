@@ -7,28 +7,28 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { findIslands } from "./islands/discover.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "target", "web");
 mkdirSync(out, { recursive: true });
 
-// The island runtime and one chunk per island (client/islands/*.tsx, found here, so adding
-// an island is adding its file). Every file name carries its content hash, so the server can
-// serve them all as immutable; manifest.json names the runtime entry.
+// The island runtime and one chunk per island (every `<Name>.island.tsx` under client/, found
+// by islands/discover.mjs, so adding an island is adding its file). Every file name carries
+// its content hash, so the server can serve them all as immutable; manifest.json names the
+// runtime entry.
 const clientOut = join(out, "client");
 rmSync(clientOut, { recursive: true, force: true });
-const islandsDir = join(root, "client", "islands");
-const islandNames = readdirSync(islandsDir)
-  .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
-  .map((f) => f.replace(/\.tsx$/, ""))
-  .sort();
+const clientDir = join(root, "client");
+const islands = findIslands(clientDir);
+const islandNames = islands.map((i) => i.name);
 const islandRegistry = {
   name: "island-registry",
   setup(b) {
     b.onResolve({ filter: /^virtual:islands$/ }, () => ({ path: "registry", namespace: "islands" }));
     b.onLoad({ filter: /.*/, namespace: "islands" }, () => ({
-      contents: `export const islands = {${islandNames.map((n) => `${JSON.stringify(n)}: () => import(${JSON.stringify(`./${n}.tsx`)})`).join(",")}};`,
-      resolveDir: islandsDir,
+      contents: `export const islands = {${islands.map((i) => `${JSON.stringify(i.name)}: () => import(${JSON.stringify(i.path)})`).join(",")}};`,
+      resolveDir: clientDir,
       loader: "ts",
     }));
   },

@@ -20,7 +20,7 @@ module.exports = {
   },
   plugins: [
     // `noscript:` styles apply only when the browser runs no script (JavaScript turned off):
-    // the menus' plain-link stand-ins for their buttons (client/islands/Disclosure.tsx).
+    // the menus' plain-link stand-ins for their buttons (client/features/header/Disclosure.island.tsx).
     ({ addVariant }) => addVariant("noscript", "@media (scripting: none)"),
   ],
 };

@@ -1,4 +1,4 @@
-import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../client/lib/legal";
+import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../client/features/legal/legal";
 import { expect, test } from "./fixtures";
 import { expectFocusTrapped } from "./support/dialog";
 import { callbackForm, expectHydrated, footer, press } from "./support/service";

@@ -1,13 +1,23 @@
-import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { findIslands } from "./discover.mjs";
 import { defineIsland, eager, wakesOn } from "./island";
 
-const dir = dirname(fileURLToPath(import.meta.url));
-/** The files the build turns into islands (client/build.mjs uses the same rule). */
-const islandFiles = readdirSync(dir).filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f));
+const clientDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** The files the build turns into islands (client/build.mjs finds them the same way). */
+const islands = findIslands(clientDir);
+
+/** Every TypeScript source under client/ but the tests (relative paths). */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [relative(clientDir, path)] : [];
+  });
+}
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello, {name}</p>;
@@ -63,15 +73,22 @@ describe("defineIsland", () => {
   });
 });
 
-describe("the islands in client/islands/", () => {
+describe("the islands (client/**/<Name>.island.tsx)", () => {
   it("exist", () => {
-    expect(islandFiles.length).toBeGreaterThan(0);
+    expect(islands.length).toBeGreaterThan(0);
   });
 
-  for (const file of islandFiles) {
-    it(`${file} declares the island its file names`, async () => {
-      const mod = (await import(join(dir, file))) as { default?: { islandName?: string } };
-      expect(mod.default?.islandName).toBe(file.replace(/\.tsx$/, ""));
+  for (const { name, path } of islands) {
+    it(`${relative(clientDir, path)} declares the island its file names`, async () => {
+      const mod = (await import(path)) as { default?: { islandName?: string } };
+      expect(mod.default?.islandName).toBe(name);
     });
   }
+
+  it("are the only files that declare one (any other would never reach the browser)", () => {
+    const declaring = sources(clientDir).filter(
+      (file) => file !== join("islands", "island.tsx") && /\bdefineIsland\(/.test(readFileSync(join(clientDir, file), "utf8")),
+    );
+    expect(declaring.sort()).toEqual(islands.map((i) => relative(clientDir, i.path)).sort());
+  });
 });

@@ -1,10 +1,10 @@
-import { CallLink } from "../components/CallLink";
-import { SiteFooter } from "../components/SiteFooter";
-import { SiteHeader } from "../components/SiteHeader";
-import CampaignBrowser from "../islands/CampaignBrowser";
-import { portalCampaign } from "../lib/campaigns";
+import CampaignBrowser from "../features/campaigns/CampaignBrowser.island";
+import { portalCampaign } from "../features/campaigns/campaigns";
+import { SiteFooter } from "../features/footer/SiteFooter";
+import { SiteHeader } from "../features/header/SiteHeader";
 import { formatPhone } from "../lib/phone";
 import type { CampaignsProps } from "../lib/types";
+import { CallLink } from "../ui/CallLink";
 
 const BENEFITS = [
   { title: "Competitive payouts", text: "$28-$175+ per qualified lead with weekly payments" },

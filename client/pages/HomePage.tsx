@@ -1,6 +1,5 @@
-import { SiteFooter } from "../components/SiteFooter";
-import { SiteHeader } from "../components/SiteHeader";
-import { IconSprite } from "../components/SpriteIcon";
+import { SiteFooter } from "../features/footer/SiteFooter";
+import { SiteHeader } from "../features/header/SiteHeader";
 import type { HomeProps } from "../lib/types";
 import { ClosingCallToAction } from "../sections/home/ClosingCallToAction";
 import { FeatureLayers } from "../sections/home/FeatureLayers";
@@ -8,6 +7,7 @@ import { GettingStarted } from "../sections/home/GettingStarted";
 import { HomeHero } from "../sections/home/HomeHero";
 import { MarketingWaste } from "../sections/home/MarketingWaste";
 import { ProblemLeakFix } from "../sections/home/ProblemLeakFix";
+import { IconSprite } from "../ui/SpriteIcon";
 import { CLOSING, FEATURES, GETTING_STARTED, HERO, MARKETING_WASTE, PROBLEM, SAMPLE_LEAD } from "./homeContent";
 
 /** The landing page (/): the header with its overlays, then a stack of seven sections

@@ -1,7 +1,7 @@
-import { LegalText } from "../components/legal/LegalText";
-import { SiteFooter } from "../components/SiteFooter";
-import { SiteHeader } from "../components/SiteHeader";
-import { LEGAL_TITLES } from "../lib/legal";
+import { SiteFooter } from "../features/footer/SiteFooter";
+import { SiteHeader } from "../features/header/SiteHeader";
+import { LegalText } from "../features/legal/LegalText";
+import { LEGAL_TITLES } from "../features/legal/legal";
 import type { LegalPageProps } from "../lib/types";
 
 /** /privacy and /terms: the same texts the legal modals show, as pages of their own that

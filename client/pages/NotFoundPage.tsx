@@ -1,5 +1,5 @@
-import { Logo } from "../components/Logo";
 import type { NotFoundProps } from "../lib/types";
+import { Logo } from "../ui/Logo";
 
 /** Answer for any path that is neither a page, a redirect nor an asset. */
 export function NotFoundPage({ site }: NotFoundProps) {

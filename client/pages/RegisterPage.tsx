@@ -1,9 +1,9 @@
-import { CallLink } from "../components/CallLink";
-import { SiteFooter } from "../components/SiteFooter";
-import { SiteHeader } from "../components/SiteHeader";
-import RegistrationRequest from "../islands/RegistrationRequest";
+import RegistrationRequest from "../features/accounts/RegistrationRequest.island";
+import { SiteFooter } from "../features/footer/SiteFooter";
+import { SiteHeader } from "../features/header/SiteHeader";
 import { formatPhone } from "../lib/phone";
 import type { RegisterProps } from "../lib/types";
+import { CallLink } from "../ui/CallLink";
 
 const STEPS = [
   { title: "Tell us who you are", text: "Pick your account type and fill in one short form." },

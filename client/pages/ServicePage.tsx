@@ -1,6 +1,6 @@
-import { SiteFooter } from "../components/SiteFooter";
-import { SiteHeader } from "../components/SiteHeader";
-import Tracking from "../islands/Tracking";
+import { SiteFooter } from "../features/footer/SiteFooter";
+import { SiteHeader } from "../features/header/SiteHeader";
+import Tracking from "../features/tracking/Tracking.island";
 import type { ServiceProps } from "../lib/types";
 import { BottomCallBar } from "../sections/service/BottomCallBar";
 import { CallbackSection } from "../sections/service/CallbackSection";

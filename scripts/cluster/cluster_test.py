@@ -56,7 +56,7 @@ KILLED_SLOT = 2
 
 @functools.cache
 def template():
-    """The submit-lead JSON of the bench (server/benches/leads.py), with @PHONE@ for the number."""
+    """The submit-lead JSON of the bench (bench/leads.py), with @PHONE@ for the number."""
     with open(os.path.join(ROOT, "catalogue", "site.toml"), "rb") as f:
         brand = tomllib.load(f)["site"]["brand"]
     with open(os.path.join(ROOT, "catalogue", "consent.toml"), "rb") as f:

@@ -114,6 +114,31 @@ pub enum Command {
     /// The staff console's accounts (made on the command line only).
     #[command(subcommand)]
     Staff(StaffCommand),
+    /// Add synthetic leads to the database: for the benchmarks (bench/), never a real site.
+    ///
+    /// Lead i (from 0) is `<id-prefix>-<i, 8 digits>`, arrived `newest-ms - i * spacing-ms`,
+    /// asks about one of the catalogue's services in turn, with a generated name and the phone
+    /// +1412 followed by 2000000 + i (the shape is in server/src/store/seed.rs). One transaction,
+    /// through the tables' triggers; prints how many leads and notifications were added.
+    #[command(hide = true)]
+    Seed {
+        /// How many leads (1 to 7,999,999).
+        #[arg(long, value_name = "N")]
+        leads: i64,
+        /// When the newest lead arrived, in ms since 1970 (default: now).
+        #[arg(long, value_name = "MS")]
+        newest_ms: Option<i64>,
+        /// Between one lead and the next older one, in ms.
+        #[arg(long, value_name = "MS", default_value_t = 30_000)]
+        spacing_ms: i64,
+        /// The start of every lead's id.
+        #[arg(long, value_name = "PREFIX", default_value = "seed")]
+        id_prefix: String,
+        /// Also an e-mail notification for most leads, delivered or given up, with its
+        /// delivery attempt (the leads' delivery status to match).
+        #[arg(long)]
+        notifications: bool,
+    },
 }
 
 #[derive(Debug, Clone, Subcommand)]

@@ -109,6 +109,9 @@ pub struct ServerConfig {
     /// On SIGTERM, before that: this long still serving, /healthz answering 503 and every
     /// answer closing its connection, so a load balancer takes the server out first. 0: none.
     pub shutdown_drain_ms: u64,
+    /// How long a server's lease on the scheduled jobs lasts unless renewed (by the
+    /// database's clock; renewed every third of it).
+    pub leader_lease_ms: u64,
 }
 
 impl ServerConfig {
@@ -158,6 +161,9 @@ pub struct NotifyConfig {
     pub give_up_after_hours: u32,
     pub retry_base_ms: u64,
     pub retry_max_ms: u64,
+    /// On PostgreSQL, the longest the worker waits between looks at the outbox when no
+    /// wake-up comes (LISTEN/NOTIFY wakes it when a notification is queued).
+    pub poll_interval_ms: u64,
 }
 
 impl NotifyConfig {
@@ -383,6 +389,9 @@ impl Config {
         if n.retry_max_ms > MAX_RETRY_CAP_MS {
             key("notify.retry_max_ms", "must be at most 3600000 (one hour)");
         }
+        if !(100..=3_600_000).contains(&n.poll_interval_ms) {
+            key("notify.poll_interval_ms", "must be between 100 and 3600000 (one hour)");
+        }
         let sv = &self.server;
         if !sv.metrics_listen.is_empty() && sv.metrics_addr().is_none() {
             key("server.metrics_listen", "must be an address such as 127.0.0.1:9100, or empty");
@@ -399,6 +408,9 @@ impl Config {
             if ms == 0 {
                 key(name, "must be at least 1");
             }
+        }
+        if !(1000..=600_000).contains(&sv.leader_lease_ms) {
+            key("server.leader_lease_ms", "must be between 1000 and 600000 (ten minutes)");
         }
         if !(1..=MAX_PROXY_HOPS).contains(&sv.trusted_proxy_hops) {
             key("server.trusted_proxy_hops", "must be between 1 and 10");

@@ -3,14 +3,16 @@
 //! operator's commands do their work in `site_server::ops` and `staff::cli`; this file
 //! dispatches, sets up the log, and runs the server.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use site_server::catalogue::SLUGS;
 use site_server::cli::{self, Cli, Command, ConfigCommand, LogFormat, OutboxCommand, OutboxId, Sources};
 use site_server::config::Overrides;
 use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
-use site_server::store::{Outbox, Retried, RetryScope, Store};
+use site_server::store::{Outbox, Retried, RetryScope, SeedPlan, Store};
 use site_server::urls::redact;
 use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
 use tokio::sync::watch;
@@ -77,6 +79,31 @@ async fn run(cli: Cli, overrides: Overrides) -> Result<ExitCode, String> {
             let result = outbox_retry(&store, all, id).await;
             store.close().await;
             result?;
+        }
+        Command::Seed {
+            leads,
+            newest_ms,
+            spacing_ms,
+            id_prefix,
+            notifications,
+        } => {
+            let plan = SeedPlan {
+                leads,
+                newest_ms: newest_ms.unwrap_or_else(site_server::store::now_ms),
+                spacing_ms,
+                id_prefix,
+                services: SLUGS.iter().map(|s| s.to_string()).collect(),
+                notifications,
+            };
+            if let Some(problem) = plan.problem() {
+                eprintln!("error: site seed: {problem}");
+                return Ok(ExitCode::from(INVALID));
+            }
+            let store = open(&load()?.server.database_url, None).await?;
+            let result = store.seed_leads(&plan).await;
+            store.close().await;
+            let seeded = result.map_err(|e| format!("site seed: {e}"))?;
+            writeln!(out, "seeded {} leads, {} notifications", seeded.leads, seeded.notifications).map_err(|e| e.to_string())?;
         }
         Command::Staff(staff) => {
             let store = open(&load()?.server.database_url, None).await?;

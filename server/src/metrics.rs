@@ -1,10 +1,16 @@
 //! Counters for /metrics in the Prometheus text format. Plain atomics: no labels beyond the
 //! few fixed ones here, so there is nothing to configure or leak.
+//!
+//! With several servers on one database, the figures read from the database (the outboxes'
+//! depth and oldest undelivered notification, the last 24 hours' deliveries) are exported
+//! by the server running the scheduled jobs only (`jobs_leader 1`), so that a sum across
+//! servers counts them once; every other series is this server's own
+//! (docs/operations.md, "Monitoring").
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::store::{DeliveryCount, OutboxSummary};
 
@@ -70,6 +76,12 @@ pub struct Metrics {
     responses: [AtomicU64; 5],
     /// The server's own backups, once they are configured.
     backups: Mutex<Option<BackupFigures>>,
+    /// Whether this server runs the scheduled jobs now (and exports the database's figures).
+    leader: AtomicBool,
+    /// Scheduled jobs this server ran, by job.
+    job_runs: Mutex<BTreeMap<&'static str, u64>>,
+    /// Delivery outcomes not recorded because the claim was lost, by channel.
+    outcomes_dropped: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl Metrics {
@@ -123,6 +135,30 @@ impl Metrics {
         }
         self.latency_count.fetch_add(1, Ordering::Relaxed);
         self.latency_sum_ms.fetch_add(ms.max(0) as u64, Ordering::Relaxed);
+    }
+
+    /// Whether this server runs the scheduled jobs (and so exports the database's figures).
+    pub fn set_leader(&self, leading: bool) {
+        self.leader.store(leading, Ordering::Relaxed);
+    }
+
+    pub fn leading(&self) -> bool {
+        self.leader.load(Ordering::Relaxed)
+    }
+
+    /// A scheduled job ("retention") ran on this server.
+    pub fn job_ran(&self, job: &'static str) {
+        *self.job_runs.lock().unwrap_or_else(|p| p.into_inner()).entry(job).or_insert(0) += 1;
+    }
+
+    /// A delivery's outcome was not recorded: its claim had been taken over.
+    pub fn outcome_dropped(&self, channel: &'static str) {
+        *self
+            .outcomes_dropped
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(channel)
+            .or_insert(0) += 1;
     }
 
     /// Records what the worker read of outbox `name` (pending, failed, oldest undelivered).
@@ -267,11 +303,36 @@ impl Metrics {
             self.latency_sum_ms.load(Ordering::Relaxed) as f64 / 1000.0
         );
         let _ = writeln!(out, "notification_delivery_seconds_count {count}");
-        let health = self.health();
+        let _ = writeln!(
+            out,
+            "# HELP notification_outcomes_dropped_total Delivery outcomes not recorded because another claim had taken the notification over (its lease ran out), by channel.\n# TYPE notification_outcomes_dropped_total counter"
+        );
+        for (channel, n) in self.outcomes_dropped.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            let _ = writeln!(out, "notification_outcomes_dropped_total{{channel=\"{channel}\"}} {n}");
+        }
+        let leading = self.leading();
+        let _ = writeln!(
+            out,
+            "# HELP jobs_leader 1 when this server runs the scheduled jobs and exports the database's figures (outbox_*, notification_deliveries_24h); one server at a time.\n# TYPE jobs_leader gauge\njobs_leader {}",
+            u8::from(leading)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP scheduled_job_runs_total Scheduled jobs this server ran, by job.\n# TYPE scheduled_job_runs_total counter"
+        );
+        for (job, n) in self.job_runs.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            let _ = writeln!(out, "scheduled_job_runs_total{{job=\"{job}\"}} {n}");
+        }
+        let mut health = self.health();
+        if !leading {
+            // Database-wide figures: the server running the scheduled jobs exports them.
+            health.outboxes.clear();
+            health.deliveries_24h.clear();
+        }
         let outboxes = &health.outboxes;
         let _ = writeln!(
             out,
-            "# HELP outbox_depth Notifications not delivered, by outbox and status (pending: being retried; failed: given up, see `site outbox retry`).\n# TYPE outbox_depth gauge"
+            "# HELP outbox_depth Notifications not delivered, by outbox and status (pending: being retried; failed: given up, see `site outbox retry`); database-wide, from the server with jobs_leader 1 only.\n# TYPE outbox_depth gauge"
         );
         for (name, o) in outboxes.iter() {
             let _ = writeln!(out, "outbox_depth{{outbox=\"{name}\",status=\"pending\"}} {}", o.pending);
@@ -279,7 +340,7 @@ impl Metrics {
         }
         let _ = writeln!(
             out,
-            "# HELP outbox_oldest_undelivered_seconds Age of the oldest notification not yet delivered (0: none).\n# TYPE outbox_oldest_undelivered_seconds gauge"
+            "# HELP outbox_oldest_undelivered_seconds Age of the oldest notification not yet delivered (0: none); database-wide, from the server with jobs_leader 1 only.\n# TYPE outbox_oldest_undelivered_seconds gauge"
         );
         for (name, o) in outboxes.iter() {
             let age = o.oldest_undelivered_ms.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
@@ -287,7 +348,7 @@ impl Metrics {
         }
         let _ = writeln!(
             out,
-            "# HELP notification_deliveries_24h Delivery attempts of lead notifications in the last 24 hours, by channel and outcome.\n# TYPE notification_deliveries_24h gauge"
+            "# HELP notification_deliveries_24h Delivery attempts of lead notifications in the last 24 hours, by channel and outcome; database-wide, from the server with jobs_leader 1 only.\n# TYPE notification_deliveries_24h gauge"
         );
         for d in &health.deliveries_24h {
             let _ = writeln!(

@@ -1,4 +1,4 @@
-import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
+import { AdminShell, TableScroll } from "../../features/admin/AdminShell";
 import type { AdminAuditProps } from "../../lib/types";
 
 /** The audit log: every staff action, newest first. */

@@ -1,5 +1,5 @@
-import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
-import ConfirmSubmit from "../../islands/ConfirmSubmit";
+import { AdminShell, CsrfField, TableScroll } from "../../features/admin/AdminShell";
+import ConfirmSubmit from "../../features/admin/ConfirmSubmit.island";
 import type { AdminDataRequestsProps } from "../../lib/types";
 
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
-import { DailyChart, Legend } from "../../components/admin/DailyChart";
+import { AdminShell, TableScroll } from "../../features/admin/AdminShell";
+import { DailyChart, Legend } from "../../features/admin/DailyChart";
 import { formatNumber } from "../../lib/format";
 import type { AdminFunnelProps, FunnelDay, FunnelSeries } from "../../lib/types";
 

@@ -1,4 +1,4 @@
-import { AdminShell, TableScroll } from "../../components/admin/AdminShell";
+import { AdminShell, TableScroll } from "../../features/admin/AdminShell";
 import type { AdminHealthProps } from "../../lib/types";
 
 /** Health: the notification figures /metrics exposes, one table per group. */

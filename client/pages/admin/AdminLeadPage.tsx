@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { AdminShell, CsrfField, TableScroll } from "../../components/admin/AdminShell";
-import { outcomeLabel, statusClass, statusLabel } from "../../components/admin/labels";
-import CopyButton from "../../islands/CopyButton";
+import { AdminShell, CsrfField, TableScroll } from "../../features/admin/AdminShell";
+import CopyButton from "../../features/admin/CopyButton.island";
+import { outcomeLabel, statusClass, statusLabel } from "../../features/admin/labels";
 import type { AdminLeadProps } from "../../lib/types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {

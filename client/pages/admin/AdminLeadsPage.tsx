@@ -1,5 +1,5 @@
-import { AdminShell, Pager, TableScroll } from "../../components/admin/AdminShell";
-import { statusClass, statusLabel } from "../../components/admin/labels";
+import { AdminShell, Pager, TableScroll } from "../../features/admin/AdminShell";
+import { statusClass, statusLabel } from "../../features/admin/labels";
 import type { AdminLeadsProps } from "../../lib/types";
 
 const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";

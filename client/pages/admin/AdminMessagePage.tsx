@@ -1,4 +1,4 @@
-import { AdminShell } from "../../components/admin/AdminShell";
+import { AdminShell } from "../../features/admin/AdminShell";
 import type { AdminMessageProps } from "../../lib/types";
 
 /** A short message inside the console: not found, an expired form, … */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AdminShell, CsrfField } from "../../components/admin/AdminShell";
+import { AdminShell, CsrfField } from "../../features/admin/AdminShell";
 import type { AdminSubmissionProps, Labeled } from "../../lib/types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {

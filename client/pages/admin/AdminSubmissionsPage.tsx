@@ -1,4 +1,4 @@
-import { AdminShell, Pager, TableScroll } from "../../components/admin/AdminShell";
+import { AdminShell, Pager, TableScroll } from "../../features/admin/AdminShell";
 import type { AdminSubmissionsProps } from "../../lib/types";
 
 const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";

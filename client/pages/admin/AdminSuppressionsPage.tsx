@@ -1,5 +1,5 @@
-import { AdminShell, CsrfField, Pager, TableScroll } from "../../components/admin/AdminShell";
-import ConfirmSubmit from "../../islands/ConfirmSubmit";
+import { AdminShell, CsrfField, Pager, TableScroll } from "../../features/admin/AdminShell";
+import ConfirmSubmit from "../../features/admin/ConfirmSubmit.island";
 import type { AdminSuppressionsProps } from "../../lib/types";
 
 const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";

@@ -1,7 +1,7 @@
-import { CallLink } from "../../components/CallLink";
-import { SpriteIcon } from "../../components/SpriteIcon";
-import RegisterButton from "../../islands/RegisterButton";
+import RegisterButton from "../../features/accounts/RegisterButton.island";
 import { formatPhone } from "../../lib/phone";
+import { CallLink } from "../../ui/CallLink";
+import { SpriteIcon } from "../../ui/SpriteIcon";
 import { LeadCallCard, type LeadCallCardProps } from "./LeadCallCard";
 
 interface Props {

@@ -1,4 +1,4 @@
-import { SpriteIcon } from "../../components/SpriteIcon";
+import { SpriteIcon } from "../../ui/SpriteIcon";
 
 export interface LeadCallCardProps {
   label: string;

@@ -1,5 +1,5 @@
-import { CallButton } from "../../components/CallButton";
-import RequestCallback from "../../islands/RequestCallback";
+import RequestCallback from "../../features/callback/RequestCallback.island";
+import { CallButton } from "../../ui/CallButton";
 
 /** Phone layout: the fixed bottom bar, 'Tap To Call Now' and 'Request Callback' (a
  * complementary landmark of its own, so that no content sits outside a landmark). Both labels

@@ -1,7 +1,7 @@
-import { Icon } from "../../components/Icon";
-import { CHECK_ICON } from "../../components/icons";
-import Callback from "../../islands/Callback";
+import Callback from "../../features/callback/Callback.island";
 import type { SampleProject } from "../../lib/types";
+import { Icon } from "../../ui/Icon";
+import { CHECK_ICON } from "../../ui/icons";
 
 interface Props {
   serviceSlug: string;

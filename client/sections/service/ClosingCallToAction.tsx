@@ -1,5 +1,5 @@
-import { CallButton } from "../../components/CallButton";
 import { formatPhone } from "../../lib/phone";
+import { CallButton } from "../../ui/CallButton";
 
 interface Props {
   serviceName: string;

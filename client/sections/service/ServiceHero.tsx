@@ -1,8 +1,8 @@
-import { CallButton } from "../../components/CallButton";
-import { Icon } from "../../components/Icon";
-import { Logo } from "../../components/Logo";
 import { formatPhone } from "../../lib/phone";
 import type { IconNode, Service } from "../../lib/types";
+import { CallButton } from "../../ui/CallButton";
+import { Icon } from "../../ui/Icon";
+import { Logo } from "../../ui/Logo";
 
 interface Props {
   brand: string;

@@ -1,5 +1,5 @@
-import { Icon } from "../../components/Icon";
 import type { Feature, IconNode } from "../../lib/types";
+import { Icon } from "../../ui/Icon";
 
 interface Props {
   title: string;

@@ -1,5 +1,5 @@
-import { Icon } from "../../components/Icon";
-import { CHECK_ICON } from "../../components/icons";
+import { Icon } from "../../ui/Icon";
+import { CHECK_ICON } from "../../ui/icons";
 
 export interface TrustBadge {
   title: string;

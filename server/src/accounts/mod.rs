@@ -2,7 +2,7 @@
 //! the registration request form at /register send us (POST /api/account-requests), the
 //! rules each must pass (`validate`, the same as the form it came from, with the spec's
 //! messages) and the e-mail staff get about it (`mail`). The browser's twin is
-//! client/forms/; both pass catalogue/cases/account-requests.json.
+//! client/features/accounts/; both pass catalogue/cases/account-requests.json.
 
 pub mod mail;
 pub mod validate;

@@ -18,7 +18,7 @@ pub const EXPERIENCE: [(&str, &str); 4] = [
 ];
 
 /// The monthly volume select: value and label. The affiliate's registration forms offer the
-/// same list (`MONTHLY_VOLUME_VALUES`); the browser's copy is client/forms/options.ts.
+/// same list (`MONTHLY_VOLUME_VALUES`); the browser's copy is client/lib/options.ts.
 pub const MONTHLY_VOLUME: [(&str, &str); 5] = [
     ("1-50", "1-50 leads"),
     ("50-100", "50-100 leads"),

@@ -1,6 +1,6 @@
 //! The campaign application's rules, in order: the first that fails is the visitor's message
 //! (the nine of docs/product.md, then ours). The browser's twin is
-//! client/forms/campaignApplication.ts; both pass catalogue/cases/campaign-applications.json.
+//! client/features/campaigns/campaignApplication.ts; both pass catalogue/cases/campaign-applications.json.
 
 use super::{Application, EXPERIENCE, MONTHLY_VOLUME};
 use crate::catalogue::Campaign;

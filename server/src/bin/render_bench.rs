@@ -7,7 +7,7 @@
 //! Prints one line per page type:
 //!   `quickjs <page> n=<N> median_ms=<x> p90_ms=<y> min_ms=<z> bytes=<markup length>`
 //! With `--props-out`, writes `{ "<page>": { "props": "<props JSON>", "markup": "<html>" } }`
-//! so `server/benches/node-render.mjs` can render the same props in Node and compare the markup.
+//! so `bench/node-render.mjs` can render the same props in Node and compare the markup.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

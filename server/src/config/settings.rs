@@ -69,6 +69,10 @@ pub struct ServerSettings {
     /// balancer stops sending requests before the listener closes (server.shutdown_drain_ms).
     #[arg(long, env = "SHUTDOWN_DRAIN_MS", id = "server.shutdown_drain_ms", value_name = "MS")]
     pub shutdown_drain_ms: Option<String>,
+    /// Several servers on one database: the scheduled jobs' lease, renewed every third of it;
+    /// another server takes over within about 1.3 times this (server.leader_lease_ms).
+    #[arg(long, env = "LEADER_LEASE_MS", id = "server.leader_lease_ms", value_name = "MS")]
+    pub leader_lease_ms: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Args)]
@@ -106,6 +110,10 @@ pub struct NotifySettings {
     /// The longest wait between two retries (notify.retry_max_ms).
     #[arg(long, env = "NOTIFY_RETRY_MAX_MS", id = "notify.retry_max_ms", value_name = "MS")]
     pub notify_retry_max_ms: Option<String>,
+    /// On PostgreSQL, the longest wait between looks at the outbox when no wake-up
+    /// (LISTEN/NOTIFY) comes (notify.poll_interval_ms).
+    #[arg(long, env = "NOTIFY_POLL_INTERVAL_MS", id = "notify.poll_interval_ms", value_name = "MS")]
+    pub notify_poll_interval_ms: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Args)]

@@ -1,6 +1,9 @@
 //! Lead e-mails over SMTP: plain text and HTML from askama templates. Mail to any host but
 //! a loopback one goes over TLS (STARTTLS required, or `smtps://`), unless the operator
-//! opts out with `notify.smtp_allow_plaintext`.
+//! opts out with `notify.smtp_allow_plaintext`. Every e-mail's `Message-ID` is made from
+//! its notification's key (`<lead-ID.email@DOMAIN>`, DOMAIN that of `notify.from`), the same
+//! on every attempt and every server, so a mail system can drop a repeat sent after a crash
+//! (docs/decisions/019).
 
 use askama::Template;
 use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
@@ -45,6 +48,14 @@ pub struct EmailSender {
 }
 
 impl EmailSender {
+    /// The `Message-ID` of the notification whose key is `key`: `<KEY@DOMAIN>`, DOMAIN the
+    /// sender's.
+    pub fn message_id(&self, key: &str) -> String {
+        format!("<{key}@{}>", self.from.email.domain())
+    }
+}
+
+impl EmailSender {
     pub fn new(config: &NotifyConfig) -> Result<Self, String> {
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(&config.smtp_url)
             .map_err(|e| format!("notify.smtp_url: {e}"))?
@@ -68,15 +79,16 @@ impl EmailSender {
         })
     }
 
-    /// Sends a submission's plain-text e-mail (account request, campaign application).
-    pub async fn send_mail(&self, submission_id: &str, mail: &Mail, recipients: &[String]) -> Result<(), String> {
+    /// Sends a submission's plain-text e-mail (account request, campaign application); `key`
+    /// names the notification (its `Message-ID`).
+    pub async fn send_mail(&self, key: &str, mail: &Mail, recipients: &[String]) -> Result<(), String> {
         if recipients.is_empty() {
             return Err("no recipients configured".into());
         }
         let mut builder = Message::builder()
             .from(self.from.clone())
             .subject(mail.subject.clone())
-            .message_id(Some(format!("<{submission_id}@submissions>")));
+            .message_id(Some(self.message_id(key)));
         for r in recipients {
             builder = builder.to(r.parse().map_err(|e| format!("recipient: {e}"))?);
         }
@@ -87,8 +99,9 @@ impl EmailSender {
         self.transport.send(message).await.map(|_| ()).map_err(|e| e.to_string())
     }
 
-    /// Sends the lead to its service's recipients. `service_name` is the catalogue name.
-    pub async fn send(&self, lead: &LeadRecord, service_name: &str) -> Result<(), String> {
+    /// Sends the lead to its service's recipients. `service_name` is the catalogue name; `key`
+    /// names the notification (its `Message-ID`).
+    pub async fn send(&self, lead: &LeadRecord, service_name: &str, key: &str) -> Result<(), String> {
         let recipients = self.config.recipients_for(&lead.service_slug);
         if recipients.is_empty() {
             return Err("no recipients configured for this service".into());
@@ -120,7 +133,7 @@ impl EmailSender {
                 "New callback request: {service_name}{}",
                 lead.zip_code.as_deref().map(|z| format!(" ({z})")).unwrap_or_default()
             ))
-            .message_id(Some(format!("<{}@leads>", lead.id)));
+            .message_id(Some(self.message_id(key)));
         for r in recipients {
             builder = builder.to(r.parse().map_err(|e| format!("recipient: {e}"))?);
         }

@@ -4,12 +4,19 @@
 //! delivered. Only a notification still undelivered `notify.give_up_after_hours` (72 or
 //! more) after its delivery effort began is marked failed: logged, counted, shown in
 //! /metrics, and sent again by `site outbox retry` (docs/decisions/009-notification-retries.md).
+//!
+//! Several servers may deliver from one PostgreSQL database: a claim's lease is the
+//! database's clock's, and an outcome is recorded only under the claim that sent it
+//! (docs/decisions/019); every e-mail and webhook names its notification (`delivery_key`), so
+//! a receiver can drop the repeat a crash between sending and recording makes. On
+//! PostgreSQL the worker is woken by LISTEN/NOTIFY when any server queues a notification,
+//! and otherwise looks every `notify.poll_interval_ms` (docs/decisions/021).
 
 pub mod email;
 pub mod webhook;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::sync::{Notify, watch};
 
@@ -17,18 +24,18 @@ use crate::catalogue::Catalogue;
 use crate::config::NotifyConfig;
 use crate::metrics::Metrics;
 use crate::store::{Channel, Notice, Outbox, OutboxItem, Store, StoreError, now_ms};
-
-/// How often the worker reads the undelivered part of the outboxes for /metrics.
-const SUMMARY_EVERY: Duration = Duration::from_secs(2);
 use email::EmailSender;
 use webhook::WebhookSender;
 
-/// How long a claimed notification stays ours before another worker may take it.
+/// How long a claimed notification stays ours (by the database's clock) before another
+/// worker may take it: far longer than a send may take (SMTP's timeout is 15 s, the
+/// webhook's 10 s).
 const LEASE_MS: i64 = 120_000;
 /// Notifications delivered concurrently.
 const BATCH: usize = 32;
-/// Longest sleep between looks at the outbox when nothing wakes the worker.
-const IDLE_POLL: Duration = Duration::from_secs(2);
+/// Longest sleep between looks at the outbox on SQLite, whose server is woken by its own
+/// requests only: `site outbox retry`, another process, cannot wake it.
+const SQLITE_POLL: Duration = Duration::from_secs(2);
 
 pub struct Notifier {
     store: Arc<Store>,
@@ -85,7 +92,9 @@ impl Notifier {
 
     /// Reads each outbox's pending and failed counts, its oldest undelivered notification and
     /// the last 24 hours' delivery attempts into the metrics (a scrape never reads the
-    /// database; the console's health page calls this, then shows the metrics' figures).
+    /// database): every two seconds on the server that runs the scheduled jobs (the only one
+    /// that exports them, `background.rs`), and whenever the console's health page is
+    /// opened, which then shows the metrics' figures.
     pub async fn refresh_summary(&self) {
         for outbox in Outbox::ALL {
             match self.store.outbox_summary(outbox).await {
@@ -109,16 +118,18 @@ impl Notifier {
         i64::from(self.config.give_up_after_hours) * 3_600_000
     }
 
-    /// Runs until `stop` turns true; the batch in progress is finished first.
+    /// Runs until `stop` turns true; the batch in progress is finished first. Woken by this
+    /// server's requests and, on PostgreSQL, by any server's (LISTEN/NOTIFY); otherwise it
+    /// looks when the next retry is due, and at the latest every poll interval.
     pub async fn run(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
-        let mut summarised: Option<Instant> = None;
+        let listener = self.store.watch_queue(Arc::clone(&self.wake), stop.clone());
+        let poll = match listener {
+            Some(_) => Duration::from_millis(self.config.poll_interval_ms),
+            None => SQLITE_POLL,
+        };
         loop {
             if *stop.borrow() {
                 break;
-            }
-            if summarised.is_none_or(|at| at.elapsed() >= SUMMARY_EVERY) {
-                self.refresh_summary().await;
-                summarised = Some(Instant::now());
             }
             let mut items = Vec::new();
             for outbox in Outbox::ALL {
@@ -128,9 +139,9 @@ impl Notifier {
                 }
             }
             if items.is_empty() {
-                let wait = match self.store.next_due_ms().await {
-                    Ok(Some(due)) => Duration::from_millis((due - now_ms()).clamp(0, IDLE_POLL.as_millis() as i64) as u64),
-                    _ => IDLE_POLL,
+                let wait = match self.store.next_due_in_ms(now_ms()).await {
+                    Ok(Some(due_in)) => Duration::from_millis(due_in.clamp(0, poll.as_millis() as i64) as u64),
+                    _ => poll,
                 };
                 tokio::select! {
                     () = self.wake.notified() => {}
@@ -150,11 +161,15 @@ impl Notifier {
                 let _ = d.await;
             }
         }
+        if let Some(listener) = listener {
+            let _ = listener.await;
+        }
         tracing::info!("notification worker stopped");
     }
 
     /// Sends one notification (a lead's, on its channel, or a submission's e-mail) and
-    /// records the outcome in its outbox.
+    /// records the outcome in its outbox, unless the claim was lost meanwhile: then the
+    /// outcome of the claim that took it over counts, and this one is logged and dropped.
     async fn deliver(&self, item: OutboxItem) {
         let attempt = item.attempts + 1;
         let outbox = item.outbox();
@@ -166,12 +181,18 @@ impl Notifier {
                     self.metrics.delivered_after(now - lead.received_at_ms);
                 }
                 delivered(&item, attempt);
-                self.store.mark_delivered(outbox, item.id, attempt, now).await.map(|()| "delivered")
+                self.store
+                    .mark_delivered(outbox, item.id, item.claim, attempt, now)
+                    .await
+                    .map(|kept| kept.then_some("delivered"))
             }
             Err(error) if now - item.since_ms >= self.give_up_ms() => {
                 let error = redact(&error);
                 failed(&item, attempt, self.config.give_up_after_hours, &error);
-                self.store.mark_failed(outbox, item.id, attempt, &error).await.map(|()| "failed")
+                self.store
+                    .mark_failed(outbox, item.id, item.claim, attempt, &error)
+                    .await
+                    .map(|kept| kept.then_some("failed"))
             }
             Err(error) => {
                 let error = redact(&error);
@@ -183,13 +204,17 @@ impl Notifier {
                 );
                 retried(&item, attempt, delay, &error);
                 self.store
-                    .mark_retry(outbox, item.id, attempt, now + delay as i64, &error)
+                    .mark_retry(outbox, item.id, item.claim, attempt, now + delay as i64, &error)
                     .await
-                    .map(|()| "retry")
+                    .map(|kept| kept.then_some("retry"))
             }
         };
         match outcome {
-            Ok(outcome) => self.metrics.delivery(metric_channel(&item), outcome),
+            Ok(Some(outcome)) => self.metrics.delivery(metric_channel(&item), outcome),
+            Ok(None) => {
+                self.metrics.outcome_dropped(metric_channel(&item));
+                dropped(&item, attempt);
+            }
             // The lease runs out and the notification is tried again: late, never lost.
             Err(e) => unrecorded(&item, &e),
         }
@@ -197,6 +222,7 @@ impl Notifier {
 
     /// One attempt at sending `item`.
     async fn send(&self, item: &OutboxItem, attempt: u32) -> Result<(), String> {
+        let key = delivery_key(&item.notice);
         match &item.notice {
             Notice::Lead {
                 channel: Channel::Email,
@@ -208,7 +234,7 @@ impl Notifier {
                         .service(&lead.service_slug)
                         .map(|s| s.name.as_str())
                         .unwrap_or(&lead.service_slug);
-                    sender.send(lead, name).await
+                    sender.send(lead, name, &key).await
                 }
                 None => Err("e-mail is not configured on this server".into()),
             },
@@ -216,14 +242,24 @@ impl Notifier {
                 channel: Channel::Webhook,
                 lead,
             } => match &self.webhook {
-                Some(sender) => sender.send(lead, attempt).await,
+                Some(sender) => sender.send(lead, attempt, &key).await,
                 None => Err("the webhook is not configured on this server".into()),
             },
-            Notice::Mail { submission_id, mail } => match &self.email {
-                Some(sender) => sender.send_mail(submission_id, mail, &self.config.intake_recipients()).await,
+            Notice::Mail { mail, .. } => match &self.email {
+                Some(sender) => sender.send_mail(&key, mail, &self.config.intake_recipients()).await,
                 None => Err("e-mail is not configured on this server".into()),
             },
         }
+    }
+}
+
+/// The notification's name, the same on every attempt and every server: `lead-ID.email`,
+/// `lead-ID.webhook` or `submission-ID.email`. An e-mail's `Message-ID` and a webhook's
+/// `Idempotency-Key` carry it, so a receiver can drop a repeat.
+pub fn delivery_key(notice: &Notice) -> String {
+    match notice {
+        Notice::Lead { channel, lead } => format!("lead-{}.{}", lead.id, channel.as_str()),
+        Notice::Mail { submission_id, .. } => format!("submission-{submission_id}.email"),
     }
 }
 
@@ -280,6 +316,18 @@ fn retried(item: &OutboxItem, attempt: u32, delay: u64, error: &str) {
             submission = %submission_id, attempt, retry_in_ms = delay, error = %error,
             "submission e-mail will be retried"
         ),
+    }
+}
+
+fn dropped(item: &OutboxItem, attempt: u32) {
+    let why = "outcome not recorded: the claim was lost (its lease ran out and another claim took the notification over)";
+    match &item.notice {
+        Notice::Lead { channel, lead } => {
+            tracing::warn!(lead = %lead.id, outbox = item.id, channel = channel.as_str(), attempt, "{why}");
+        }
+        Notice::Mail { submission_id, .. } => {
+            tracing::warn!(submission = %submission_id, outbox = item.id, attempt, "{why}");
+        }
     }
 }
 

@@ -1,7 +1,10 @@
 //! Lead webhooks: the lead as JSON, POSTed with an HMAC-SHA256 signature of a timestamp and
 //! the body (`X-Signature-256: t=<unix seconds>,v1=<hex>`, the MAC of "<t>.<body>"), so a
-//! receiver can refuse a replayed delivery (README, "Webhook"). Redirects are never
-//! followed: any 3xx is a failed delivery. Errors never carry the URL (it may hold a secret).
+//! receiver can refuse a replayed delivery (README, "Webhook"), and an `Idempotency-Key`
+//! naming the notification (`lead-ID.webhook`), the same on every attempt and every server,
+//! so a receiver can drop a repeat sent after a crash (docs/decisions/019). Redirects are
+//! never followed: any 3xx is a failed delivery. Errors never carry the URL (it may hold a
+//! secret).
 
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::json;
@@ -12,6 +15,8 @@ use crate::store::LeadRecord;
 use crate::time::rfc3339;
 
 pub const SIGNATURE_HEADER: &str = "x-signature-256";
+/// The header naming the notification: one value per notification, whatever the attempt.
+pub const IDEMPOTENCY_HEADER: &str = "idempotency-key";
 
 pub struct WebhookSender {
     client: reqwest::Client,
@@ -42,7 +47,8 @@ impl WebhookSender {
         })
     }
 
-    pub async fn send(&self, lead: &LeadRecord, attempt: u32) -> Result<(), String> {
+    /// POSTs the lead; `key` names the notification (`Idempotency-Key`).
+    pub async fn send(&self, lead: &LeadRecord, attempt: u32, key: &str) -> Result<(), String> {
         let body = payload(lead).to_string();
         let timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -54,6 +60,7 @@ impl WebhookSender {
             .header("content-type", "application/json")
             .header(SIGNATURE_HEADER, signature(&self.secret, timestamp, body.as_bytes()))
             .header("x-lead-id", &lead.id)
+            .header(IDEMPOTENCY_HEADER, key)
             .header("x-delivery-attempt", attempt.to_string())
             .body(body)
             .send()

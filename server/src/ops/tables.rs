@@ -44,6 +44,10 @@ pub const NOT_COPIED: &[(&str, &str)] = &[
         "each server records its release's files in the database it runs on, at start",
     ),
     (
+        "job_leader",
+        "which running server holds the scheduled jobs' lease: a live lease, about the servers of the database it is in",
+    ),
+    (
         "lead_names",
         "SQLite's name index (FTS5), kept by triggers; PostgreSQL indexes the names itself",
     ),

@@ -34,7 +34,7 @@ use props::{
 use register::RegisterPages;
 
 /// Icons the home page carries inline: those its first screen and header controls show
-/// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/components/header/HomeHeader.tsx).
+/// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/features/header/HomeHeader.tsx).
 const HOME_ICONS: [&str; 9] = [
     "check",
     "chevron-down",

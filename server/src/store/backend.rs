@@ -5,21 +5,25 @@
 //! (docs/decisions/013-store-contract.md). What an operation does is written here, once; a
 //! backend file says only how it does it.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
+use tokio::sync::{Notify, watch};
+use tokio::task::JoinHandle;
 
 use super::assets::{AssetRelease, RecordedAsset};
 use super::{
     Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, Listed, Mail, NewAudit,
     NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person, PersonRecords, Retried, RetryOutcome,
-    RetryScope, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord, Submitted,
-    Suppression, ZoneOffsets,
+    RetryScope, SeedPlan, Seeded, SessionRecord, SlowDelivery, StaffAccount, StaffLogin, StoreError, SubmissionFilter, SubmissionRecord,
+    Submitted, Suppression, ZoneOffsets,
 };
 use crate::leads::{NewLead, TokenRecord};
 
 /// A backend: every trait below (each backend implements each in its file of that name).
-pub trait Backend: Writer + Leads + Outboxes + Submissions + Staff + Console + Funnel + Assets {}
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Assets {}
 
-impl<T: Writer + Leads + Outboxes + Submissions + Staff + Console + Funnel + Assets> Backend for T {}
+impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Assets> Backend for T {}
 
 /// The writer (`writer.rs`): one per process, committing request writes in groups
 /// (docs/decisions/002-group-commit.md).
@@ -60,32 +64,41 @@ pub trait Leads: Send + Sync {
 }
 
 /// The outboxes the notification worker delivers from (`outbox.rs`): lead notifications and
-/// submission e-mails, each operation taking which.
+/// submission e-mails, each operation taking which. Several servers may deliver from one
+/// database: leases are the database's clock's, and outcomes are bound to claims
+/// (docs/decisions/019).
 #[async_trait]
 pub trait Outboxes: Send + Sync {
-    /// Leases up to `limit` of an outbox's due notifications for `lease_ms`. For lead
-    /// notifications, in the same transaction, due ones whose lead's number is on the
-    /// do-not-call list are marked suppressed instead, and none of an erased lead is ever
-    /// returned: the list and erasure bind at delivery (docs/decisions/011).
+    /// Leases up to `limit` of an outbox's notifications due at `now_ms` for `lease_ms`. The
+    /// lease is set, and the leases of earlier claims judged, by the database's clock, so a
+    /// server whose clock runs ahead never takes a row another holds; `now_ms` only says what
+    /// is due (a retry is due at the time the server that scheduled it wrote). Each claimed
+    /// row gets a new token, handed back in its item. For lead notifications, in the same
+    /// transaction, due ones whose lead's number is on the do-not-call list are marked
+    /// suppressed instead, and none of an erased lead is ever returned: the list and erasure
+    /// bind at delivery (docs/decisions/011).
     async fn claim_due(&self, outbox: Outbox, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError>;
 
-    /// Records what the `attempts`-th delivery attempt of notification `id` came to. A lead's
-    /// notification takes it only while it is still pending: one suppressed meanwhile stays
-    /// suppressed (unless it did go out: then it is delivered), one erased meanwhile is gone.
-    async fn finish(&self, outbox: Outbox, id: i64, attempts: u32, attempt: Attempt) -> Result<(), StoreError>;
+    /// Records what the `attempts`-th delivery attempt of notification `id`, sent under the
+    /// claim whose token is `claim`, came to; true when it was recorded. It is not (false)
+    /// when the row no longer holds that token (another claim took it after this one's lease
+    /// ran out: that claim's outcome is the one that counts) or is no longer pending: a
+    /// lead's notification suppressed meanwhile stays suppressed (unless it did go out: then
+    /// it is delivered), one erased meanwhile is gone.
+    async fn finish(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, attempt: Attempt) -> Result<bool, StoreError>;
 
-    async fn mark_delivered(&self, outbox: Outbox, id: i64, attempts: u32, now_ms: i64) -> Result<(), StoreError> {
-        self.finish(outbox, id, attempts, Attempt::Delivered { at_ms: now_ms }).await
+    async fn mark_delivered(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, now_ms: i64) -> Result<bool, StoreError> {
+        self.finish(outbox, id, claim, attempts, Attempt::Delivered { at_ms: now_ms }).await
     }
 
-    async fn mark_retry(&self, outbox: Outbox, id: i64, attempts: u32, next_ms: i64, error: &str) -> Result<(), StoreError> {
+    async fn mark_retry(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, next_ms: i64, error: &str) -> Result<bool, StoreError> {
         let error = error.to_string();
-        self.finish(outbox, id, attempts, Attempt::Retry { next_ms, error }).await
+        self.finish(outbox, id, claim, attempts, Attempt::Retry { next_ms, error }).await
     }
 
-    async fn mark_failed(&self, outbox: Outbox, id: i64, attempts: u32, error: &str) -> Result<(), StoreError> {
+    async fn mark_failed(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, error: &str) -> Result<bool, StoreError> {
         let error = error.to_string();
-        self.finish(outbox, id, attempts, Attempt::Failed { error }).await
+        self.finish(outbox, id, claim, attempts, Attempt::Failed { error }).await
     }
 
     /// An outbox's rows by status (a count of the whole table: for tests and operators).
@@ -108,8 +121,35 @@ pub trait Outboxes: Send + Sync {
     /// instead, and one of an erased lead is never sent.
     async fn retry_failed(&self, outbox: Outbox, scope: RetryScope, now_ms: i64) -> Result<Retried, StoreError>;
 
-    /// The earliest time a pending notification (lead or submission e-mail) is due, if any.
-    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError>;
+    /// How long after `now_ms` the next pending notification (lead or submission e-mail) is
+    /// due, if there is one (0 or less: now): its retry time judged against `now_ms`, its
+    /// lease, when it has one, against the database's clock.
+    async fn next_due_in_ms(&self, now_ms: i64) -> Result<Option<i64>, StoreError>;
+
+    /// Rings `wake` whenever any server queues a notification on this database or makes a
+    /// failed one pending again, when the database can tell: PostgreSQL's LISTEN/NOTIFY, on
+    /// a connection of its own, reconnected when it drops (and `wake` rung then, for what
+    /// was missed), until `stop` turns true (docs/decisions/021). None on SQLite: one server
+    /// holds the file, and its own requests ring `wake`.
+    fn watch_queue(&self, wake: Arc<Notify>, stop: watch::Receiver<bool>) -> Option<JoinHandle<()>>;
+}
+
+/// Who runs the scheduled jobs (`jobs.rs`): one server at a time holds a lease on them, by
+/// the database's clock, and renews it well before it ends (docs/decisions/020).
+#[async_trait]
+pub trait Jobs: Send + Sync {
+    /// Takes or renews the jobs' lease for `holder`, until `ttl_ms` from now by the
+    /// database's clock; true when `holder` holds it afterwards: it held it already, nobody
+    /// did, or the last holder's lease had run out. One statement, so two servers asking at
+    /// once never both get it.
+    async fn lead_jobs(&self, holder: &str, ttl_ms: i64) -> Result<bool, StoreError>;
+
+    /// Gives the lease up if `holder` holds it (a server stopping), so that another takes it
+    /// at its next try instead of waiting for it to run out.
+    async fn resign_jobs(&self, holder: &str) -> Result<(), StoreError>;
+
+    /// Who holds the lease now, if anyone does (an expired one counts as nobody).
+    async fn jobs_leader(&self) -> Result<Option<String>, StoreError>;
 }
 
 /// Submissions besides leads: account requests and campaign applications (`submissions.rs`).
@@ -229,4 +269,13 @@ pub trait Assets: Send + Sync {
 
     /// A recorded file of any kept release, by its path (`/assets/<name>`).
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError>;
+}
+
+/// Synthetic leads for the benchmarks and the tests (`seed.rs`; `site seed`).
+#[async_trait]
+pub trait Seed: Send + Sync {
+    /// Adds the plan's leads (and, if it says so, their notifications and delivery attempts)
+    /// in one transaction, through the tables' triggers, then refreshes the planner's
+    /// statistics of the tables it filled. The plan must have no [`SeedPlan::problem`].
+    async fn seed_leads(&self, plan: &SeedPlan) -> Result<Seeded, StoreError>;
 }

@@ -167,6 +167,7 @@ pub const ERASURE: &[TableErasure] = &[
             ("created_ms", BOOKKEEPING),
             ("delivered_ms", BOOKKEEPING),
             ("retry_from_ms", BOOKKEEPING),
+            ("claim_token", BOOKKEEPING),
         ],
     },
     TableErasure {
@@ -243,6 +244,7 @@ pub const ERASURE: &[TableErasure] = &[
             ("created_ms", Fate::Deleted),
             ("delivered_ms", Fate::Deleted),
             ("retry_from_ms", Fate::Deleted),
+            ("claim_token", Fate::Deleted),
         ],
     },
     TableErasure {
@@ -344,6 +346,21 @@ pub const ERASURE: &[TableErasure] = &[
             ("from_ms", BOOKKEEPING),
             ("offset_ms", BOOKKEEPING),
             ("zone", Fate::Kept("the business's own time zone, not about a person")),
+        ],
+    },
+    TableErasure {
+        table: "job_leader",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("name", BOOKKEEPING),
+            (
+                "holder",
+                Fate::Kept("which server runs the scheduled jobs (host and process), not about a person"),
+            ),
+            ("elected_ms", BOOKKEEPING),
+            ("expires_ms", BOOKKEEPING),
         ],
     },
     TableErasure {

@@ -104,6 +104,7 @@ const SQLITE_RELEASED: &[Migration] = &[
     migration!(5, "sqlite", "0005_console_health"),
     migration!(6, "sqlite", "0006_delivery_checks"),
     migration!(7, "sqlite", "0007_funnel"),
+    migration!(8, "sqlite", "0008_claims_and_leader"),
     migration!(10, "sqlite", "0010_assets", compatible_back_to = 7),
 ];
 
@@ -115,6 +116,7 @@ const POSTGRES_RELEASED: &[Migration] = &[
     migration!(5, "postgres", "0005_console_health"),
     migration!(6, "postgres", "0006_delivery_checks"),
     migration!(7, "postgres", "0007_funnel"),
+    migration!(8, "postgres", "0008_claims_and_leader"),
     migration!(10, "postgres", "0010_assets", compatible_back_to = 7),
 ];
 

@@ -20,6 +20,7 @@ mod leads;
 pub mod migrations;
 mod outbox;
 pub mod postgres;
+mod seed;
 pub mod sql;
 pub mod sqlite;
 mod staff;
@@ -33,6 +34,10 @@ pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, Perso
 pub use funnel::{FAST_MS, FunnelKind, FunnelRow, SlowDelivery, ZoneOffsets};
 pub use leads::{Channel, LeadRecord, Submitted};
 pub use outbox::{Attempt, DeliveryCount, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope};
+pub use seed::{
+    SEED_CONSENT_SHA256, SEED_CONSENT_TEXT, SEED_FAILED_EVERY, SEED_FIRST_NAMES, SEED_LAST_NAMES, SEED_MAX_LEADS, SEED_PENDING_EVERY,
+    SEED_SUPPRESSED_EVERY, SeedPlan, Seeded,
+};
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
 pub use submissions::{Mail, NewSubmission, SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord, dedupe_key};
 pub use suppressions::{Listed, Suppression, masked};

@@ -2,6 +2,11 @@
 //! (`mail_outbox`), the items the worker leases from them and what operators and /metrics
 //! read of them. Both backends share these types and the SQL fragments that differ between
 //! the two outboxes.
+//!
+//! Several servers may deliver from one database (docs/decisions/019): a lease is set and
+//! judged by the database's clock, each claim gives the row a new token (its claim
+//! counter, `claim_token`), and an outcome is recorded only while the row still holds the
+//! token of the claim that sent it.
 
 use super::{Channel, LeadRecord, Mail};
 
@@ -10,6 +15,9 @@ use super::{Channel, LeadRecord, Mail};
 pub struct OutboxItem {
     /// Its row's id in its outbox.
     pub id: i64,
+    /// The token of this claim: its outcome is recorded only while the row still holds it
+    /// (no other claim came after this one's lease ran out).
+    pub claim: i64,
     pub attempts: u32,
     /// When the current delivery effort began (creation, or the last `site outbox retry`).
     pub since_ms: i64,
@@ -173,15 +181,19 @@ impl Outbox {
         }
     }
 
-    /// The condition (on a row of its table, `status` the placeholder of the new status)
-    /// under which the outcome of a delivery is recorded: a lead's notification only while it
-    /// is still pending, as one suppressed meanwhile stays suppressed (unless it did go out:
-    /// then it is delivered) and one erased meanwhile is gone. A submission's e-mail is never
-    /// suppressed, and erasure deletes it, so its outcome is recorded as it comes.
-    pub(super) fn finishable(self, status: &str) -> String {
+    /// The condition (on a row of its table, `status` the placeholder of the new status and
+    /// `claim` that of the claim's token) under which the outcome of a delivery is recorded:
+    /// only while the row still holds the token of the claim that sent it (a claim that
+    /// outlived its lease, taken over by another, records nothing), and only while it is
+    /// still pending: a lead's notification suppressed meanwhile stays suppressed (unless it
+    /// did go out: then it is delivered), one erased meanwhile is gone. A submission's e-mail
+    /// is never suppressed, and erasure deletes it.
+    pub(super) fn finishable(self, status: &str, claim: &str) -> String {
         match self {
-            Outbox::Leads => format!("(status = 'pending' OR ({status} = 'delivered' AND status = 'suppressed'))"),
-            Outbox::Mail => "TRUE".to_string(),
+            Outbox::Leads => {
+                format!("claim_token = {claim} AND (status = 'pending' OR ({status} = 'delivered' AND status = 'suppressed'))")
+            }
+            Outbox::Mail => format!("claim_token = {claim} AND status = 'pending'"),
         }
     }
 
@@ -210,6 +222,8 @@ pub struct OutboxRow {
     pub attempts: i64,
     pub created_ms: i64,
     pub last_error: Option<String>,
+    /// The token of its latest claim (0: never claimed).
+    pub claim: i64,
 }
 
 /// Which failed notifications `Outboxes::retry_failed` sends again.

@@ -387,13 +387,17 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
             .id;
         let claimed = store.claim_due(Outbox::Leads, now, 60_000, 10).await.expect("claim");
         for item in &claimed {
-            match item.channel() {
-                Some(Channel::Email) => store.mark_delivered(Outbox::Leads, item.id, 1, now).await.expect("delivered"),
+            let recorded = match item.channel() {
+                Some(Channel::Email) => store
+                    .mark_delivered(Outbox::Leads, item.id, item.claim, 1, now)
+                    .await
+                    .expect("delivered"),
                 _ => store
-                    .mark_failed(Outbox::Leads, item.id, 1, "webhook answered 503")
+                    .mark_failed(Outbox::Leads, item.id, item.claim, 1, "webhook answered 503")
                     .await
                     .expect("failed"),
-            }
+            };
+            assert!(recorded, "{name}");
         }
         // A second lead of the person, whose traffic source (a link's utm_source) names them:
         // the funnel's daily count of that source must not outlive the erasure.

@@ -321,3 +321,44 @@ fn a_command_reads_its_database_from_the_flag_over_the_environment() {
     assert!(files(&dir).contains(&"from-env.db".to_string()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn seed_adds_the_benches_leads_is_hidden_and_refuses_a_plan_it_cannot_seed() {
+    let dir = common::temp_dir("cli-seed");
+    let env = [("DATABASE_URL", "sqlite:site.db")];
+    let help = site(&dir, &["--help"], &[]);
+    assert!(
+        !stdout(&help).lines().any(|l| l.trim_start().starts_with("seed")),
+        "not among the operator's commands:\n{}",
+        stdout(&help)
+    );
+    let own = site(&dir, &["seed", "--help"], &env);
+    assert_eq!(own.status.code(), Some(0), "{}", stderr(&own));
+    assert!(stdout(&own).contains("Add synthetic leads"), "{}", stdout(&own));
+    for bad in [
+        &["seed", "--leads", "0"][..],
+        &["seed", "--leads", "5", "--id-prefix", "a'b"],
+        &["seed"],
+    ] {
+        let out = site(&dir, bad, &env);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(!stderr(&out).is_empty(), "{bad:?} says why");
+    }
+    assert_eq!(files(&dir), Vec::<String>::new(), "a refused plan opens no database");
+
+    let out = site(
+        &dir,
+        &["seed", "--leads", "2500", "--notifications", "--newest-ms", "1800000000000"],
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("seeded 2500 leads, 2492 notifications"));
+    let conn = rusqlite::Connection::open(dir.join("site.db")).expect("open");
+    let (count, newest): (i64, i64) = conn
+        .query_row("SELECT COUNT(*), MAX(received_at_ms) FROM leads WHERE id LIKE 'seed-%'", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .expect("count");
+    assert_eq!((count, newest), (2500, 1_800_000_000_000));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -188,12 +188,12 @@ async fn however_a_number_got_on_the_list_the_claim_and_every_retry_check_it() {
         for item in &claimed {
             if [&b, &d, &e].contains(&&item.lead().expect("a lead's notification").id) {
                 store
-                    .mark_failed(Outbox::Leads, item.id, 1, "webhook answered 503")
+                    .mark_failed(Outbox::Leads, item.id, item.claim, 1, "webhook answered 503")
                     .await
                     .expect("failed");
             } else {
                 store
-                    .mark_retry(Outbox::Leads, item.id, 1, now, "webhook answered 503")
+                    .mark_retry(Outbox::Leads, item.id, item.claim, 1, now, "webhook answered 503")
                     .await
                     .expect("retry");
             }
@@ -216,7 +216,7 @@ async fn however_a_number_got_on_the_list_the_claim_and_every_retry_check_it() {
             .collect();
         assert_eq!(ids, [c.as_str()], "{name}");
         store
-            .mark_delivered(Outbox::Leads, claimed[0].id, 2, now + 2)
+            .mark_delivered(Outbox::Leads, claimed[0].id, claimed[0].claim, 2, now + 2)
             .await
             .expect("delivered");
 

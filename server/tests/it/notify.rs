@@ -53,6 +53,10 @@ async fn a_lead_arrives_by_email_with_everything_a_caller_needs() {
     assert!(mail.contains("https://cert.trustedform.com/cert11"));
     assert!(mail.contains(&id));
     assert!(mail.contains(" UTC"), "the time it came in");
+    assert!(
+        mail.contains(&format!("Message-ID: <lead-{id}.email@ringready.example>")),
+        "a Message-ID named after the notification, the same on every attempt: {mail}"
+    );
 
     submit(&s, "roofing", 12).await;
     let messages = smtp.wait_for(2, 10).await;
@@ -164,6 +168,11 @@ async fn the_webhook_gets_the_signed_lead_and_is_retried_after_an_error() {
     assert!(verify(secret, signed, &body, now, 300), "HMAC-SHA256 of the timestamp and the body");
     assert_eq!(headers["x-lead-id"].to_str().expect("ascii"), id);
     assert_eq!(headers["x-delivery-attempt"], "2", "the first attempt got a 502");
+    assert_eq!(
+        headers["idempotency-key"].to_str().expect("ascii"),
+        format!("lead-{id}.webhook"),
+        "one key per notification, whatever the attempt"
+    );
     let lead: Value = serde_json::from_slice(&body).expect("json");
     assert_eq!(lead["id"], id.as_str());
     assert_eq!(lead["serviceSlug"], "solar");

@@ -316,7 +316,7 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
         assert_eq!(items.len(), 1, "{name}");
         assert_eq!(items[0].since_ms, t, "{name}: the effort began when the lead came in");
         store
-            .mark_failed(Outbox::Leads, items[0].id, 1, "421 try later")
+            .mark_failed(Outbox::Leads, items[0].id, items[0].claim, 1, "421 try later")
             .await
             .expect("fail");
         let summary = store.outbox_summary(Outbox::Leads).await.expect("summary");
@@ -346,7 +346,7 @@ async fn failed_notifications_are_summarised_and_sent_again_with_a_fresh_retry_p
         assert_eq!(items.len(), 1, "{name}: due again at once");
         assert_eq!(items[0].since_ms, now, "{name}: a fresh retry period from the operator's re-send");
         store
-            .mark_delivered(Outbox::Leads, items[0].id, 2, now + 1)
+            .mark_delivered(Outbox::Leads, items[0].id, items[0].claim, 2, now + 1)
             .await
             .expect("delivered");
         let done = store.outbox_summary(Outbox::Leads).await.expect("summary");
@@ -379,10 +379,13 @@ async fn the_outbox_leases_retries_and_finishes() {
         let hook = mine.iter().find(|i| i.channel() == Some(Channel::Webhook)).expect("webhook");
         assert_eq!(email.lead().map(|l| l.full_name.as_str()), Some("Dana Whitfield"));
         store
-            .mark_retry(Outbox::Leads, email.id, 1, t + 5_000, "421 try later")
+            .mark_retry(Outbox::Leads, email.id, email.claim, 1, t + 5_000, "421 try later")
             .await
             .expect("retry");
-        store.mark_failed(Outbox::Leads, hook.id, 10, "gave up").await.expect("failed");
+        store
+            .mark_failed(Outbox::Leads, hook.id, hook.claim, 10, "gave up")
+            .await
+            .expect("failed");
         assert!(
             store
                 .claim_due(Outbox::Leads, t + 4_000, 60_000, 10)
@@ -393,7 +396,7 @@ async fn the_outbox_leases_retries_and_finishes() {
             "{name}: not due yet"
         );
         assert_eq!(
-            store.next_due_ms().await.expect("due").map(|d| d <= t + 5_000),
+            store.next_due_in_ms(t + 4_000).await.expect("due").map(|d| d <= 1_000),
             Some(true),
             "{name}"
         );
@@ -401,33 +404,41 @@ async fn the_outbox_leases_retries_and_finishes() {
         let retry = again.iter().find(|i| i.id == email.id).expect("due again");
         assert_eq!(retry.attempts, 1, "{name}");
         store
-            .mark_delivered(Outbox::Leads, email.id, 2, t + 5_100)
+            .mark_delivered(Outbox::Leads, email.id, retry.claim, 2, t + 5_100)
             .await
             .expect("delivered");
         let counts = store.outbox_counts(Outbox::Leads).await.expect("counts");
         assert!(counts.delivered >= 1 && counts.failed >= 1, "{name}: {counts:?}");
-        // An expired lease makes a row claimable again (a worker that died mid-delivery).
+        // An expired lease makes a row claimable again (a worker that died mid-delivery),
+        // when the database's clock says it ended: a claimer's clock running ahead does not.
         let s2 = store
             .submit_lead(lead("+14125550151", "siding"), vec![Channel::Email], t)
             .await
             .expect("submit");
+        let first = store.claim_due(Outbox::Leads, t, 3_000, 50).await.expect("claim");
+        let first = first.iter().find(|i| i.lead().is_some_and(|l| l.id == s2.id)).expect("claimed");
         assert!(
             store
-                .claim_due(Outbox::Leads, t, 1_000, 50)
+                .claim_due(Outbox::Leads, t + 600_000, 300, 50)
                 .await
                 .expect("claim")
                 .iter()
-                .any(|i| i.lead().is_some_and(|l| l.id == s2.id))
+                .all(|i| i.lead().is_none_or(|l| l.id != s2.id)),
+            "{name}: a clock ten minutes ahead does not end another's lease"
         );
-        assert!(
-            store
-                .claim_due(Outbox::Leads, t + 1_001, 1_000, 50)
+        let mut second = None;
+        common::eventually(10, "the lease ends by the database's clock", async || {
+            second = store
+                .claim_due(Outbox::Leads, now_ms(), 60_000, 50)
                 .await
                 .expect("claim")
-                .iter()
-                .any(|i| i.lead().is_some_and(|l| l.id == s2.id)),
-            "{name}"
-        );
+                .into_iter()
+                .find(|i| i.lead().is_some_and(|l| l.id == s2.id));
+            second.is_some()
+        })
+        .await;
+        let second = second.expect("claimed again");
+        assert!(second.claim > first.claim, "{name}: each claim a new token");
         store.close().await;
     }
 }
@@ -581,7 +592,7 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         assert_eq!(claimed.len(), 1, "{name}");
         assert_eq!(claimed[0].since_ms, t, "{name}");
         store
-            .mark_failed(Outbox::Mail, claimed[0].id, 1, "554 refused")
+            .mark_failed(Outbox::Mail, claimed[0].id, claimed[0].claim, 1, "554 refused")
             .await
             .expect("fail");
         let summary = store.outbox_summary(Outbox::Mail).await.expect("summary");
@@ -609,5 +620,128 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         let claimed = store.claim_due(Outbox::Mail, now, 60_000, 10).await.expect("claim");
         assert_eq!((claimed.len(), claimed[0].since_ms), (1, now), "{name}: a fresh retry period");
         store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn seeded_leads_are_what_the_plan_says_on_both_stores() {
+    use site_server::store::{SEED_FAILED_EVERY, SEED_PENDING_EVERY, SEED_SUPPRESSED_EVERY, SeedPlan};
+    const N: i64 = 3000;
+    for (name, store, raw) in common::stores::raw_stores().await {
+        let plan = SeedPlan {
+            leads: N,
+            newest_ms: 1_800_000_000_000,
+            spacing_ms: 60_000,
+            id_prefix: "t".into(),
+            services: vec!["hvac".into(), "roofing".into(), "solar".into()],
+            notifications: true,
+        };
+        assert_eq!(plan.problem(), None);
+        let seeded = store.seed_leads(&plan).await.expect("seed");
+        assert_eq!(store.count_leads().await.expect("count"), N, "{name}");
+
+        let newest = store.lead("t-00000000").await.expect("read").expect("lead 0");
+        assert_eq!(
+            (
+                newest.received_at_ms,
+                newest.service_slug.as_str(),
+                newest.full_name.as_str(),
+                newest.phone.as_str()
+            ),
+            (1_800_000_000_000, "hvac", "Maria Garcia", "+14122000000"),
+            "{name}"
+        );
+        let lead = store.lead("t-00000021").await.expect("read").expect("lead 21");
+        assert_eq!(
+            (
+                lead.received_at_ms,
+                lead.service_slug.as_str(),
+                lead.full_name.as_str(),
+                lead.phone.as_str()
+            ),
+            (1_800_000_000_000 - 21 * 60_000, "hvac", "James Smith", "+14122000021"),
+            "{name}"
+        );
+        assert_eq!(lead.utm_source.as_deref(), Some("google"), "{name}: 21 is a multiple of 3");
+
+        // Every lead is suppressed, pending (no notification), failed or delivered, as the
+        // plan's rules say, and the daily counts (kept by triggers) hold every lead.
+        let (mut suppressed, mut pending, mut failed) = (0, 0, 0);
+        for i in 0..N {
+            if i % SEED_SUPPRESSED_EVERY == 0 {
+                suppressed += 1;
+            } else if i % SEED_FAILED_EVERY == 0 {
+                failed += 1;
+            } else if i % SEED_PENDING_EVERY == 0 {
+                pending += 1;
+            }
+        }
+        let delivered = N - suppressed - pending - failed;
+        let statuses = common::stores::texts(
+            &raw,
+            "SELECT delivery_status || ' ' || COUNT(*) FROM leads GROUP BY delivery_status ORDER BY delivery_status",
+        )
+        .await;
+        let expected = [
+            format!("delivered {delivered}"),
+            format!("failed {failed}"),
+            format!("pending {pending}"),
+            format!("suppressed {suppressed}"),
+        ];
+        assert_eq!(statuses, expected.map(Some), "{name}");
+        assert_eq!(seeded.leads, N, "{name}");
+        assert_eq!(seeded.notifications, delivered + failed, "{name}");
+        let attempts = common::stores::texts(
+            &raw,
+            "SELECT outcome || ' ' || COUNT(*) FROM delivery_attempts GROUP BY outcome ORDER BY outcome",
+        )
+        .await;
+        assert_eq!(
+            attempts,
+            [Some(format!("delivered {delivered}")), Some(format!("failed {failed}"))],
+            "{name}"
+        );
+        let days = common::stores::texts(&raw, "SELECT kind || ' ' || SUM(leads) FROM lead_days GROUP BY kind ORDER BY kind").await;
+        assert_eq!(days, [Some(format!("service {N}")), Some(format!("source {N}"))], "{name}");
+    }
+}
+
+#[test]
+fn a_seed_plan_that_cannot_be_seeded_says_why() {
+    use site_server::store::SeedPlan;
+    let plan = SeedPlan {
+        leads: 10,
+        newest_ms: 1_800_000_000_000,
+        spacing_ms: 1000,
+        id_prefix: "ok".into(),
+        services: vec!["hvac".into()],
+        notifications: false,
+    };
+    assert_eq!(plan.problem(), None);
+    let problems = [
+        SeedPlan { leads: 0, ..plan.clone() },
+        SeedPlan {
+            leads: 8_000_000,
+            ..plan.clone()
+        },
+        SeedPlan {
+            newest_ms: 5000,
+            ..plan.clone()
+        },
+        SeedPlan {
+            services: vec![],
+            ..plan.clone()
+        },
+        SeedPlan {
+            services: vec!["hvac'; DROP TABLE leads; --".into()],
+            ..plan.clone()
+        },
+        SeedPlan {
+            id_prefix: "a b".into(),
+            ..plan.clone()
+        },
+    ];
+    for p in problems {
+        assert!(p.problem().is_some(), "{p:?}");
     }
 }

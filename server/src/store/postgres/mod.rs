@@ -9,8 +9,11 @@
 mod assets;
 mod console;
 mod funnel;
+mod jobs;
 mod leads;
+mod listen;
 mod outbox;
+mod seed;
 mod staff;
 mod submissions;
 mod writer;

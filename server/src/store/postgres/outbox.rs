@@ -1,9 +1,16 @@
 //! The PostgreSQL outboxes (lead notifications and submission e-mails): leasing due rows (FOR
-//! UPDATE SKIP LOCKED, so servers never deliver the same one at once), recording outcomes,
-//! sending failed ones again, and what operators and /metrics read of them (undelivered rows
-//! only, never a count of the whole table). The twin of `sqlite/outbox.rs`.
+//! UPDATE SKIP LOCKED, so servers never claim the same one at once; the lease by the
+//! database's clock, each claim a new token), recording outcomes only under the claim that
+//! sent them (docs/decisions/019), sending failed ones again, waking the workers of every
+//! server when one is queued (`listen.rs`), and what operators and /metrics read of them
+//! (undelivered rows only, never a count of the whole table). The twin of
+//! `sqlite/outbox.rs`.
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
+use tokio::sync::{Notify, watch};
+use tokio::task::JoinHandle;
 
 use super::PgStore;
 use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
@@ -12,6 +19,10 @@ use crate::store::{
     Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
+
+/// The database's clock, in Unix milliseconds, as SQL: what leases are set and judged by,
+/// the same for every server whatever its own clock says.
+pub(super) const DB_NOW_MS: &str = "(EXTRACT(EPOCH FROM now()) * 1000)::BIGINT";
 
 #[async_trait]
 impl Outboxes for PgStore {
@@ -22,15 +33,16 @@ impl Outboxes for PgStore {
         }
     }
 
-    async fn finish(&self, outbox: Outbox, id: i64, attempts: u32, attempt: Attempt) -> Result<(), StoreError> {
+    async fn finish(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, attempt: Attempt) -> Result<bool, StoreError> {
         let (table, _) = outbox.table();
-        self.client()
+        let changed = self
+            .client()
             .await?
             .execute(
                 &format!(
                     "UPDATE {table} SET status = $2, attempts = $3, delivered_ms = $4, next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, \
                      locked_until_ms = 0, last_error = $6 WHERE id = $1 AND {}",
-                    outbox.finishable("$2")
+                    outbox.finishable("$2", "$7")
                 ),
                 &[
                     &id,
@@ -39,10 +51,11 @@ impl Outboxes for PgStore {
                     &attempt.delivered_ms(),
                     &attempt.next_ms(),
                     &attempt.error(),
+                    &claim,
                 ],
             )
             .await?;
-        Ok(())
+        Ok(changed > 0)
     }
 
     async fn outbox_counts(&self, outbox: Outbox) -> Result<OutboxCounts, StoreError> {
@@ -103,7 +116,8 @@ impl Outboxes for PgStore {
             .await?
             .query(
                 &format!(
-                    "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = $1 ORDER BY created_ms, id LIMIT $2"
+                    "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error, claim_token FROM {table} WHERE status = $1 \
+                     ORDER BY created_ms, id LIMIT $2"
                 ),
                 &[&status, &(limit as i64)],
             )
@@ -118,6 +132,7 @@ impl Outboxes for PgStore {
                 attempts: r.get(4),
                 created_ms: r.get(5),
                 last_error: r.get(6),
+                claim: r.get(7),
             })
             .collect())
     }
@@ -156,17 +171,28 @@ impl Outboxes for PgStore {
         })
     }
 
-    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
+    async fn next_due_in_ms(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
         let row = self
             .client()
             .await?
             .query_one(
-                "SELECT MIN(due) FROM (SELECT GREATEST(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
-                 UNION ALL SELECT GREATEST(next_attempt_ms, locked_until_ms) FROM mail_outbox WHERE status = 'pending') AS d",
-                &[],
+                &format!(
+                    "SELECT MIN(due) FROM (SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - {DB_NOW_MS}) AS due FROM outbox WHERE status = 'pending' \
+                     UNION ALL SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - {DB_NOW_MS}) FROM mail_outbox WHERE status = 'pending') AS d"
+                ),
+                &[&now_ms],
             )
             .await?;
         Ok(row.get(0))
+    }
+
+    fn watch_queue(&self, wake: Arc<Notify>, stop: watch::Receiver<bool>) -> Option<JoinHandle<()>> {
+        Some(tokio::spawn(super::listen::wake_on_notify(
+            self.target.clone(),
+            self.schema.clone(),
+            wake,
+            stop,
+        )))
     }
 }
 
@@ -174,7 +200,8 @@ impl PgStore {
     /// One statement, so one snapshot and one transaction: due notifications of listed
     /// numbers are marked suppressed, the others of leads not erased are leased (rows another
     /// server is claiming or changing are skipped, and a row changed since the snapshot is
-    /// checked again as it is now), and each comes back with its lead as the claim saw it.
+    /// checked again as it is now; leases by the database's clock, each claim a new token),
+    /// and each comes back with its lead as the claim saw it.
     async fn claim_leads(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         let rows = self
             .client()
@@ -183,16 +210,16 @@ impl PgStore {
                 &format!(
                     "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
                      (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-                     WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= $2 FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
-                     q AS (UPDATE outbox SET locked_until_ms = $1 WHERE id IN \
+                     WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= {DB_NOW_MS} FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
+                     q AS (UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
                      (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
-                     AND o.locked_until_ms <= $2 AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+                     AND o.locked_until_ms <= {DB_NOW_MS} AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
                      ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms) \
-                     SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms \
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms, claim_token) \
+                     SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
                      FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
                 ),
-                &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
+                &[&lease_ms, &now_ms, &(limit as i64)],
             )
             .await?;
         let at = LEAD_COLUMN_COUNT;
@@ -202,6 +229,7 @@ impl PgStore {
                 let channel = Channel::parse(row.get::<_, &str>(at + 1))?;
                 Some(OutboxItem {
                     id: row.get(at),
+                    claim: row.get(at + 4),
                     attempts: row.get::<_, i64>(at + 2) as u32,
                     since_ms: row.get(at + 3),
                     notice: Notice::Lead {
@@ -219,16 +247,20 @@ impl PgStore {
             .client()
             .await?
             .query(
-                "UPDATE mail_outbox SET locked_until_ms = $1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
-                 AND next_attempt_ms <= $2 AND locked_until_ms <= $2 ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
-                &[&(now_ms + lease_ms), &now_ms, &(limit as i64)],
+                &format!(
+                    "UPDATE mail_outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
+                     (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= $2 AND locked_until_ms <= {DB_NOW_MS} \
+                     ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
+                     RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+                ),
+                &[&lease_ms, &now_ms, &(limit as i64)],
             )
             .await?;
         Ok(rows
             .iter()
             .map(|r| OutboxItem {
                 id: r.get(0),
+                claim: r.get(6),
                 attempts: r.get::<_, i64>(4) as u32,
                 since_ms: r.get(5),
                 notice: Notice::Mail {

@@ -7,8 +7,10 @@
 mod assets;
 mod console;
 mod funnel;
+mod jobs;
 mod leads;
 mod outbox;
+mod seed;
 mod staff;
 mod submissions;
 mod writer;

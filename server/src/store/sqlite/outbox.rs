@@ -1,11 +1,16 @@
 //! The SQLite outboxes (lead notifications and submission e-mails): leasing due rows in the
-//! writer's transaction (for leads, the do-not-call list and erasure checked there),
-//! recording outcomes, sending failed ones again, and what operators and /metrics read of
-//! them (undelivered rows only, never a count of the whole table). The twin of
+//! writer's transaction (for leads, the do-not-call list and erasure checked there), by
+//! SQLite's clock and with a token per claim, recording outcomes only under the claim that
+//! sent them, sending failed ones again, and what operators and /metrics read of them
+//! (undelivered rows only, never a count of the whole table). The twin of
 //! `postgres/outbox.rs`.
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use rusqlite::params;
+use tokio::sync::{Notify, watch};
+use tokio::task::JoinHandle;
 
 use super::SqliteStore;
 use super::leads::select_lead;
@@ -14,6 +19,10 @@ use crate::store::{
     Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
+
+/// The database's clock, in Unix milliseconds, as SQL: what leases are set and judged by
+/// (on SQLite the one server's own clock, read by SQLite).
+pub(super) const DB_NOW_MS: &str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
 
 #[async_trait]
 impl Outboxes for SqliteStore {
@@ -24,16 +33,25 @@ impl Outboxes for SqliteStore {
         }
     }
 
-    async fn finish(&self, outbox: Outbox, id: i64, attempts: u32, attempt: Attempt) -> Result<(), StoreError> {
+    async fn finish(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, attempt: Attempt) -> Result<bool, StoreError> {
         let (table, _) = outbox.table();
-        let finishable = outbox.finishable("?2");
+        let finishable = outbox.finishable("?2", "?7");
         self.write(move |conn| {
-            conn.prepare_cached(&format!(
-                "UPDATE {table} SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
-                 locked_until_ms = 0, last_error = ?6 WHERE id = ?1 AND {finishable}"
-            ))?
-            .execute(params![id, attempt.status(), attempts, attempt.delivered_ms(), attempt.next_ms(), attempt.error()])?;
-            Ok(())
+            let changed = conn
+                .prepare_cached(&format!(
+                    "UPDATE {table} SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
+                     locked_until_ms = 0, last_error = ?6 WHERE id = ?1 AND {finishable}"
+                ))?
+                .execute(params![
+                    id,
+                    attempt.status(),
+                    attempts,
+                    attempt.delivered_ms(),
+                    attempt.next_ms(),
+                    attempt.error(),
+                    claim
+                ])?;
+            Ok(changed > 0)
         })
         .await
     }
@@ -95,7 +113,8 @@ impl Outboxes for SqliteStore {
         let status = status.to_string();
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&format!(
-                "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error FROM {table} WHERE status = ?1 ORDER BY created_ms, id LIMIT ?2"
+                "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error, claim_token FROM {table} WHERE status = ?1 \
+                 ORDER BY created_ms, id LIMIT ?2"
             ))?;
             let rows = stmt.query_map(params![status, limit as i64], |r| {
                 Ok(OutboxRow {
@@ -106,6 +125,7 @@ impl Outboxes for SqliteStore {
                     attempts: r.get(4)?,
                     created_ms: r.get(5)?,
                     last_error: r.get(6)?,
+                    claim: r.get(7)?,
                 })
             })?;
             rows.collect()
@@ -144,53 +164,58 @@ impl Outboxes for SqliteStore {
         .await
     }
 
-    async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
-        self.read(|conn| {
-            conn.query_row(
-                "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms, locked_until_ms) AS due FROM outbox WHERE status = 'pending' \
-                 UNION ALL SELECT MAX(next_attempt_ms, locked_until_ms) FROM mail_outbox WHERE status = 'pending')",
-                [],
-                |r| r.get(0),
-            )
+    async fn next_due_in_ms(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        self.read(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms - ?1, locked_until_ms - {DB_NOW_MS}) AS due FROM outbox WHERE status = 'pending' \
+                 UNION ALL SELECT MAX(next_attempt_ms - ?1, locked_until_ms - {DB_NOW_MS}) FROM mail_outbox WHERE status = 'pending')"
+            ))?
+            .query_row(params![now_ms], |r| r.get(0))
         })
         .await
+    }
+
+    fn watch_queue(&self, _wake: Arc<Notify>, _stop: watch::Receiver<bool>) -> Option<JoinHandle<()>> {
+        None
     }
 }
 
 impl SqliteStore {
-    /// Leases due notifications. The do-not-call list and erasure bind here, in the claim's
-    /// transaction: a due notification of a listed number is marked suppressed instead, and
-    /// one of an erased lead is never leased (erasure deletes it in any case).
+    /// Leases due notifications (their leases by SQLite's clock, each claim a new token). The
+    /// do-not-call list and erasure bind here, in the claim's transaction: a due notification
+    /// of a listed number is marked suppressed instead, and one of an erased lead is never
+    /// leased (erasure deletes it in any case).
     async fn claim_leads(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
-            conn.prepare_cached(
+            conn.prepare_cached(&format!(
                 "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
-                 AND locked_until_ms <= ?1 AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+                 AND locked_until_ms <= {DB_NOW_MS} AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
                  WHERE l.id = outbox.lead_id)",
-            )?
+            ))?
             .execute(params![now_ms])?;
-            let mut claimed: Vec<(i64, String, String, u32, i64)> = Vec::new();
+            let mut claimed: Vec<(i64, String, String, u32, i64, i64)> = Vec::new();
             {
-                let mut stmt = conn.prepare_cached(
-                    "UPDATE outbox SET locked_until_ms = ?1 WHERE id IN (SELECT o.id FROM outbox o WHERE o.status = 'pending' \
-                     AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ?2 \
+                let mut stmt = conn.prepare_cached(&format!(
+                    "UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + ?1, claim_token = claim_token + 1 WHERE id IN \
+                     (SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= {DB_NOW_MS} \
                      AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
                      ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms)",
-                )?;
-                let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms), claim_token",
+                ))?;
+                let rows = stmt.query_map(params![lease_ms, now_ms, limit as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
                 })?;
                 for row in rows {
                     claimed.push(row?);
                 }
             }
             let mut items = Vec::with_capacity(claimed.len());
-            for (id, lead_id, channel, attempts, since_ms) in claimed {
+            for (id, lead_id, channel, attempts, since_ms, claim) in claimed {
                 let Some(channel) = Channel::parse(&channel) else { continue };
                 if let Some(lead) = select_lead(conn, &lead_id)? {
                     items.push(OutboxItem {
                         id,
+                        claim,
                         attempts,
                         since_ms,
                         notice: Notice::Lead {
@@ -208,14 +233,16 @@ impl SqliteStore {
     /// Leases due submission e-mails.
     async fn claim_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "UPDATE mail_outbox SET locked_until_ms = ?1 WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'pending' \
-                 AND next_attempt_ms <= ?2 AND locked_until_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3) \
-                 RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms)",
-            )?;
-            let rows = stmt.query_map(params![now_ms + lease_ms, now_ms, limit as i64], |r| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "UPDATE mail_outbox SET locked_until_ms = {DB_NOW_MS} + ?1, claim_token = claim_token + 1 WHERE id IN \
+                 (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 AND locked_until_ms <= {DB_NOW_MS} \
+                 ORDER BY next_attempt_ms, id LIMIT ?3) \
+                 RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token",
+            ))?;
+            let rows = stmt.query_map(params![lease_ms, now_ms, limit as i64], |r| {
                 Ok(OutboxItem {
                     id: r.get(0)?,
+                    claim: r.get(6)?,
                     attempts: r.get(4)?,
                     since_ms: r.get(5)?,
                     notice: Notice::Mail {

@@ -248,10 +248,30 @@ pub async fn state_in_process(config: Config) -> Arc<AppState> {
 }
 
 pub async fn start_with_store(config: Config, bundle: &str, store: Arc<Store>) -> TestServer {
-    // Not warmed: pages render on first request, which is all most tests need.
+    let (server, background) = start_with_background(config, bundle, store).await;
+    // The workers live as long as the test's runtime.
+    std::mem::forget(background);
+    server
+}
+
+/// As [`start_with_store`], handing back its workers: dropping them stops them where they
+/// are, as killing the process would (the scheduled jobs' lease is not given up).
+pub async fn start_with_background(config: Config, bundle: &str, store: Arc<Store>) -> (TestServer, Background) {
     let state = AppState::new(config, CatalogueSource::Embedded, bundle, store).expect("state");
-    // The worker lives as long as the test's runtime.
-    std::mem::forget(Background::start(&state));
+    let background = Background::start(&state);
+    (serve_state(state).await, background)
+}
+
+/// The application on `store` with no workers at all: it takes requests and queues
+/// notifications, and delivers none (another server's worker must).
+pub async fn start_without_workers(config: Config, store: Arc<Store>) -> TestServer {
+    let state = AppState::new(config, CatalogueSource::Embedded, assets::SSR_BUNDLE, store).expect("state");
+    serve_state(state).await
+}
+
+/// Serves `state` on loopback ports (the site and the metrics listener).
+async fn serve_state(state: Arc<AppState>) -> TestServer {
+    // Not warmed: pages render on first request, which is all most tests need.
     // The binary's own connection loop (deadlines and all), as `site` runs it.
     let options = ServeOptions::from_config(&state.config.server);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
@@ -353,7 +373,7 @@ pub async fn give_up_webhook(store: &Store, lead: &str) {
             .find(|r| r.record_id == lead && r.channel == "webhook" && r.attempts >= 1)
         {
             store
-                .mark_failed(Outbox::Leads, row.id, row.attempts as u32, "connection refused")
+                .mark_failed(Outbox::Leads, row.id, row.claim, row.attempts as u32, "connection refused")
                 .await
                 .expect("mark failed");
             return;

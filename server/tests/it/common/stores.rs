@@ -42,6 +42,21 @@ pub async fn raw_stores() -> Vec<(&'static str, Arc<Store>, Raw)> {
     stores
 }
 
+/// [`raw_stores`], each with a second handle on the same database: two servers sharing it
+/// (on SQLite, two stores on one file, which only tests do: `site` refuses a second server).
+#[allow(dead_code)]
+pub async fn twin_stores() -> Vec<(&'static str, Arc<Store>, Arc<Store>, Raw)> {
+    let mut out = Vec::new();
+    for (name, store, raw) in raw_stores().await {
+        let twin = match &raw {
+            Raw::Sqlite(path) => Store::open(&format!("sqlite:{}", path.display())).await.expect("sqlite twin"),
+            Raw::Postgres { url, schema } => Store::Postgres(PgStore::connect(url, Some(schema)).await.expect("postgres twin")),
+        };
+        out.push((name, store, Arc::new(twin), raw));
+    }
+    out
+}
+
 /// Each test works in its own schema; schemas left by runs over an hour old are dropped.
 async fn drop_stale_schemas(url: &str) {
     let Ok((client, connection)) = tokio_postgres::connect(url, tokio_postgres::NoTls).await else {
@@ -60,53 +75,6 @@ async fn drop_stale_schemas(url: &str) {
         let made: i64 = name.split('_').nth(2).and_then(|t| t.parse().ok()).unwrap_or(0);
         if made < hour_ago {
             let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{name}\" CASCADE")).await;
-        }
-    }
-}
-
-/// Adds `n` leads straight into the store's tables in one statement (a recursive CTE on
-/// SQLite, generate_series on PostgreSQL): lead `i` is `bulk-{i:08}`, received `base_ms + i`
-/// seconds, named "Person {i}", phone +1412 555 plus `i` (mod 10 000), service hvac or
-/// roofing in turn. Triggers keep the name index and delivery status as for any lead.
-#[allow(dead_code)]
-pub async fn bulk_leads(raw: &Raw, n: i64, base_ms: i64) {
-    let sha = "ab".repeat(32);
-    match raw {
-        Raw::Sqlite(path) => {
-            let conn = open_sqlite(path);
-            conn.execute(
-                "INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?1, 'I agree.', 0)",
-                [&sha],
-            )
-            .expect("consent text");
-            conn.execute(
-                "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ?1) \
-                 INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256) \
-                 SELECT printf('bulk-%08d', i), ?2 + i * 1000, CASE i % 2 WHEN 0 THEN 'hvac' ELSE 'roofing' END, \
-                 'Person ' || i, printf('+1412555%04d', i % 10000), '15213', 1, ?3 FROM k",
-                rusqlite::params![n, base_ms, sha],
-            )
-            .expect("bulk leads");
-        }
-        Raw::Postgres { .. } => {
-            let client = pg_client(raw).await;
-            client
-                .execute(
-                    "INSERT INTO consent_texts (sha256, text, first_seen_ms) VALUES ($1, 'I agree.', 0) ON CONFLICT DO NOTHING",
-                    &[&sha],
-                )
-                .await
-                .expect("consent text");
-            client
-                .execute(
-                    "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256) \
-                     SELECT 'bulk-' || lpad(i::text, 8, '0'), $2::BIGINT + i * 1000, CASE i % 2 WHEN 0 THEN 'hvac' ELSE 'roofing' END, \
-                     'Person ' || i, '+1412555' || lpad((i % 10000)::text, 4, '0'), '15213', TRUE, $3 \
-                     FROM generate_series(0::BIGINT, $1::BIGINT - 1) AS i",
-                    &[&n, &base_ms, &sha],
-                )
-                .await
-                .expect("bulk leads");
         }
     }
 }

@@ -1,0 +1,51 @@
+//! The scheduled jobs' lease on PostgreSQL (docs/decisions/020): one row, taken or renewed
+//! by one upsert, judged by the database's clock (`now()`), so two servers asking at once
+//! never both hold it and no server's own clock decides when it ends. The twin of
+//! `sqlite/jobs.rs`.
+
+use async_trait::async_trait;
+
+use super::PgStore;
+use super::outbox::DB_NOW_MS;
+use crate::store::StoreError;
+use crate::store::backend::Jobs;
+
+#[async_trait]
+impl Jobs for PgStore {
+    async fn lead_jobs(&self, holder: &str, ttl_ms: i64) -> Result<bool, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                &format!(
+                    "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', $1, {DB_NOW_MS}, {DB_NOW_MS} + $2) \
+                     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
+                     elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
+                     WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= {DB_NOW_MS} RETURNING holder"
+                ),
+                &[&holder, &ttl_ms],
+            )
+            .await?;
+        Ok(!rows.is_empty())
+    }
+
+    async fn resign_jobs(&self, holder: &str) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute("DELETE FROM job_leader WHERE name = 'jobs' AND holder = $1", &[&holder])
+            .await?;
+        Ok(())
+    }
+
+    async fn jobs_leader(&self) -> Result<Option<String>, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                &format!("SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > {DB_NOW_MS}"),
+                &[],
+            )
+            .await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+}

@@ -1,0 +1,51 @@
+//! The scheduled jobs' lease on SQLite (docs/decisions/020): one row, taken or renewed by
+//! one upsert in the writer's transaction, by SQLite's clock. One server holds a SQLite file,
+//! so it always wins; the code path is PostgreSQL's. The twin of `postgres/jobs.rs`.
+
+use async_trait::async_trait;
+use rusqlite::{OptionalExtension, params};
+
+use super::SqliteStore;
+use super::outbox::DB_NOW_MS;
+use crate::store::StoreError;
+use crate::store::backend::Jobs;
+
+#[async_trait]
+impl Jobs for SqliteStore {
+    async fn lead_jobs(&self, holder: &str, ttl_ms: i64) -> Result<bool, StoreError> {
+        let holder = holder.to_string();
+        self.write(move |conn| {
+            conn.prepare_cached(&format!(
+                "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', ?1, {DB_NOW_MS}, {DB_NOW_MS} + ?2) \
+                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
+                 elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
+                 WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= {DB_NOW_MS} RETURNING holder"
+            ))?
+            .query_row(params![holder, ttl_ms], |_| Ok(()))
+            .optional()
+            .map(|held| held.is_some())
+        })
+        .await
+    }
+
+    async fn resign_jobs(&self, holder: &str) -> Result<(), StoreError> {
+        let holder = holder.to_string();
+        self.write(move |conn| {
+            conn.prepare_cached("DELETE FROM job_leader WHERE name = 'jobs' AND holder = ?1")?
+                .execute(params![holder])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn jobs_leader(&self) -> Result<Option<String>, StoreError> {
+        self.read(|conn| {
+            conn.prepare_cached(&format!(
+                "SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > {DB_NOW_MS}"
+            ))?
+            .query_row([], |r| r.get(0))
+            .optional()
+        })
+        .await
+    }
+}
