@@ -22,7 +22,7 @@ NODE_MIN := 20.19.0
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types test test-rust test-js test-e2e test-api typecheck bench fmt lint clean deps chromium java tools deploy-tools
+.PHONY: help run build release web types test test-rust test-js test-e2e test-api test-cluster typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -85,6 +85,13 @@ deploy-tools:
 			|| echo "could not install them: the deploy/ checks say so and skip"; \
 	fi
 
+## Installs Debian's libfaketime (the cluster test runs one server with its clock ahead) when it is missing.
+faketime:
+	@if ! command -v faketime >/dev/null; then \
+		echo "installing faketime and libfaketime (Debian packages)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime libfaketime >/dev/null; \
+	fi
+
 ## Installs Debian's Java (for the Nu Html Checker) when it is missing.
 java:
 	@if ! command -v java >/dev/null; then \
@@ -92,8 +99,26 @@ java:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
 	fi
 
-## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract.
-test: lint test-js test-rust test-e2e test-api
+## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, cluster (with TEST_DATABASE_URL).
+test: lint test-js test-rust test-e2e test-api test-cluster
+
+## Runs the cluster test alone (needs TEST_DATABASE_URL): 3 servers behind Caddy, one killed, all upgraded one by one.
+test-cluster: web deploy-tools faketime
+	@if [ -z "$${TEST_DATABASE_URL+set}" ]; then \
+		echo "SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it)"; \
+	else \
+		$(MAKE) --no-print-directory next-build && \
+		python3 scripts/cluster/cluster_test.py target/debug/site target/next/site; \
+	fi
+
+# The cluster test's two binaries: target/next/site, the "newer build" (cargo feature
+# next-release-fixture, the same target directory: only site-server is compiled again), and
+# target/debug/site as it is.
+.PHONY: next-build
+next-build:
+	$(CARGO) build --locked --features next-release-fixture --bin site
+	@mkdir -p target/next && cp target/debug/site target/next/site
+	$(CARGO) build --locked --bin site
 
 ## Regenerates client/lib/props.gen.ts from server/src/pages/props.rs (test-rust fails while it is stale).
 types: web

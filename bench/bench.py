@@ -5,7 +5,7 @@ This file holds main() and the list of sections; common.py what they share (star
 `site` process, HTTP, a staff session, `site seed`, a PostgreSQL database for the run, the
 summary); each section is a module of its own that imports common.py only: render.py (1),
 throughput.py (2, 3), sizes.py (4), leads.py (5, 6), lighthouse.py (7), admin.py (8),
-ops.py (9), callback.py (10), admin_burst.py (11). Run it from anywhere: python3 bench/bench.py
+ops.py (9), callback.py (10), admin_burst.py (11), cluster.py (12). Run it from anywhere: python3 bench/bench.py
 
   1. Render time per page type, on one engine, outside pool and cache: QuickJS (the
      render_bench binary, the server's own page table) and Node (the same ssr.js in a bare
@@ -40,6 +40,10 @@ ops.py (9), callback.py (10), admin_burst.py (11). Run it from anywhere: python3
  11. Staff console under a public burst (admin_burst.py): the leads list's p50/p95 and its
      answers other than 200 for a signed-in staff member, idle and while wrk keeps 200
      connections loading the sign-in page, then posting forms whose answers are rendered.
+ 12. Lead intake through the balancer (cluster.py): section 5's load sent to Caddy (deploy/
+     Caddyfile) in front of 1, 2 and 3 release servers on one PostgreSQL database made for
+     each run (the cluster test's harness, scripts/cluster/harness.py); skipped without
+     caddy or PostgreSQL.
 
 Expects `make build` to have run (the Makefile's bench target does it). Standard library
 only. Knobs, by environment: BENCH_RENDERS (200), BENCH_DURATION (10s), BENCH_CONNECTIONS
@@ -49,7 +53,7 @@ postgres://postgres@127.0.0.1:5432/test), BENCH_STEADY_RATE (50), BENCH_STEADY_S
 BENCH_LH_PATHS ("/ /hvac /campaigns /privacy"), BENCH_LH_RUNS (3), BENCH_LH_TIMEOUT (60 s a
 run), BENCH_LH_MAX_WAIT_MS (20000), BENCH_LH_VERSION (13.5.0), CHROME_PATH (else
 $CHROMIUM_PATH, else /usr/bin/chromium), and BENCH_ONLY (default all: a subset of
-"render warm throughput sizes leads delivery lighthouse admin ops callback admin-burst";
+"render warm throughput sizes leads delivery lighthouse admin ops callback admin-burst cluster";
 throughput implies warm), BENCH_ADMIN_REQUESTS (200 per filter), BENCH_CALLBACK_RUNS (20),
 BENCH_CALLBACK_TOKEN_MS (300), BENCH_BURST_LEADS (10000), BENCH_BURST_CONNECTIONS (200),
 BENCH_BURST_SECONDS (15), BENCH_BURST_STAFF_REQUESTS (200), BENCH_ADMIN_LEADS (1,000,000),
@@ -66,6 +70,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import admin  # noqa: E402
 import admin_burst  # noqa: E402
 import callback  # noqa: E402
+import cluster  # noqa: E402
 import leads  # noqa: E402
 import lighthouse  # noqa: E402
 import ops  # noqa: E402
@@ -74,7 +79,8 @@ import sizes  # noqa: E402
 import throughput  # noqa: E402
 from common import ROOT, Bench, BenchError, Knobs, run  # noqa: E402
 
-SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback", "admin-burst")
+SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback", "admin-burst",
+            "cluster")
 
 
 def check_tools(bench):
@@ -86,7 +92,7 @@ def check_tools(bench):
             sudo + ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", "wrk", "nginx-light"]
         ).returncode != 0:
             print("bench: apt-get install wrk nginx-light failed", file=sys.stderr)
-    needs_wrk = k.only & {"throughput", "leads", "admin-burst"}
+    needs_wrk = k.only & {"throughput", "leads", "admin-burst", "cluster"}
     for tool in ["node"] + (["wrk"] if needs_wrk else []):
         if not shutil.which(tool):
             bench.die(f"{tool} is required")
@@ -146,6 +152,8 @@ def main():
             callback.measure_callback(bench)
         if "admin-burst" in only:
             admin_burst.measure_burst(bench)
+        if "cluster" in only:
+            cluster.measure_cluster(bench)
         bench.summary()
         if results:
             bench.say("Lighthouse summary (Markdown)")

@@ -6,6 +6,8 @@
 // Usage: node scripts/smtp-server.mjs --listen 127.0.0.1:PORT --maildir DIR
 //          [--tlscert FILE --tlskey FILE]   offer STARTTLS with this certificate
 //          [--smtps]                        implicit TLS from the first byte (needs the pair)
+//          [--delay-ms N]                   take N ms over each message before accepting it
+//                                           (the cluster test's slow mail server)
 // Any user name and password are accepted. It prints "listening on HOST:PORT" once it
 // accepts connections, and stops at once on SIGTERM or SIGINT.
 
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     tlscert: { type: "string" },
     tlskey: { type: "string" },
     smtps: { type: "boolean", default: false },
+    "delay-ms": { type: "string", default: "0" },
   },
 });
 if (!values.maildir) {
@@ -32,6 +35,7 @@ const at = values.listen.lastIndexOf(":");
 const host = values.listen.slice(0, at);
 const port = Number(values.listen.slice(at + 1));
 const maildir = values.maildir;
+const delayMs = Number(values["delay-ms"]);
 for (const sub of ["tmp", "new", "cur"]) mkdirSync(join(maildir, sub), { recursive: true });
 
 const tls = values.tlscert && values.tlskey ? { cert: readFileSync(values.tlscert), key: readFileSync(values.tlskey) } : null;
@@ -64,20 +68,28 @@ const server = new SMTPServer({
     stream.on("data", (chunk) => chunks.push(chunk));
     stream.on("error", callback);
     stream.on("end", () => {
-      try {
-        store(Buffer.concat(chunks));
-        callback();
-      } catch (error) {
-        callback(error);
-      }
+      const accept = () => {
+        try {
+          store(Buffer.concat(chunks));
+          callback();
+        } catch (error) {
+          callback(error);
+        }
+      };
+      if (delayMs > 0) setTimeout(accept, delayMs);
+      else accept();
     });
   },
 });
+let listening = false;
 server.on("error", (error) => {
   console.error(`smtp-server: ${error.message}`);
-  process.exit(1);
+  // Once listening, an error is one client's connection breaking (a sender killed in the
+  // middle of a message): that client's end, not the server's.
+  if (!listening) process.exit(1);
 });
 server.listen(port, host, () => {
+  listening = true;
   console.log(`listening on ${host}:${port}`);
 });
 // Every accepted message is already on disk: stop at once, dropping open connections.

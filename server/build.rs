@@ -11,6 +11,11 @@ fn main() {
     let manifest_dir_var = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let manifest_dir = Path::new(&manifest_dir_var);
     git_commit(manifest_dir);
+    // The version `site --version` and `schema_migrations.applied_by` name: the package's,
+    // or, for the cluster test's "newer build" (feature next-release-fixture), one ahead.
+    let version = std::env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
+    let fixture = std::env::var_os("CARGO_FEATURE_NEXT_RELEASE_FIXTURE").is_some();
+    println!("cargo:rustc-env=SITE_VERSION={version}{}", if fixture { "+next" } else { "" });
     let web = manifest_dir.join("../target/web");
     for file in ["ssr.js", "site.css", "icons.json", "manifest.json", "bootstrap.js"] {
         let path = web.join(file);
@@ -37,10 +42,27 @@ fn main() {
         .collect();
     names.sort();
     assert!(names.contains(&entry), "the entry {entry} is in target/web/client");
+    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let mut bootstrap = web.join("bootstrap.js");
+    let (mut client, mut entry) = (client, entry);
+    if std::env::var_os("CARGO_FEATURE_NEXT_RELEASE_FIXTURE").is_some() {
+        (client, entry, names, bootstrap) = next_release_bundle(&client, &entry, &names, &bootstrap, &out_dir.join("next-release"));
+    }
     let mut code = String::new();
     writeln!(code, "/// The client bundle's entry file name.").ok();
     writeln!(code, "pub const CLIENT_ENTRY: &str = {entry:?};").ok();
-    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    writeln!(
+        code,
+        "/// The inline script every page carries: it loads the island runtime after first paint"
+    )
+    .ok();
+    writeln!(code, "/// (client/bootstrap.ts, built with the runtime's hashed URL in it).").ok();
+    writeln!(
+        code,
+        "const BOOTSTRAP_JS: &str = include_str!({:?});",
+        bootstrap.display().to_string()
+    )
+    .ok();
     let gz_dir = out_dir.join("client-gz");
     std::fs::create_dir_all(&gz_dir).expect("create OUT_DIR/client-gz");
     writeln!(code, "/// Every file of the client bundle: (name, bytes, the same gzipped).").ok();
@@ -68,6 +90,32 @@ fn main() {
     writeln!(code, "/// The favicon as a `data:` URL, written into every page's head.").ok();
     writeln!(code, "pub const FAVICON_URI: &str = {:?};", svg_data_uri(&favicon)).ok();
     std::fs::write(out_dir.join("client_files.rs"), code).expect("write client_files.rs");
+}
+
+/// The cluster test's "newer build" of the island bundle: every file with a banner, so
+/// every content hash differs, renamed `<name>-next.js` with the names inside the files and
+/// the bootstrap following. Written under `out`; returns where the files, the entry, their
+/// names and the bootstrap are.
+fn next_release_bundle(
+    client: &Path,
+    entry: &str,
+    names: &[String],
+    bootstrap: &Path,
+    out: &Path,
+) -> (std::path::PathBuf, String, Vec<String>, std::path::PathBuf) {
+    let rename = |name: &str| format!("{}-next.js", name.trim_end_matches(".js"));
+    let rewrite = |text: String| names.iter().fold(text, |text, name| text.replace(name.as_str(), &rename(name)));
+    let dir = out.join("client");
+    std::fs::create_dir_all(&dir).expect("create the next release's client folder");
+    for name in names {
+        let text = std::fs::read_to_string(client.join(name)).expect("read a client file");
+        let text = format!("/* next release (cluster test fixture) */\n{}", rewrite(text));
+        std::fs::write(dir.join(rename(name)), text).expect("write a next release client file");
+    }
+    let boot = out.join("bootstrap.js");
+    let text = std::fs::read_to_string(bootstrap).expect("read bootstrap.js");
+    std::fs::write(&boot, rewrite(text)).expect("write the next release's bootstrap.js");
+    (dir, rename(entry), names.iter().map(|n| rename(n)).collect(), boot)
 }
 
 /// A small SVG as a `data:` URL: single quotes for attributes, whitespace collapsed to one

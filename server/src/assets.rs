@@ -4,18 +4,16 @@
 //! engines evaluate.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+use axum::http::HeaderValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::encoding::Encoded;
 
 pub const SSR_BUNDLE: &str = include_str!("../../target/web/ssr.js");
-/// The inline script every page carries: it loads the island runtime after first paint
-/// (client/bootstrap.ts, built with the runtime's hashed URL in it).
-const BOOTSTRAP_JS: &str = include_str!("../../target/web/bootstrap.js");
-// CLIENT_ENTRY and CLIENT_FILES, listed by build.rs from target/web/client.
+// CLIENT_ENTRY, BOOTSTRAP_JS and CLIENT_FILES, listed by build.rs from target/web.
 include!(concat!(env!("OUT_DIR"), "/client_files.rs"));
 const SITE_CSS: &str = include_str!("../../target/web/site.css");
 const ICONS_JSON: &str = include_str!("../../target/web/icons.json");
@@ -40,7 +38,7 @@ pub fn bundle_hashes() -> [(&'static str, String); 2] {
 
 /// A static file served under a fixed URL.
 pub struct Asset {
-    pub content_type: &'static str,
+    pub content_type: HeaderValue,
     pub body: Encoded,
     /// True for content-addressed URLs that may be cached forever.
     pub immutable: bool,
@@ -68,7 +66,7 @@ impl Assets {
             files.insert(
                 format!("/assets/{name}"),
                 Arc::new(Asset {
-                    content_type: "text/javascript; charset=utf-8",
+                    content_type: HeaderValue::from_static("text/javascript; charset=utf-8"),
                     body: Encoded::with_gzip(bytes.to_vec(), gzip.to_vec()),
                     immutable: true,
                 }),
@@ -77,7 +75,7 @@ impl Assets {
         files.insert(
             "/favicon.svg".to_string(),
             Arc::new(Asset {
-                content_type: "image/svg+xml",
+                content_type: HeaderValue::from_static("image/svg+xml"),
                 body: Encoded::new(FAVICON.to_vec()),
                 immutable: false,
             }),
@@ -96,6 +94,29 @@ impl Assets {
     pub fn shell_version(&self) -> String {
         format!("{}|{}|{}", self.runtime_url, self.css_csp_hash, self.bootstrap_csp_hash)
     }
+}
+
+/// Files of other releases this server answered for (a rolling upgrade: a page rendered by
+/// a newer or older server names them), each read from the database once, then kept. At
+/// most the files of the releases the database keeps, asked for while this process runs.
+#[derive(Default)]
+pub struct Fetched(Mutex<HashMap<String, Arc<Asset>>>);
+
+impl Fetched {
+    pub fn get(&self, path: &str) -> Option<Arc<Asset>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).get(path).cloned()
+    }
+
+    pub fn insert(&self, path: &str, asset: Arc<Asset>) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(path.to_string(), asset);
+    }
+}
+
+/// Whether `path` may name another release's content-hashed file: `/assets/` and a plain
+/// file name (letters, digits, `.`, `_`, `-`), so no other request reaches the database.
+pub fn may_be_recorded(path: &str) -> bool {
+    path.strip_prefix("/assets/")
+        .is_some_and(|name| !name.is_empty() && name.len() <= 128 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)))
 }
 
 /// Every file of the island bundle (runtime and chunks): (file name, bytes).

@@ -111,6 +111,9 @@ pub struct ServerConfig {
     pub request_timeout_ms: u64,
     /// On SIGTERM, requests in flight get this long to finish.
     pub shutdown_grace_ms: u64,
+    /// On SIGTERM, before that: this long still serving, /healthz answering 503 and every
+    /// answer closing its connection, so a load balancer takes the server out first. 0: none.
+    pub shutdown_drain_ms: u64,
     /// How long a server's lease on the scheduled jobs lasts unless renewed (by the
     /// database's clock; renewed every third of it).
     pub leader_lease_ms: u64,

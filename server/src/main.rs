@@ -154,6 +154,11 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
     if !state.config.notify.email_enabled() && !state.config.notify.webhook_enabled() {
         tracing::warn!("no notification channel configured (notify.smtp_url, notify.webhook_url): leads are stored but nobody is told");
     }
+    // Before this server serves a page, every server can answer for the files it names.
+    state
+        .record_assets()
+        .await
+        .map_err(|e| format!("cannot record this release's assets in the database: {e}"))?;
     let background = Background::start(&state);
     let report = state.warm().await;
     tracing::info!(
@@ -180,6 +185,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
                     metrics_app(Arc::clone(&state)),
                     options,
                     stopped(stopping.clone()),
+                    Default::default(),
                 )))
             }
             // The site matters more than its metrics: say so and go on.
@@ -194,7 +200,8 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         shutdown_signal().await;
         let _ = stop.send(true);
     });
-    serve(listener, app(state), options, stopped(stopping)).await;
+    let draining = Arc::clone(&state.draining);
+    serve(listener, app(state), options, stopped(stopping), draining).await;
     if let Some(metrics) = metrics {
         let _ = metrics.await;
     }

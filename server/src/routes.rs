@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use subtle::ConstantTimeEq;
 
+use crate::assets::{Asset, may_be_recorded};
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
 use crate::metrics::RenderFigures;
 use crate::pages::PreparedPage;
@@ -58,11 +59,14 @@ pub fn metrics_router() -> Router<Arc<AppState>> {
     Router::new().route("/metrics", get(metrics))
 }
 
-/// Readiness: 200 "ok" while the store's writer and at least one render engine are alive,
-/// else 503 naming what is down. Cheap (no database round trip): load balancers may poll
+/// Readiness: 200 "ok" while the store's writer and at least one render engine are alive
+/// and the server is not draining for a shutdown (`serve.rs`), else 503 naming what is down. Cheap (no database round trip): load balancers may poll
 /// it often; /livez says only that the process answers.
 async fn health(State(state): State<Arc<AppState>>) -> Response {
     let mut problems = Vec::new();
+    if state.draining.load(std::sync::atomic::Ordering::Relaxed) {
+        problems.push("draining: this server is shutting down".to_string());
+    }
     if !state.store.writer_alive() {
         problems.push("store: the writer has stopped".to_string());
     }
@@ -123,7 +127,13 @@ fn redirect(path: &str, query: Option<&str>) -> Response {
 
 async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
     match state.renderer.document(page).await {
-        Ok(doc) => encoded_response(&doc, headers, page.status, "text/html; charset=utf-8", "no-cache"),
+        Ok(doc) => encoded_response(
+            &doc,
+            headers,
+            page.status,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+            "no-cache",
+        ),
         Err(e) => errors::respond(&state.error_pages, e),
     }
 }
@@ -137,7 +147,13 @@ async fn serve_without_scripts(state: &AppState, path: &str, page: &PreparedPage
     match state.renderer.document(page).await {
         Ok(doc) => {
             let stripped = state.noscript.of(path, &doc);
-            encoded_response(&stripped, headers, page.status, "text/html; charset=utf-8", "no-store")
+            encoded_response(
+                &stripped,
+                headers,
+                page.status,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+                "no-store",
+            )
         }
         Err(e) => errors::respond(&state.error_pages, e),
     }
@@ -152,7 +168,7 @@ async fn legal_fragment(State(state): State<Arc<AppState>>, request: Request) ->
         body,
         request.headers(),
         StatusCode::OK,
-        "text/html; charset=utf-8",
+        HeaderValue::from_static("text/html; charset=utf-8"),
         "public, max-age=3600",
     );
     response
@@ -169,7 +185,7 @@ async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response
             sprite,
             request.headers(),
             StatusCode::OK,
-            "image/svg+xml",
+            HeaderValue::from_static("image/svg+xml"),
             "public, max-age=31536000, immutable",
         );
     }
@@ -179,23 +195,62 @@ async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response
             campaigns,
             request.headers(),
             StatusCode::OK,
-            "application/json",
+            HeaderValue::from_static("application/json"),
             "public, max-age=31536000, immutable",
         );
     }
-    let Some(asset) = state.assets.files.get(path) else {
-        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    let asset = match state.assets.files.get(path) {
+        Some(asset) => Arc::clone(asset),
+        None => match recorded_asset(&state, path).await {
+            Ok(Some(asset)) => asset,
+            Ok(None) => return (StatusCode::NOT_FOUND, "Not found").into_response(),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a recorded asset");
+                let mut r = (StatusCode::SERVICE_UNAVAILABLE, "Try again shortly").into_response();
+                r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                return r;
+            }
+        },
     };
     let cache = if asset.immutable {
         "public, max-age=31536000, immutable"
     } else {
         "public, max-age=86400"
     };
-    encoded_response(&asset.body, request.headers(), StatusCode::OK, asset.content_type, cache)
+    encoded_response(&asset.body, request.headers(), StatusCode::OK, asset.content_type.clone(), cache)
+}
+
+/// A content-hashed file this binary does not embed, recorded in the database by a server
+/// of another release (a rolling upgrade, docs/operations.md "Running several servers"):
+/// read once, then kept in memory.
+async fn recorded_asset(state: &AppState, path: &str) -> Result<Option<Arc<Asset>>, crate::store::StoreError> {
+    if !may_be_recorded(path) {
+        return Ok(None);
+    }
+    if let Some(asset) = state.fetched_assets.get(path) {
+        return Ok(Some(asset));
+    }
+    let Some(recorded) = state.store.recorded_asset(path).await? else {
+        return Ok(None);
+    };
+    let Ok(content_type) = HeaderValue::from_str(&recorded.content_type) else {
+        return Ok(None);
+    };
+    // Its brotli body is made here, once: off the async threads.
+    let body = tokio::task::spawn_blocking(move || Encoded::with_gzip(recorded.body, recorded.gzip))
+        .await
+        .map_err(|e| crate::store::StoreError::Database(e.to_string()))?;
+    let asset = Arc::new(Asset {
+        content_type,
+        body,
+        immutable: true,
+    });
+    state.fetched_assets.insert(path, Arc::clone(&asset));
+    Ok(Some(asset))
 }
 
 /// The best encoding the client takes, its ETag, and 304 when the client already has it.
-fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, content_type: &'static str, cache: &'static str) -> Response {
+fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, content_type: HeaderValue, cache: &'static str) -> Response {
     let coding = negotiate(headers);
     let etag = body.etag(coding).clone();
     let fresh = status == StatusCode::OK && not_modified(headers, &etag);
@@ -210,7 +265,7 @@ fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, con
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     if !fresh {
-        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        h.insert(header::CONTENT_TYPE, content_type);
         if let Some(enc) = content_encoding(coding) {
             h.insert(header::CONTENT_ENCODING, enc);
         }

@@ -1,15 +1,25 @@
 //! The HTTP/1 connection loop the site runs on (in place of `axum::serve`, which sets no
 //! deadline on a request head): each connection must send its request head within
-//! `server.header_timeout_ms`; body and whole-request deadlines are `api::guard`'s. On
-//! shutdown the listener closes at once, idle connections are closed, and requests in
-//! flight get `server.shutdown_grace_ms` to finish before the rest are dropped.
+//! `server.header_timeout_ms`; body and whole-request deadlines are `api::guard`'s.
+//!
+//! On shutdown, with `server.shutdown_drain_ms` set (several servers behind a load
+//! balancer), the server first drains: for that long it keeps accepting and answering,
+//! while `/healthz` answers 503 (the `draining` flag) and every answer closes its
+//! connection, so the balancer's health checks take it out and no request is sent on a
+//! connection the server is about to close. Then the listener closes, idle connections are
+//! closed, and requests in flight get `server.shutdown_grace_ms` to finish before the rest
+//! are dropped.
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ConnectInfo;
+use axum::http::{HeaderValue, header};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -23,6 +33,7 @@ use crate::config::ServerConfig;
 pub struct ServeOptions {
     pub header_timeout: Duration,
     pub shutdown_grace: Duration,
+    pub shutdown_drain: Duration,
 }
 
 impl ServeOptions {
@@ -30,36 +41,42 @@ impl ServeOptions {
         Self {
             header_timeout: Duration::from_millis(server.header_timeout_ms),
             shutdown_grace: Duration::from_millis(server.shutdown_grace_ms),
+            shutdown_drain: Duration::from_millis(server.shutdown_drain_ms),
         }
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then drains as described above.
-/// Handlers see the peer's address as `ConnectInfo<SocketAddr>`.
-pub async fn serve(listener: TcpListener, router: Router, options: ServeOptions, shutdown: impl Future<Output = ()>) {
+/// Serves `router` on `listener` until `shutdown` resolves, then drains and stops as
+/// described above, `draining` set for the drain (and left set). Handlers see the peer's
+/// address as `ConnectInfo<SocketAddr>`.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    options: ServeOptions,
+    shutdown: impl Future<Output = ()>,
+    draining: Arc<AtomicBool>,
+) {
     let (stop, stopped) = watch::channel(false);
     // Every connection task holds a receiver: all are done when the sender sees none left.
     let (open, open_rx) = watch::channel(());
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let task = connection(stream, peer, router.clone(), options, stopped.clone());
-                    let open_rx = open_rx.clone();
-                    tokio::spawn(async move {
-                        task.await;
-                        drop(open_rx);
-                    });
-                }
-                // Out of file descriptors and the like: wait a little rather than spin.
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot accept a connection");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            },
-            () = &mut shutdown => break,
-        }
+    let accept = |accepted: std::io::Result<(TcpStream, SocketAddr)>| {
+        let (stream, peer) = accepted?;
+        let task = connection(stream, peer, router.clone(), options, stopped.clone(), Arc::clone(&draining));
+        let open_rx = open_rx.clone();
+        tokio::spawn(async move {
+            task.await;
+            drop(open_rx);
+        });
+        Ok::<(), std::io::Error>(())
+    };
+    accept_until(&listener, shutdown, &accept).await;
+    if !options.shutdown_drain.is_zero() {
+        draining.store(true, Ordering::SeqCst);
+        tracing::info!(
+            drain_ms = options.shutdown_drain.as_millis() as u64,
+            "draining: /healthz answers 503 and every answer closes its connection; still serving"
+        );
+        accept_until(&listener, tokio::time::sleep(options.shutdown_drain), &accept).await;
     }
     drop(listener);
     let _ = stop.send(true);
@@ -73,11 +90,45 @@ pub async fn serve(listener: TcpListener, router: Router, options: ServeOptions,
     }
 }
 
-async fn connection(stream: TcpStream, peer: SocketAddr, router: Router, options: ServeOptions, mut stopped: watch::Receiver<bool>) {
+/// Hands every connection `listener` accepts to `accept` until `until` resolves.
+async fn accept_until(
+    listener: &TcpListener,
+    until: impl Future<Output = ()>,
+    accept: &impl Fn(std::io::Result<(TcpStream, SocketAddr)>) -> std::io::Result<()>,
+) {
+    let mut until = std::pin::pin!(until);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => if let Err(e) = accept(accepted) {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                tracing::warn!(error = %e, "cannot accept a connection");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            },
+            () = &mut until => return,
+        }
+    }
+}
+
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    options: ServeOptions,
+    mut stopped: watch::Receiver<bool>,
+    draining: Arc<AtomicBool>,
+) {
     let _ = stream.set_nodelay(true);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
-        router.clone().oneshot(request)
+        let (router, draining) = (router.clone(), Arc::clone(&draining));
+        async move {
+            let mut response = router.oneshot(request).await?;
+            // While draining, no connection is kept for another request.
+            if draining.load(Ordering::Relaxed) {
+                response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            Ok::<_, Infallible>(response)
+        }
     });
     let mut builder = http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(options.header_timeout);

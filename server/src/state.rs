@@ -5,11 +5,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::assets::{Assets, Icons};
 use crate::catalogue::{self, Catalogue};
 use crate::config::{self, Config};
+use crate::encoding::{Coding, Encoded};
 use crate::leads::consent::ConsentWordings;
 use crate::metrics::Metrics;
 use crate::notify::Notifier;
@@ -20,7 +22,7 @@ use crate::render::quickjs::{QuickJsEngine, QuickJsLimits};
 use crate::render::{self, PoolOptions, RenderPool};
 use crate::security::SecurityHeaders;
 use crate::security::rate_limit::RateLimiter;
-use crate::store::{self, Store};
+use crate::store::{self, AssetRelease, RecordedAsset, Store};
 
 /// Everything a request handler may need, built once at start.
 pub struct AppState {
@@ -37,6 +39,8 @@ pub struct AppState {
     /// instead of `rate_limiter`.
     pub staff_limiter: RateLimiter<String>,
     pub assets: Assets,
+    /// Other releases' files this server answered for, read from the database once each.
+    pub fetched_assets: crate::assets::Fetched,
     pub pages: PageTable,
     pub renderer: Arc<PageRenderer>,
     pub error_pages: Arc<ErrorPages>,
@@ -45,6 +49,8 @@ pub struct AppState {
     pub staff: crate::staff::Access,
     /// The pages without their scripts, for `make bench` (`render.noscript_variants`).
     pub noscript: crate::noscript::Variants,
+    /// Set on SIGTERM while the server drains (`serve.rs`): /healthz answers 503.
+    pub draining: Arc<std::sync::atomic::AtomicBool>,
 }
 
 #[derive(Debug, Error)]
@@ -166,12 +172,14 @@ impl AppState {
             sign_in_limiter,
             staff_limiter,
             assets,
+            fetched_assets: Default::default(),
             pages,
             renderer,
             error_pages,
             security,
             staff,
             noscript: Default::default(),
+            draining: Default::default(),
         }))
     }
 
@@ -185,6 +193,36 @@ impl AppState {
         Ok(())
     }
 
+    /// Records this release's content-hashed files (the island bundle, the icon sprite, the
+    /// campaigns' data) in the database, so that every server, whatever its release, can
+    /// answer for them while a rolling upgrade runs; the files of all but the two releases
+    /// started last are deleted (docs/operations.md, "Running several servers").
+    pub async fn record_assets(&self) -> Result<(), store::StoreError> {
+        let mut files: Vec<RecordedAsset> = self
+            .assets
+            .files
+            .iter()
+            .filter(|(path, asset)| asset.immutable && path.starts_with("/assets/"))
+            .map(|(path, asset)| recorded(path, asset.content_type.to_str().unwrap_or_default(), &asset.body))
+            .collect();
+        let (sprite_path, sprite) = &self.pages.icon_sprite;
+        files.push(recorded(sprite_path, "image/svg+xml", sprite));
+        let (campaigns_path, campaigns) = &self.pages.campaigns_json;
+        files.push(recorded(campaigns_path, "application/json", campaigns));
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut paths = Sha256::new();
+        for f in &files {
+            paths.update(f.path.as_bytes());
+            paths.update(b"\n");
+        }
+        let release = AssetRelease {
+            release: paths.finalize().iter().map(|b| format!("{b:02x}")).collect(),
+            version: env!("SITE_VERSION").to_string(),
+            files,
+        };
+        self.store.record_assets(&release, store::now_ms(), store::KEEP_RELEASES).await
+    }
+
     /// Renders every canonical page and the not-found page into the cache, and the staff
     /// sign-in page (so that no visit to it ever waits for a render).
     pub async fn warm(&self) -> WarmReport {
@@ -196,5 +234,15 @@ impl AppState {
             report.failed += 1;
         }
         report
+    }
+}
+
+/// A file as the database records it.
+fn recorded(path: &str, content_type: &str, body: &Encoded) -> RecordedAsset {
+    RecordedAsset {
+        path: path.to_string(),
+        content_type: content_type.to_string(),
+        body: body.body(Coding::Identity).to_vec(),
+        gzip: body.body(Coding::Gzip).to_vec(),
     }
 }

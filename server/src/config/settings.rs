@@ -69,6 +69,10 @@ pub struct ServerSettings {
     /// On SIGTERM, requests in flight get this long (server.shutdown_grace_ms).
     #[arg(long, env = "SHUTDOWN_GRACE_MS", id = "server.shutdown_grace_ms", value_name = "MS")]
     pub shutdown_grace_ms: Option<String>,
+    /// On SIGTERM, first keep serving this long while /healthz answers 503, so a load
+    /// balancer stops sending requests before the listener closes (server.shutdown_drain_ms).
+    #[arg(long, env = "SHUTDOWN_DRAIN_MS", id = "server.shutdown_drain_ms", value_name = "MS")]
+    pub shutdown_drain_ms: Option<String>,
     /// Several servers on one database: the scheduled jobs' lease, renewed every third of it;
     /// another server takes over within about 1.3 times this (server.leader_lease_ms).
     #[arg(long, env = "LEADER_LEASE_MS", id = "server.leader_lease_ms", value_name = "MS")]

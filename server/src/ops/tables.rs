@@ -36,6 +36,14 @@ pub const TABLES: &[Table] = &[
 pub const NOT_COPIED: &[(&str, &str)] = &[
     ("schema_migrations", "each database records the migrations applied to it"),
     (
+        "asset_releases",
+        "each server records its release's files in the database it runs on, at start",
+    ),
+    (
+        "assets",
+        "each server records its release's files in the database it runs on, at start",
+    ),
+    (
         "job_leader",
         "which running server holds the scheduled jobs' lease: a live lease, about the servers of the database it is in",
     ),

@@ -1,7 +1,7 @@
 //! `site --version`: what an operator needs to tell two builds apart.
 
 /// The package version (server/Cargo.toml).
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub const VERSION: &str = env!("SITE_VERSION");
 /// The git commit the binary was built from, or "unknown" (built without .git).
 pub const COMMIT: &str = env!("SITE_GIT_COMMIT");
 

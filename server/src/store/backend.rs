@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
+use super::assets::{AssetRelease, RecordedAsset};
 use super::{
     Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, LimitKey, Listed,
     LoginRules, Mail, NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person,
@@ -20,9 +21,9 @@ use super::{
 use crate::leads::{NewLead, TokenRecord};
 
 /// A backend: every trait below (each backend implements each in its file of that name).
-pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits {}
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits + Assets {}
 
-impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits> Backend for T {}
+impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits + Assets> Backend for T {}
 
 /// The writer (`writer.rs`): one per process, committing request writes in groups
 /// (docs/decisions/002-group-commit.md).
@@ -255,6 +256,19 @@ pub trait Funnel: Send + Sync {
     /// The `limit` slowest delivered notifications of leads received at or after `since_ms`,
     /// slowest first (time from the lead's arrival to the notification's delivery).
     async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError>;
+}
+
+/// The content-hashed files of the releases running on the database (`assets.rs`), so any
+/// server answers for another release's files during a rolling upgrade.
+#[async_trait]
+pub trait Assets: Send + Sync {
+    /// Records `release`'s files unless they are recorded already, marks the release as
+    /// started now, and deletes the files of every release but the `keep` started last
+    /// (PostgreSQL judges "now" by its own clock, so every server agrees on the order).
+    async fn record_assets(&self, release: &AssetRelease, now_ms: i64, keep: usize) -> Result<(), StoreError>;
+
+    /// A recorded file of any kept release, by its path (`/assets/<name>`).
+    async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError>;
 }
 
 /// Synthetic leads for the benchmarks and the tests (`seed.rs`; `site seed`).

@@ -103,6 +103,7 @@ const LIMIT_KEY: Fate = Fate::Kept(
     "a SHA-256 digest of a client's address, session or typed e-mail, never the value; deleted within 15 minutes \
      (the shared limits, docs/decisions/022-shared-limits.md)",
 );
+const ASSET: Fate = Fate::Kept("the site's own scripts and files, the same for every visitor");
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
 
 /// Every column of every table, and what a data request does to it. A column added by a
@@ -399,6 +400,32 @@ pub const ERASURE: &[TableErasure] = &[
             ("name", BOOKKEEPING),
             ("checksum", BOOKKEEPING),
             ("applied_by", BOOKKEEPING),
+            ("compatible_back_to", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "asset_releases",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("release", BOOKKEEPING),
+            ("version", BOOKKEEPING),
+            ("first_ms", BOOKKEEPING),
+            ("started_ms", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "assets",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("release", BOOKKEEPING),
+            ("path", BOOKKEEPING),
+            ("content_type", BOOKKEEPING),
+            ("body", ASSET),
+            ("gzip", ASSET),
         ],
     },
 ];

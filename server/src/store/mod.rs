@@ -11,6 +11,7 @@
 //! each request waits until the transaction holding its row is durable, but many requests
 //! share one fsync. See docs/decisions/002-group-commit.md.
 
+mod assets;
 pub mod backend;
 mod console;
 mod erasure;
@@ -27,6 +28,7 @@ mod staff;
 mod submissions;
 mod suppressions;
 
+pub use assets::{AssetRelease, KEEP_RELEASES, RecordedAsset};
 pub use backend::Backend;
 pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
@@ -62,15 +64,21 @@ pub enum StoreError {
     Url(String),
     #[error(
         "the database is at schema version {database} ({name}, applied by {applied_by}), newer than this binary's: \
-         {binary_site} knows schema versions up to {binary}. Nothing was written. Start the newer binary again, or \
-         restore the backup taken before the upgrade (docs/operations.md, \"Upgrade and rollback\")"
+         {binary_site} knows schema versions up to {binary}, and migration {blocking} ({blocking_name}) is not marked \
+         compatible with it (it needs a binary that knows version {needs} or newer). Nothing was written. Start the \
+         newer binary again, or restore the backup taken before the upgrade (docs/operations.md, \"Upgrade and rollback\")",
+        binary_site = migrations::applied_by()
     )]
     SchemaTooNew {
         database: i64,
         name: String,
         applied_by: String,
         binary: u32,
-        binary_site: String,
+        /// The first migration this binary does not know that is not marked compatible with it.
+        blocking: i64,
+        blocking_name: String,
+        /// The schema version that migration needs a binary to know.
+        needs: i64,
     },
     #[error(
         "migration {version:04} ({name}) was applied with checksum {recorded}…, but this binary's copy has {ours}…: \

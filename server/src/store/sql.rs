@@ -140,6 +140,13 @@ shared! {
     /// The daily counts from day `$1` to day `$2`.
     FUNNEL_ROWS = "SELECT day, kind, key, leads, delivered, fast, suppressed, erased FROM lead_days \
          WHERE day >= $1 AND day <= $2 AND (leads <> 0 OR erased <> 0) ORDER BY day, kind, key";
+
+    // The releases' hashed files (rolling upgrades).
+    /// A file of any kept release, by its path.
+    RECORDED_ASSET = "SELECT content_type, body, gzip FROM assets WHERE path = $1 LIMIT 1";
+    /// Every release but the `$1` started last, with its files (ON DELETE CASCADE).
+    PRUNE_ASSET_RELEASES = "DELETE FROM asset_releases WHERE release NOT IN \
+         (SELECT release FROM asset_releases ORDER BY started_ms DESC, release LIMIT $1)";
 }
 
 #[cfg(test)]

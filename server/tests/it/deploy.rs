@@ -120,10 +120,11 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
         .find_map(|l| l.strip_prefix("TimeoutStopSec="))
         .and_then(|v| v.trim_end_matches('s').parse().ok())
         .expect("TimeoutStopSec in seconds");
-    let grace_ms = Config::defaults().expect("defaults").server.shutdown_grace_ms;
+    let server = Config::defaults().expect("defaults").server;
+    let (grace_ms, drain_ms) = (server.shutdown_grace_ms, server.shutdown_drain_ms);
     assert!(
-        stop * 1000 >= grace_ms + 10_000,
-        "TimeoutStopSec={stop} leaves no room after the {grace_ms} ms drain"
+        stop * 1000 >= grace_ms + drain_ms + 10_000,
+        "TimeoutStopSec={stop} leaves no room after the {drain_ms} ms drain and the {grace_ms} ms grace"
     );
     // The database lives in the state directory, the one place the unit may write.
     let env = deploy("site.env");
@@ -165,9 +166,13 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
         .map(|(_, v, _)| v)
         .expect("LISTEN");
     assert!(
-        caddy.contains(&format!("reverse_proxy {listen} {{")),
-        "Caddy proxies to LISTEN ({listen})"
+        caddy.contains(&format!("reverse_proxy {{$SITE_UPSTREAMS:{listen}}} {{")),
+        "Caddy proxies to LISTEN ({listen}) unless SITE_UPSTREAMS lists several servers"
     );
+    // Several servers: health checks on the readiness a draining server fails, and retries.
+    for line in ["health_uri /healthz", "lb_try_duration ", "lb_try_interval ", "fail_duration "] {
+        assert!(caddy.contains(line), "deploy/Caddyfile lacks {line}");
+    }
     assert!(
         caddy.contains("header_up X-Forwarded-For {remote_host}"),
         "Caddy replaces X-Forwarded-For with the address it saw (the server trusts its last entry)"

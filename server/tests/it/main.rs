@@ -40,6 +40,7 @@ mod ops;
 mod page_weight;
 mod process;
 mod render_failures;
+mod rolling;
 mod routes;
 mod several_servers;
 mod shared_limits;

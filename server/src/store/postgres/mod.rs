@@ -8,6 +8,7 @@
 //! Each concern's statements are in the file of its name, the twin of the SQLite file beside
 //! it (`../sqlite/`).
 
+mod assets;
 mod console;
 mod funnel;
 mod jobs;
@@ -176,20 +177,21 @@ async fn applied_migrations(client: &Client) -> Result<Vec<Applied>, StoreError>
     if columns.is_empty() {
         return Ok(Vec::new());
     }
-    let column = |name: &str| {
+    let column = |name: &str, null: &str| {
         if columns.iter().any(|c| c == name) {
             name.to_string()
         } else {
-            "NULL::text".to_string()
+            null.to_string()
         }
     };
     let rows = client
         .query(
             &format!(
-                "SELECT version, {}, {}, {} FROM schema_migrations ORDER BY version",
-                column("name"),
-                column("checksum"),
-                column("applied_by")
+                "SELECT version, {}, {}, {}, {} FROM schema_migrations ORDER BY version",
+                column("name", "NULL::text"),
+                column("checksum", "NULL::text"),
+                column("applied_by", "NULL::text"),
+                column("compatible_back_to", "NULL::bigint")
             ),
             &[],
         )
@@ -201,6 +203,7 @@ async fn applied_migrations(client: &Client) -> Result<Vec<Applied>, StoreError>
             name: r.get(1),
             checksum: r.get(2),
             applied_by: r.get(3),
+            compatible_back_to: r.get(4),
         })
         .collect())
 }
@@ -210,19 +213,24 @@ async fn applied_migrations(client: &Client) -> Result<Vec<Applied>, StoreError>
 async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
     let applied = applied_migrations(client).await?;
     let pending = migrations::pending(migrations::POSTGRES, &applied)?;
+    migrations::log_newer(migrations::POSTGRES, &applied);
     client.batch_execute(migrations::POSTGRES_TABLE).await?;
-    for column in migrations::ADDED_COLUMNS {
+    for (column, _, pg_type) in migrations::ADDED_COLUMNS {
         client
-            .batch_execute(&format!("ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS {column} TEXT"))
+            .batch_execute(&format!(
+                "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS {column} {pg_type}"
+            ))
             .await?;
     }
-    if applied.iter().any(|a| a.checksum.is_none()) {
-        // Rows from before checksums were kept: record what this binary has.
+    if applied.iter().any(|a| a.checksum.is_none() || a.compatible_back_to.is_none()) {
+        // Rows from before checksums or the marker were kept: record what this binary has.
         for m in migrations::POSTGRES {
             client
                 .execute(
-                    "UPDATE schema_migrations SET name = $2, checksum = $3 WHERE version = $1 AND checksum IS NULL",
-                    &[&i64::from(m.version), &m.name, &m.checksum()],
+                    "UPDATE schema_migrations SET name = COALESCE(name, $2), checksum = COALESCE(checksum, $3), \
+                     compatible_back_to = COALESCE(compatible_back_to, $4) \
+                     WHERE version = $1 AND (checksum IS NULL OR compatible_back_to IS NULL)",
+                    &[&i64::from(m.version), &m.name, &m.checksum(), &i64::from(m.compatible_back_to)],
                 )
                 .await?;
         }
@@ -234,13 +242,15 @@ async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
             message: StoreError::from(e).to_string(),
         })?;
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
             &[
                 &i64::from(m.version),
                 &super::now_ms(),
                 &m.name,
                 &m.checksum(),
                 &migrations::applied_by(),
+                &i64::from(m.compatible_back_to),
             ],
         )
         .await?;

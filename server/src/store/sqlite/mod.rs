@@ -4,6 +4,7 @@
 //! applies them. Each concern's statements are in the file of its name, the twin of the
 //! PostgreSQL file beside it (`../postgres/`).
 
+mod assets;
 mod console;
 mod funnel;
 mod jobs;
@@ -128,10 +129,11 @@ pub(crate) fn applied_migrations(conn: &Connection) -> rusqlite::Result<Vec<Appl
         }
     };
     let mut stmt = conn.prepare(&format!(
-        "SELECT version, {}, {}, {} FROM schema_migrations ORDER BY version",
+        "SELECT version, {}, {}, {}, {} FROM schema_migrations ORDER BY version",
         column("name"),
         column("checksum"),
-        column("applied_by")
+        column("applied_by"),
+        column("compatible_back_to")
     ))?;
     let rows = stmt.query_map([], |r| {
         Ok(Applied {
@@ -139,6 +141,7 @@ pub(crate) fn applied_migrations(conn: &Connection) -> rusqlite::Result<Vec<Appl
             name: r.get(1)?,
             checksum: r.get(2)?,
             applied_by: r.get(3)?,
+            compatible_back_to: r.get(4)?,
         })
     })?;
     rows.collect()
@@ -156,17 +159,21 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     tx.execute_batch(migrations::SQLITE_TABLE)?;
     let columns = table_columns(&tx, "schema_migrations")?;
-    for column in migrations::ADDED_COLUMNS {
+    for (column, sqlite_type, _) in migrations::ADDED_COLUMNS {
         if !columns.iter().any(|c| c == column) {
-            tx.execute_batch(&format!("ALTER TABLE schema_migrations ADD COLUMN {column} TEXT"))?;
+            tx.execute_batch(&format!("ALTER TABLE schema_migrations ADD COLUMN {column} {sqlite_type}"))?;
         }
     }
-    let pending = migrations::pending(migrations::SQLITE, &applied_migrations(&tx)?)?;
-    // Rows from before checksums were kept: record what this binary has.
+    let applied = applied_migrations(&tx)?;
+    let pending = migrations::pending(migrations::SQLITE, &applied)?;
+    migrations::log_newer(migrations::SQLITE, &applied);
+    // Rows from before checksums or the marker were kept: record what this binary has.
     for m in migrations::SQLITE {
         tx.execute(
-            "UPDATE schema_migrations SET name = ?2, checksum = ?3 WHERE version = ?1 AND checksum IS NULL",
-            params![m.version, m.name, m.checksum()],
+            "UPDATE schema_migrations SET name = COALESCE(name, ?2), checksum = COALESCE(checksum, ?3), \
+             compatible_back_to = COALESCE(compatible_back_to, ?4) \
+             WHERE version = ?1 AND (checksum IS NULL OR compatible_back_to IS NULL)",
+            params![m.version, m.name, m.checksum(), m.compatible_back_to],
         )?;
     }
     for m in pending {
@@ -175,8 +182,16 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
             message: e.to_string(),
         })?;
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![m.version, super::now_ms(), m.name, m.checksum(), migrations::applied_by()],
+            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                m.version,
+                super::now_ms(),
+                m.name,
+                m.checksum(),
+                migrations::applied_by(),
+                m.compatible_back_to
+            ],
         )?;
         tracing::info!(version = m.version, name = m.name, "migration applied");
     }

@@ -276,7 +276,13 @@ async fn serve_state(state: Arc<AppState>) -> TestServer {
     let options = ServeOptions::from_config(&state.config.server);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr: SocketAddr = listener.local_addr().expect("addr");
-    tokio::spawn(serve(listener, app(Arc::clone(&state)), options, std::future::pending()));
+    tokio::spawn(serve(
+        listener,
+        app(Arc::clone(&state)),
+        options,
+        std::future::pending(),
+        Arc::clone(&state.draining),
+    ));
     let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let metrics_addr: SocketAddr = metrics_listener.local_addr().expect("addr");
     tokio::spawn(serve(
@@ -284,6 +290,7 @@ async fn serve_state(state: Arc<AppState>) -> TestServer {
         metrics_app(Arc::clone(&state)),
         options,
         std::future::pending(),
+        Default::default(),
     ));
     TestServer {
         base: format!("http://{addr}"),

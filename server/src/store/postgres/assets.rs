@@ -1,0 +1,59 @@
+//! PostgreSQL: the releases' content-hashed files (see `store/assets.rs`). When a release
+//! last started is judged by the database's clock, the same for every server.
+
+use async_trait::async_trait;
+
+use super::PgStore;
+use crate::store::assets::{AssetRelease, RecordedAsset};
+use crate::store::backend::Assets;
+use crate::store::{StoreError, sql};
+
+#[async_trait]
+impl Assets for PgStore {
+    async fn record_assets(&self, release: &AssetRelease, _now_ms: i64, keep: usize) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let known = client
+            .query_opt(
+                "UPDATE asset_releases SET started_ms = GREATEST(started_ms, (extract(epoch FROM clock_timestamp()) * 1000)::bigint), \
+                 version = $2 WHERE release = $1 RETURNING 1",
+                &[&release.release, &release.version],
+            )
+            .await?;
+        if known.is_none() {
+            let paths: Vec<&str> = release.files.iter().map(|f| f.path.as_str()).collect();
+            let types: Vec<&str> = release.files.iter().map(|f| f.content_type.as_str()).collect();
+            let bodies: Vec<&[u8]> = release.files.iter().map(|f| f.body.as_slice()).collect();
+            let gzips: Vec<&[u8]> = release.files.iter().map(|f| f.gzip.as_slice()).collect();
+            // One statement: the release and its files are there together or not at all
+            // (several servers of one release may start at once: the first one's stay).
+            client
+                .execute(
+                    "WITH r AS (
+                         INSERT INTO asset_releases (release, version, first_ms, started_ms)
+                         VALUES ($1, $2, (extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+                                 (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+                         ON CONFLICT (release) DO UPDATE SET started_ms = EXCLUDED.started_ms
+                         RETURNING release)
+                     INSERT INTO assets (release, path, content_type, body, gzip)
+                     SELECT r.release, f.path, f.content_type, f.body, f.gzip
+                     FROM r, unnest($3::text[], $4::text[], $5::bytea[], $6::bytea[]) AS f(path, content_type, body, gzip)
+                     ON CONFLICT (release, path) DO NOTHING",
+                    &[&release.release, &release.version, &paths, &types, &bodies, &gzips],
+                )
+                .await?;
+        }
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        client.execute(sql::PRUNE_ASSET_RELEASES.pg, &[&keep]).await?;
+        Ok(())
+    }
+
+    async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError> {
+        let row = self.client().await?.query_opt(sql::RECORDED_ASSET.pg, &[&path]).await?;
+        Ok(row.map(|r| RecordedAsset {
+            path: path.to_string(),
+            content_type: r.get(0),
+            body: r.get(1),
+            gzip: r.get(2),
+        }))
+    }
+}
