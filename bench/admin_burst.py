@@ -25,7 +25,8 @@ import re
 import subprocess
 import time
 
-from common import percentile, sign_in
+import common
+from common import percentile
 
 LEADS = int(os.environ.get("BENCH_BURST_LEADS", "10000"))
 CONNECTIONS = int(os.environ.get("BENCH_BURST_CONNECTIONS", "200"))
@@ -110,7 +111,7 @@ def measure_burst(bench):
     site = bench.start_site("admin-burst", env, log_name="admin-burst.log")
     metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
     bench.seed(site.db_env, LEADS)
-    client = sign_in(bench, site)
+    client = common.sign_in(bench, site)
     script = bench.path("register-post.lua")
     with open(script, "w") as f:
         f.write(REGISTER_POST)
