@@ -35,13 +35,11 @@ async fn two_stores(label: &str) -> Option<(Arc<Store>, Arc<Store>, String, Stri
 
 /// A connection to the test's schema, beside the stores'.
 async fn psql(url: &str, schema: &str) -> tokio_postgres::Client {
-    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("postgres");
-    tokio::spawn(connection);
-    client
-        .batch_execute(&format!("SET search_path TO \"{schema}\""))
-        .await
-        .expect("search path");
-    client
+    common::stores::pg_client(&common::stores::Raw::Postgres {
+        url: url.to_string(),
+        schema: schema.to_string(),
+    })
+    .await
 }
 
 /// Waits, if need be, until the database's clock has just started a rate limit window, so

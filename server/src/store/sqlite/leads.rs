@@ -12,12 +12,12 @@ use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitt
 impl Leads for SqliteStore {
     async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
         self.write(move |conn| {
+            // Prepared once per connection (parsing it cost more than running it).
             let earlier: Option<String> = conn
-                .query_row(
+                .prepare_cached(
                     "SELECT id FROM leads WHERE phone_e164 = ?1 AND service_slug = ?2 AND received_at_ms >= ?3 ORDER BY received_at_ms LIMIT 1",
-                    params![lead.phone, lead.service_slug, now_ms - DUPLICATE_WINDOW_MS],
-                    |r| r.get(0),
-                )
+                )?
+                .query_row(params![lead.phone, lead.service_slug, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
                 .optional()?;
             if let Some(id) = earlier {
                 return Ok(Submitted { id, duplicate: true });

@@ -123,11 +123,12 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
 }
 
 /// Runs `f` so that its failure undoes only its own writes, not the rest of the group.
+/// Its two statements are prepared once per connection, as every statement a lead runs.
 fn in_savepoint<T>(conn: &Connection, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> rusqlite::Result<T> {
-    conn.execute_batch("SAVEPOINT op")?;
+    conn.prepare_cached("SAVEPOINT op")?.execute([])?;
     match f(conn) {
         Ok(v) => {
-            conn.execute_batch("RELEASE op")?;
+            conn.prepare_cached("RELEASE op")?.execute([])?;
             Ok(v)
         }
         Err(e) => {

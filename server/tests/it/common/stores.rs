@@ -185,8 +185,9 @@ fn open_sqlite(path: &std::path::Path) -> rusqlite::Connection {
     conn
 }
 
+/// A connection to a test store's PostgreSQL schema, beside the store's own.
 #[allow(dead_code)]
-async fn pg_client(raw: &Raw) -> tokio_postgres::Client {
+pub async fn pg_client(raw: &Raw) -> tokio_postgres::Client {
     let Raw::Postgres { url, schema } = raw else {
         panic!("not a PostgreSQL store")
     };
