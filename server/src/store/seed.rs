@@ -128,6 +128,16 @@ impl SeedPlan {
         None
     }
 
+    /// What the plan added, from the rows each of [`SeedPlan::statements`] changed, in order:
+    /// the leads' insert is the second, the notifications' the third.
+    pub(super) fn seeded(&self, changed: &[u64]) -> Seeded {
+        let count = |i: usize| changed.get(i).map_or(0, |&n| n as i64);
+        Seeded {
+            leads: count(1),
+            notifications: if self.notifications { count(2) } else { 0 },
+        }
+    }
+
     /// The statements that add the plan's rows, in order, for one transaction. The values
     /// are written into the text: numbers, and names [`SeedPlan::problem`] has checked.
     pub(super) fn statements(&self, dialect: Dialect) -> Vec<String> {

@@ -11,24 +11,15 @@ use crate::store::{SeedPlan, Seeded, StoreError};
 impl Seed for SqliteStore {
     async fn seed_leads(&self, plan: &SeedPlan) -> Result<Seeded, StoreError> {
         let statements = plan.statements(Dialect::Sqlite);
-        let notifications = plan.notifications;
-        let seeded = self
+        let counts = self
             .write(move |conn| {
-                let counts = statements
+                statements
                     .iter()
-                    .map(|sql| conn.execute(sql, []))
-                    .collect::<rusqlite::Result<Vec<usize>>>()?;
-                Ok(Seeded {
-                    leads: counts.get(1).copied().unwrap_or(0) as i64,
-                    notifications: if notifications {
-                        counts.get(2).copied().unwrap_or(0) as i64
-                    } else {
-                        0
-                    },
-                })
+                    .map(|sql| conn.execute(sql, []).map(|n| n as u64))
+                    .collect::<rusqlite::Result<Vec<u64>>>()
             })
             .await?;
         self.write(|conn| conn.execute_batch("ANALYZE")).await?;
-        Ok(seeded)
+        Ok(plan.seeded(&counts))
     }
 }
