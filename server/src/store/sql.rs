@@ -141,6 +141,10 @@ shared! {
     FUNNEL_ROWS = "SELECT day, kind, key, leads, delivered, fast, suppressed, erased FROM lead_days \
          WHERE day >= $1 AND day <= $2 AND (leads <> 0 OR erased <> 0) ORDER BY day, kind, key";
 
+    // The scheduled jobs' lease.
+    /// Gives the lease up if `$1` holds it.
+    RESIGN_JOBS = "DELETE FROM job_leader WHERE name = 'jobs' AND holder = $1";
+
     // The releases' hashed files (rolling upgrades).
     /// A file of any kept release, by its path.
     RECORDED_ASSET = "SELECT content_type, body, gzip FROM assets WHERE path = $1 LIMIT 1";

@@ -7,8 +7,8 @@ use async_trait::async_trait;
 
 use super::PgStore;
 use super::outbox::DB_NOW_MS;
-use crate::store::StoreError;
 use crate::store::backend::Jobs;
+use crate::store::{StoreError, sql};
 
 #[async_trait]
 impl Jobs for PgStore {
@@ -30,10 +30,7 @@ impl Jobs for PgStore {
     }
 
     async fn resign_jobs(&self, holder: &str) -> Result<(), StoreError> {
-        self.client()
-            .await?
-            .execute("DELETE FROM job_leader WHERE name = 'jobs' AND holder = $1", &[&holder])
-            .await?;
+        self.client().await?.execute(sql::RESIGN_JOBS.pg, &[&holder]).await?;
         Ok(())
     }
 

@@ -7,8 +7,8 @@ use rusqlite::{OptionalExtension, params};
 
 use super::SqliteStore;
 use super::outbox::DB_NOW_MS;
-use crate::store::StoreError;
 use crate::store::backend::Jobs;
+use crate::store::{StoreError, sql};
 
 #[async_trait]
 impl Jobs for SqliteStore {
@@ -31,8 +31,7 @@ impl Jobs for SqliteStore {
     async fn resign_jobs(&self, holder: &str) -> Result<(), StoreError> {
         let holder = holder.to_string();
         self.write(move |conn| {
-            conn.prepare_cached("DELETE FROM job_leader WHERE name = 'jobs' AND holder = ?1")?
-                .execute(params![holder])?;
+            conn.prepare_cached(sql::RESIGN_JOBS.sqlite)?.execute(params![holder])?;
             Ok(())
         })
         .await
