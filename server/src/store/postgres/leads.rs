@@ -32,16 +32,16 @@ impl Leads for PgStore {
     }
 
     async fn purge_before(&self, cutoff_ms: i64) -> Result<(u64, u64), StoreError> {
-        self.client().await?.execute(sql::PURGE_OUTBOX.pg, &[&cutoff_ms]).await?;
-        let leads = self.client().await?.execute(sql::PURGE_LEADS.pg, &[&cutoff_ms]).await?;
-        let certs = self.client().await?.execute(sql::PURGE_CERTIFICATES.pg, &[&cutoff_ms]).await?;
+        let client = self.client().await?;
+        client.execute(sql::PURGE_OUTBOX.pg, &[&cutoff_ms]).await?;
+        let leads = client.execute(sql::PURGE_LEADS.pg, &[&cutoff_ms]).await?;
+        let certs = client.execute(sql::PURGE_CERTIFICATES.pg, &[&cutoff_ms]).await?;
         // Their e-mails go with them (ON DELETE CASCADE).
-        self.client().await?.execute(sql::PURGE_SUBMISSIONS.pg, &[&cutoff_ms]).await?;
+        client.execute(sql::PURGE_SUBMISSIONS.pg, &[&cutoff_ms]).await?;
         // An audit line is written after the record it names was received, so the same
         // cutoff never drops it before that record.
-        self.client().await?.execute(sql::PURGE_AUDIT.pg, &[&cutoff_ms]).await?;
-        self.client()
-            .await?
+        client.execute(sql::PURGE_AUDIT.pg, &[&cutoff_ms]).await?;
+        client
             .execute(
                 "DELETE FROM consent_texts c WHERE NOT EXISTS (SELECT 1 FROM leads l WHERE l.consent_sha256 = c.sha256)",
                 &[],
