@@ -167,14 +167,16 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     let applied = applied_migrations(&tx)?;
     let pending = migrations::pending(migrations::SQLITE, &applied)?;
     migrations::log_newer(migrations::SQLITE, &applied);
-    // Rows from before checksums or the marker were kept: record what this binary has.
-    for m in migrations::SQLITE {
-        tx.execute(
-            "UPDATE schema_migrations SET name = COALESCE(name, ?2), checksum = COALESCE(checksum, ?3), \
-             compatible_back_to = COALESCE(compatible_back_to, ?4) \
-             WHERE version = ?1 AND (checksum IS NULL OR compatible_back_to IS NULL)",
-            params![m.version, m.name, m.checksum(), m.compatible_back_to],
-        )?;
+    if applied.iter().any(|a| a.checksum.is_none() || a.compatible_back_to.is_none()) {
+        // Rows from before checksums or the marker were kept: record what this binary has.
+        for m in migrations::SQLITE {
+            tx.execute(
+                "UPDATE schema_migrations SET name = COALESCE(name, ?2), checksum = COALESCE(checksum, ?3), \
+                 compatible_back_to = COALESCE(compatible_back_to, ?4) \
+                 WHERE version = ?1 AND (checksum IS NULL OR compatible_back_to IS NULL)",
+                params![m.version, m.name, m.checksum(), m.compatible_back_to],
+            )?;
+        }
     }
     for m in pending {
         tx.execute_batch(m.sql).map_err(|e| StoreError::Migration {
