@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 
-use super::PgStore;
+use super::{DB_NOW_MS, PgStore};
 use crate::store::assets::{AssetRelease, RecordedAsset};
 use crate::store::backend::Assets;
 use crate::store::{StoreError, sql};
@@ -14,8 +14,9 @@ impl Assets for PgStore {
         let client = self.client().await?;
         let known = client
             .query_opt(
-                "UPDATE asset_releases SET started_ms = GREATEST(started_ms, (extract(epoch FROM clock_timestamp()) * 1000)::bigint), \
-                 version = $2 WHERE release = $1 RETURNING 1",
+                &format!(
+                    "UPDATE asset_releases SET started_ms = GREATEST(started_ms, {DB_NOW_MS}), version = $2 WHERE release = $1 RETURNING 1"
+                ),
                 &[&release.release, &release.version],
             )
             .await?;
@@ -28,16 +29,17 @@ impl Assets for PgStore {
             // (several servers of one release may start at once: the first one's stay).
             client
                 .execute(
-                    "WITH r AS (
+                    &format!(
+                        "WITH r AS (
                          INSERT INTO asset_releases (release, version, first_ms, started_ms)
-                         VALUES ($1, $2, (extract(epoch FROM clock_timestamp()) * 1000)::bigint,
-                                 (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+                         VALUES ($1, $2, {DB_NOW_MS}, {DB_NOW_MS})
                          ON CONFLICT (release) DO UPDATE SET started_ms = EXCLUDED.started_ms
                          RETURNING release)
                      INSERT INTO assets (release, path, content_type, body, gzip)
                      SELECT r.release, f.path, f.content_type, f.body, f.gzip
                      FROM r, unnest($3::text[], $4::text[], $5::bytea[], $6::bytea[]) AS f(path, content_type, body, gzip)
-                     ON CONFLICT (release, path) DO NOTHING",
+                     ON CONFLICT (release, path) DO NOTHING"
+                    ),
                     &[&release.release, &release.version, &paths, &types, &bodies, &gzips],
                 )
                 .await?;

@@ -5,8 +5,7 @@
 
 use async_trait::async_trait;
 
-use super::PgStore;
-use super::outbox::DB_NOW_MS;
+use super::{DB_NOW_MS, PgStore};
 use crate::store::backend::Jobs;
 use crate::store::{StoreError, sql};
 

@@ -40,17 +40,25 @@ pub(super) struct Charge {
 
 /// Counts a group's requests per key in the current window; answers each key's count after
 /// them and the time left in the window.
-const CHARGE: &str = "WITH t AS (SELECT (extract(epoch FROM now()) * 1000)::BIGINT AS ms), \
+const CHARGE: &str = concat!(
+    "WITH t AS (SELECT ",
+    db_now_ms!(),
+    " AS ms), \
      up AS (INSERT INTO rate_windows AS w (key, window_end_ms, hits) \
      SELECT k.key, t.ms - t.ms % $3 + $3, k.n FROM unnest($1::BYTEA[], $2::INT4[]) AS k(key, n), t \
      ON CONFLICT (key, window_end_ms) DO UPDATE SET hits = w.hits + excluded.hits \
      RETURNING w.key, w.hits, w.window_end_ms) \
-     SELECT up.key, up.hits, up.window_end_ms - t.ms FROM up, t";
+     SELECT up.key, up.hits, up.window_end_ms - t.ms FROM up, t"
+);
 
-const PURGE: &str = "WITH t AS (SELECT (extract(epoch FROM now()) * 1000)::BIGINT AS ms), \
+const PURGE: &str = concat!(
+    "WITH t AS (SELECT ",
+    db_now_ms!(),
+    " AS ms), \
      w AS (DELETE FROM rate_windows WHERE window_end_ms <= (SELECT ms FROM t) RETURNING 1), \
      a AS (DELETE FROM login_attempts WHERE expires_ms <= (SELECT ms FROM t) RETURNING 1) \
-     SELECT (SELECT COUNT(*) FROM w) + (SELECT COUNT(*) FROM a)";
+     SELECT (SELECT COUNT(*) FROM w) + (SELECT COUNT(*) FROM a)"
+);
 
 /// Under the locks: the attempt that makes the account's (`$5`-th newest) and the client's
 /// (`$6`-th newest) count full, if any, and the new attempt when neither is.

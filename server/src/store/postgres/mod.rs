@@ -8,6 +8,18 @@
 //! Each concern's statements are in the file of its name, the twin of the SQLite file beside
 //! it (`../sqlite/`).
 
+/// The database's clock, in Unix milliseconds, as SQL: what leases, the shared limits'
+/// windows and the releases' start times are set and judged by, the same for every server
+/// whatever its own clock says. A macro, so constant statements can `concat!` it.
+macro_rules! db_now_ms {
+    () => {
+        "(EXTRACT(EPOCH FROM now()) * 1000)::BIGINT"
+    };
+}
+
+/// [`db_now_ms!`] for statements built with `format!`.
+const DB_NOW_MS: &str = db_now_ms!();
+
 mod assets;
 mod console;
 mod funnel;

@@ -12,17 +12,13 @@ use async_trait::async_trait;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-use super::PgStore;
 use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
+use super::{DB_NOW_MS, PgStore};
 use crate::store::backend::Outboxes;
 use crate::store::{
     Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
-
-/// The database's clock, in Unix milliseconds, as SQL: what leases are set and judged by,
-/// the same for every server whatever its own clock says.
-pub(super) const DB_NOW_MS: &str = "(EXTRACT(EPOCH FROM now()) * 1000)::BIGINT";
 
 #[async_trait]
 impl Outboxes for PgStore {
