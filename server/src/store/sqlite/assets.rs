@@ -14,17 +14,11 @@ impl Assets for SqliteStore {
         let release = release.clone();
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
         self.write(move |conn| {
-            let known: Option<i64> = conn
-                .query_row("SELECT 1 FROM asset_releases WHERE release = ?1", params![release.release], |r| {
-                    r.get(0)
-                })
-                .optional()?;
-            if known.is_some() {
-                conn.execute(
-                    "UPDATE asset_releases SET started_ms = max(started_ms, ?2), version = ?3 WHERE release = ?1",
-                    params![release.release, now_ms, release.version],
-                )?;
-            } else {
+            let known = conn.execute(
+                "UPDATE asset_releases SET started_ms = max(started_ms, ?2), version = ?3 WHERE release = ?1",
+                params![release.release, now_ms, release.version],
+            )? > 0;
+            if !known {
                 conn.execute(
                     "INSERT INTO asset_releases (release, version, first_ms, started_ms) VALUES (?1, ?2, ?3, ?3)",
                     params![release.release, release.version, now_ms],
