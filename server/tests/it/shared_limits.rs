@@ -13,33 +13,21 @@ use reqwest::StatusCode;
 use reqwest::header::{COOKIE, RETRY_AFTER};
 use site_server::assets;
 use site_server::staff::throttle::PER_ACCOUNT;
-use site_server::store::postgres::PgStore;
 use site_server::store::{LeadFilter, LimitKey, LoginRules, Reserved, Store, Verdict, now_ms};
 
 use common::admin::{add_staff, login_form};
+use common::stores::{Raw, pg_client};
 use common::{TestServer, config, start_with_store};
 
 const SUBMIT: &str = "/.netlify/functions/submit-lead";
 
 /// Two stores on one fresh schema of TEST_DATABASE_URL: two servers' worth.
-async fn two_stores(label: &str) -> Option<(Arc<Store>, Arc<Store>, String, String)> {
-    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+async fn two_stores() -> Option<(Arc<Store>, Arc<Store>, Raw)> {
+    let twins = common::stores::postgres_twins().await;
+    if twins.is_none() {
         eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
-        return None;
-    };
-    let schema = format!("store_test_{}_{}_{label}", now_ms(), std::process::id());
-    let a = PgStore::connect(&url, Some(&schema)).await.expect("server a");
-    let b = PgStore::connect(&url, Some(&schema)).await.expect("server b");
-    Some((Arc::new(Store::Postgres(a)), Arc::new(Store::Postgres(b)), url, schema))
-}
-
-/// A connection to the test's schema, beside the stores'.
-async fn psql(url: &str, schema: &str) -> tokio_postgres::Client {
-    common::stores::pg_client(&common::stores::Raw::Postgres {
-        url: url.to_string(),
-        schema: schema.to_string(),
-    })
-    .await
+    }
+    twins
 }
 
 /// Waits, if need be, until the database's clock has just started a rate limit window, so
@@ -57,11 +45,11 @@ async fn fresh_window(db: &tokio_postgres::Client) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
-    let Some((a, b, url, schema)) = two_stores("charge").await else {
+    let Some((a, b, raw)) = two_stores().await else {
         return;
     };
     assert!(a.shares_limits());
-    fresh_window(&psql(&url, &schema).await).await;
+    fresh_window(&pg_client(&raw).await).await;
     let limit = 25;
     let key = LimitKey::new("test", "203.0.113.9");
     let mut tasks = Vec::new();
@@ -86,7 +74,7 @@ async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_visitor_spread_over_two_servers_gets_one_rate_limit() {
-    let Some((a, b, url, schema)) = two_stores("ratelimit").await else {
+    let Some((a, b, raw)) = two_stores().await else {
         return;
     };
     let env = [("RATE_LIMIT_PER_MINUTE", "6"), ("TRUST_FORWARDED_FOR", "true")];
@@ -94,7 +82,7 @@ async fn a_visitor_spread_over_two_servers_gets_one_rate_limit() {
         start_with_store(config(&env), assets::SSR_BUNDLE, a).await,
         start_with_store(config(&env), assets::SSR_BUNDLE, b).await,
     ];
-    fresh_window(&psql(&url, &schema).await).await;
+    fresh_window(&pg_client(&raw).await).await;
     let post = async |server: &TestServer, visitor: &str, n: u32| {
         server
             .client
@@ -128,7 +116,7 @@ async fn a_visitor_spread_over_two_servers_gets_one_rate_limit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guesses_spread_over_two_servers_lock_the_account_once() {
-    let Some((a, b, _, _)) = two_stores("lockout").await else { return };
+    let Some((a, b, _)) = two_stores().await else { return };
     let env = [("RATE_LIMIT_PER_MINUTE", "100000"), ("TRUST_FORWARDED_FOR", "true")];
     let servers = [
         start_with_store(config(&env), assets::SSR_BUNDLE, a).await,
@@ -168,10 +156,10 @@ async fn guesses_spread_over_two_servers_lock_the_account_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expired_windows_and_attempts_are_purged() {
-    let Some((a, b, url, schema)) = two_stores("purge").await else {
+    let Some((a, b, raw)) = two_stores().await else {
         return;
     };
-    let db = psql(&url, &schema).await;
+    let db = pg_client(&raw).await;
     assert_eq!(
         a.charge(LimitKey::new("test", "current"), 5).await.expect("charge"),
         Verdict::Allowed
@@ -199,7 +187,7 @@ async fn expired_windows_and_attempts_are_purged() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_console_query_does_not_hold_up_a_session_check() {
-    let Some((a, b, url, schema)) = two_stores("pool").await else {
+    let Some((a, b, raw)) = two_stores().await else {
         return;
     };
     b.close().await;
@@ -209,19 +197,23 @@ async fn a_slow_console_query_does_not_hold_up_a_session_check() {
         "ned@ringready.example"
     })
     .await;
+    let Raw::Postgres { schema, .. } = &raw else {
+        panic!("a PostgreSQL pair")
+    };
+    let ours = format!("site-server:{schema}");
     // Another connection holds the leads table: the console's lead list waits for it.
-    let mut db = psql(&url, &schema).await;
+    let mut db = pg_client(&raw).await;
     let lock = db.transaction().await.expect("begin");
     lock.batch_execute("LOCK TABLE leads IN ACCESS EXCLUSIVE MODE").await.expect("lock");
     let store = Arc::clone(&server.state.store);
     let slow = tokio::spawn(async move { store.list_leads(&LeadFilter::default(), 50).await });
     common::eventually(30, "the lead list is waiting for the lock", async || {
-        let row = psql(&url, &schema)
+        let row = pg_client(&raw)
             .await
             .query_one(
                 "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' \
                  AND query LIKE '%FROM leads%'",
-                &[&format!("site-server:{schema}")],
+                &[&ours],
             )
             .await
             .expect("activity");
@@ -271,7 +263,7 @@ async fn sqlite_keeps_its_limits_in_memory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_ins_reserved_through_two_stores_at_once_take_the_places_once() {
-    let Some((a, b, _, _)) = two_stores("reserve").await else { return };
+    let Some((a, b, _)) = two_stores().await else { return };
     let rules = LoginRules {
         window_ms: 900_000,
         per_account: 5,

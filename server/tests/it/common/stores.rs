@@ -26,35 +26,51 @@ pub async fn raw_stores() -> Vec<(&'static str, Arc<Store>, Raw)> {
         Arc::new(Store::open(&format!("sqlite:{}", path.display())).await.expect("sqlite")),
         Raw::Sqlite(path),
     )];
-    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
-        drop_stale_schemas(&url).await;
-        // Tests run in parallel: the counter keeps two started in the same millisecond apart.
-        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let schema = format!("store_test_{}_{}_{n}", now_ms(), std::process::id());
-        let pg = PgStore::connect(&url, Some(&schema)).await.expect("postgres (TEST_DATABASE_URL)");
-        stores.push((
-            "postgres",
-            Arc::new(Store::Postgres(pg)),
-            Raw::Postgres { url: url.clone(), schema },
-        ));
+    if let Some((store, raw)) = postgres_store().await {
+        stores.push(("postgres", store, raw));
     }
     stores
 }
 
-/// [`raw_stores`], each with a second handle on the same database: two servers sharing it
-/// (on SQLite, two stores on one file, which only tests do: `site` refuses a second server).
+/// A store on a fresh schema of TEST_DATABASE_URL, when that names a database.
+async fn postgres_store() -> Option<(Arc<Store>, Raw)> {
+    let url = std::env::var("TEST_DATABASE_URL").ok()?;
+    drop_stale_schemas(&url).await;
+    // Tests run in parallel: the counter keeps two started in the same millisecond apart.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let schema = format!("store_test_{}_{}_{n}", now_ms(), std::process::id());
+    let pg = PgStore::connect(&url, Some(&schema)).await.expect("postgres (TEST_DATABASE_URL)");
+    Some((Arc::new(Store::Postgres(pg)), Raw::Postgres { url, schema }))
+}
+
+/// A second store on `raw`'s database: another server sharing it (on SQLite, a second
+/// store on one file, which only tests do: `site` refuses a second server).
+async fn twin(raw: &Raw) -> Arc<Store> {
+    Arc::new(match raw {
+        Raw::Sqlite(path) => Store::open(&format!("sqlite:{}", path.display())).await.expect("sqlite twin"),
+        Raw::Postgres { url, schema } => Store::Postgres(PgStore::connect(url, Some(schema)).await.expect("postgres twin")),
+    })
+}
+
+/// [`raw_stores`], each with a second handle on the same database: two servers sharing it.
 #[allow(dead_code)]
 pub async fn twin_stores() -> Vec<(&'static str, Arc<Store>, Arc<Store>, Raw)> {
     let mut out = Vec::new();
     for (name, store, raw) in raw_stores().await {
-        let twin = match &raw {
-            Raw::Sqlite(path) => Store::open(&format!("sqlite:{}", path.display())).await.expect("sqlite twin"),
-            Raw::Postgres { url, schema } => Store::Postgres(PgStore::connect(url, Some(schema)).await.expect("postgres twin")),
-        };
-        out.push((name, store, Arc::new(twin), raw));
+        let twin = twin(&raw).await;
+        out.push((name, store, twin, raw));
     }
     out
+}
+
+/// Two stores on one fresh PostgreSQL schema (two servers' worth), when TEST_DATABASE_URL
+/// names a database.
+#[allow(dead_code)]
+pub async fn postgres_twins() -> Option<(Arc<Store>, Arc<Store>, Raw)> {
+    let (store, raw) = postgres_store().await?;
+    let twin = twin(&raw).await;
+    Some((store, twin, raw))
 }
 
 /// Each test works in its own schema; schemas left by runs over an hour old are dropped.
