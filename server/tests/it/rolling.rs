@@ -22,32 +22,14 @@ fn ours() -> i64 {
 /// Writes a row of `schema_migrations` as a newer binary would have: `version`, marked
 /// compatible back to `back`.
 async fn add_newer_migration(raw: &Raw, version: i64, back: i64) {
-    let name = format!("{version:04}_newer");
-    match raw {
-        Raw::Sqlite(path) => {
-            let conn = rusqlite::Connection::open(path).expect("open");
-            conn.execute(
-                "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
-                 VALUES (?1, 0, ?2, 'x', 'site 9.9.9', ?3)",
-                rusqlite::params![version, name, back],
-            )
-            .expect("insert");
-        }
-        Raw::Postgres { url, schema } => {
-            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("connect");
-            tokio::spawn(connection);
-            client
-                .execute(
-                    &format!(
-                        "INSERT INTO \"{schema}\".schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
-                         VALUES ($1, 0, $2, 'x', 'site 9.9.9', $3)"
-                    ),
-                    &[&version, &name, &back],
-                )
-                .await
-                .expect("insert");
-        }
-    }
+    common::stores::execute(
+        raw,
+        &format!(
+            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
+             VALUES ({version}, 0, '{version:04}_newer', 'x', 'site 9.9.9', {back})"
+        ),
+    )
+    .await;
 }
 
 /// Opens the store at `raw` again, as a server starting on it would.
