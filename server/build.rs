@@ -43,11 +43,12 @@ fn main() {
     names.sort();
     assert!(names.contains(&entry), "the entry {entry} is in target/web/client");
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
-    let mut bootstrap = web.join("bootstrap.js");
-    let (mut client, mut entry) = (client, entry);
-    if std::env::var_os("CARGO_FEATURE_NEXT_RELEASE_FIXTURE").is_some() {
-        (client, entry, names, bootstrap) = next_release_bundle(&client, &entry, &names, &bootstrap, &out_dir.join("next-release"));
-    }
+    let bootstrap = web.join("bootstrap.js");
+    let (client, entry, names, bootstrap) = if fixture {
+        next_release_bundle(&client, &entry, &names, &bootstrap, &out_dir.join("next-release"))
+    } else {
+        (client, entry, names, bootstrap)
+    };
     let mut code = String::new();
     writeln!(code, "/// The client bundle's entry file name.").ok();
     writeln!(code, "pub const CLIENT_ENTRY: &str = {entry:?};").ok();

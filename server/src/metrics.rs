@@ -53,6 +53,11 @@ pub struct RenderFigures {
     pub staff_renders: u64,
 }
 
+/// Adds one to the counter of `key` in `counters`.
+fn count<K: Ord>(counters: &Mutex<BTreeMap<K, u64>>, key: K) {
+    *counters.lock().unwrap_or_else(|p| p.into_inner()).entry(key).or_insert(0) += 1;
+}
+
 /// Upper bounds (seconds) of the accept-to-delivered latency histogram.
 const LATENCY_BUCKETS: [f64; 12] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0];
 
@@ -102,28 +107,18 @@ impl Metrics {
     }
 
     pub fn rejected(&self, reason: &'static str) {
-        *self.rejected.lock().unwrap_or_else(|p| p.into_inner()).entry(reason).or_insert(0) += 1;
+        count(&self.rejected, reason);
     }
 
     /// A form submission besides leads. kind: "account_request" or "campaign_application";
-    /// outcome: "accepted", "duplicate" or "honeypot".
+    /// outcome: "accepted", "duplicate", "honeypot" or "rejected".
     pub fn submission(&self, kind: &'static str, outcome: &'static str) {
-        *self
-            .submissions
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry((kind, outcome))
-            .or_insert(0) += 1;
+        count(&self.submissions, (kind, outcome));
     }
 
     /// outcome: "delivered", "retry" or "failed".
     pub fn delivery(&self, channel: &'static str, outcome: &'static str) {
-        *self
-            .deliveries
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry((channel, outcome))
-            .or_insert(0) += 1;
+        count(&self.deliveries, (channel, outcome));
     }
 
     pub fn delivered_after(&self, ms: i64) {
@@ -148,17 +143,12 @@ impl Metrics {
 
     /// A scheduled job ("retention") ran on this server.
     pub fn job_ran(&self, job: &'static str) {
-        *self.job_runs.lock().unwrap_or_else(|p| p.into_inner()).entry(job).or_insert(0) += 1;
+        count(&self.job_runs, job);
     }
 
     /// A delivery's outcome was not recorded: its claim had been taken over.
     pub fn outcome_dropped(&self, channel: &'static str) {
-        *self
-            .outcomes_dropped
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry(channel)
-            .or_insert(0) += 1;
+        count(&self.outcomes_dropped, channel);
     }
 
     /// Records what the worker read of outbox `name` (pending, failed, oldest undelivered).

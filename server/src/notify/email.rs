@@ -53,9 +53,7 @@ impl EmailSender {
     pub fn message_id(&self, key: &str) -> String {
         format!("<{key}@{}>", self.from.email.domain())
     }
-}
 
-impl EmailSender {
     pub fn new(config: &NotifyConfig) -> Result<Self, String> {
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(&config.smtp_url)
             .map_err(|e| format!("notify.smtp_url: {e}"))?

@@ -47,7 +47,6 @@ type Keyed<K> = Gcra<K, DefaultKeyedStateStore<K>, DefaultClock>;
 /// A limit per key: per client address (the default), or per anything else hashable.
 pub struct RateLimiter<K: Hash + Eq + Clone = ClientKey> {
     quota: Quota,
-    per_minute: u32,
     max_keys: usize,
     limiter: RwLock<Arc<Keyed<K>>>,
     checks: AtomicU64,
@@ -114,7 +113,7 @@ impl<K: Hash + Eq + Clone + Subject> RateLimiter<K> {
         if let Some(shared) = &self.shared {
             match shared
                 .store
-                .charge(LimitKey::new(shared.scope, &key.subject()), self.per_minute)
+                .charge(LimitKey::new(shared.scope, &key.subject()), self.quota.burst_size().get())
                 .await
             {
                 Ok(Verdict::Allowed) => return Ok(()),
@@ -146,7 +145,6 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
         let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
         Self {
             quota,
-            per_minute: per_minute.max(1),
             max_keys,
             limiter: RwLock::new(Arc::new(Gcra::keyed(quota))),
             checks: AtomicU64::new(0),

@@ -177,51 +177,53 @@ impl LoginThrottle {
 
 impl Attempt<'_> {
     /// The password was wrong (or the account disabled): the attempt stays counted.
-    pub async fn failed(mut self) {
-        self.settled = true;
-        match &self.counted {
-            Counted::Shared { id, account } => settle_shared(self.throttle.shared.as_ref(), *id, account, false).await,
-            Counted::Here { .. } => self.mark_failed_here(),
-        }
+    pub async fn failed(self) {
+        self.settle(false).await;
     }
 
     /// The password was right: this attempt counts against neither limit, and the
     /// account's failures are forgiven (attempts still being checked stay counted).
-    pub async fn succeeded(mut self) {
+    pub async fn succeeded(self) {
+        self.settle(true).await;
+    }
+
+    async fn settle(mut self, succeeded: bool) {
         self.settled = true;
-        let Counted::Here { id, account, client } = &self.counted else {
-            if let Counted::Shared { id, account } = &self.counted {
-                settle_shared(self.throttle.shared.as_ref(), *id, account, true).await;
+        match &self.counted {
+            Counted::Shared { id, account } => {
+                if let Some(store) = &self.throttle.shared {
+                    settle_shared(store, *id, account, succeeded).await;
+                }
             }
-            return;
-        };
-        let mut counts = self.throttle.lock();
-        if let Some(entries) = counts.accounts.get_mut(account) {
-            entries.retain(|e| !e.failed && e.id != *id);
-        }
-        if let Some(entries) = client.and_then(|k| counts.clients.get_mut(&k)) {
-            entries.retain(|e| e.id != *id);
+            Counted::Here { .. } => self.settle_here(succeeded),
         }
     }
 
-    fn mark_failed_here(&mut self) {
-        self.settled = true;
+    /// Settles an attempt counted in this server's memory (nothing for a shared one).
+    fn settle_here(&self, succeeded: bool) {
         let Counted::Here { id, account, client } = &self.counted else {
             return;
         };
         let mut counts = self.throttle.lock();
-        let account = counts.accounts.get_mut(account).into_iter().flatten();
-        account.filter(|e| e.id == *id).for_each(|e| e.failed = true);
-        if let Some(entries) = client.and_then(|k| counts.clients.get_mut(&k)) {
-            entries.iter_mut().filter(|e| e.id == *id).for_each(|e| e.failed = true);
+        if succeeded {
+            if let Some(entries) = counts.accounts.get_mut(account) {
+                entries.retain(|e| !e.failed && e.id != *id);
+            }
+            if let Some(entries) = client.and_then(|k| counts.clients.get_mut(&k)) {
+                entries.retain(|e| e.id != *id);
+            }
+        } else {
+            let account = counts.accounts.get_mut(account).into_iter().flatten();
+            account.filter(|e| e.id == *id).for_each(|e| e.failed = true);
+            if let Some(entries) = client.and_then(|k| counts.clients.get_mut(&k)) {
+                entries.iter_mut().filter(|e| e.id == *id).for_each(|e| e.failed = true);
+            }
         }
     }
 }
 
-async fn settle_shared(store: Option<&Arc<Store>>, id: i64, account: &LimitKey, succeeded: bool) {
-    if let Some(store) = store
-        && let Err(e) = store.settle_login(id, account, succeeded).await
-    {
+async fn settle_shared(store: &Store, id: i64, account: &LimitKey, succeeded: bool) {
+    if let Err(e) = store.settle_login(id, account, succeeded).await {
         tracing::warn!(error = %e, "sign-in throttle: cannot settle an attempt in the shared count");
     }
 }
@@ -232,12 +234,12 @@ impl Drop for Attempt<'_> {
             return;
         }
         match &self.counted {
-            Counted::Here { .. } => self.mark_failed_here(),
+            Counted::Here { .. } => self.settle_here(false),
             // It already counts as reserved; marked failed too, so a later success forgives it.
             Counted::Shared { id, account } => {
                 if let (Some(store), Ok(runtime)) = (self.throttle.shared.clone(), tokio::runtime::Handle::try_current()) {
                     let (id, account) = (*id, account.clone());
-                    runtime.spawn(async move { settle_shared(Some(&store), id, &account, false).await });
+                    runtime.spawn(async move { settle_shared(&store, id, &account, false).await });
                 }
             }
         }
