@@ -99,16 +99,28 @@ impl Assets {
 /// Files of other releases this server answered for (a rolling upgrade: a page rendered by
 /// a newer or older server names them), each read from the database once, then kept. At
 /// most the files of the releases the database keeps, asked for while this process runs.
+/// The reads take turns (`lookup`): a name this server does not hold costs one database
+/// read, so however many such requests arrive, they hold at most one of the store's
+/// connections, and requests for the same file wait for its first read instead of
+/// repeating it.
 #[derive(Default)]
-pub struct Fetched(Mutex<HashMap<String, Arc<Asset>>>);
+pub struct Fetched {
+    files: Mutex<HashMap<String, Arc<Asset>>>,
+    reading: tokio::sync::Mutex<()>,
+}
 
 impl Fetched {
     pub fn get(&self, path: &str) -> Option<Arc<Asset>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).get(path).cloned()
+        self.files.lock().unwrap_or_else(|p| p.into_inner()).get(path).cloned()
     }
 
     pub fn insert(&self, path: &str, asset: Arc<Asset>) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(path.to_string(), asset);
+        self.files.lock().unwrap_or_else(|p| p.into_inner()).insert(path.to_string(), asset);
+    }
+
+    /// Waits for this request's turn to read from the database; hold it while reading.
+    pub async fn lookup(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.reading.lock().await
     }
 }
 

@@ -230,6 +230,11 @@ async fn recorded_asset(state: &AppState, path: &str) -> Result<Option<Arc<Asset
     if let Some(asset) = state.fetched_assets.get(path) {
         return Ok(Some(asset));
     }
+    let _turn = state.fetched_assets.lookup().await;
+    // Another request may have read it while this one waited.
+    if let Some(asset) = state.fetched_assets.get(path) {
+        return Ok(Some(asset));
+    }
     let Some(recorded) = state.store.recorded_asset(path).await? else {
         return Ok(None);
     };
