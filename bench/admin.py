@@ -147,6 +147,17 @@ def time_recount(bench, db):
     bench.stop(site.proc)
 
 
+def measure_store(bench, label, database_url, seeded, slugs, newest_ms):
+    """One store: the server on DATABASE_URL, LEADS leads seeded, then the list and the funnel."""
+    site = bench.start_site(f"admin-{label}", {"DATABASE_URL": database_url}, log_name=f"admin-{label}.log")
+    took = bench.seed(site.db_env, LEADS, notifications=True, newest_ms=newest_ms, spacing_ms=SPACING_MS)
+    print(f"({label}: {LEADS:,} leads {seeded} in {took:.0f} s)", flush=True)
+    client = sign_in(bench, site)
+    measure_list(bench, client, label, slugs, newest_ms)
+    measure_funnel(bench, client, label)
+    bench.stop(site.proc)
+
+
 def measure_admin(bench):
     bench.say(f"8. staff console: the leads list and the funnel with {LEADS:,} leads, p95 of each filter "
               f"(one connection, a whole page per answer; aim < {P95_AIM_MS} ms)")
@@ -156,13 +167,7 @@ def measure_admin(bench):
 
     db = bench.path("admin-sqlite", "site.db")
     os.makedirs(os.path.dirname(db), exist_ok=True)
-    site = bench.start_site("admin-sqlite", {"DATABASE_URL": f"sqlite:{db}"}, log_name="admin-sqlite.log")
-    took = bench.seed(site.db_env, LEADS, notifications=True, newest_ms=newest_ms, spacing_ms=SPACING_MS)
-    print(f"(sqlite: {LEADS:,} leads added in {took:.0f} s)", flush=True)
-    client = sign_in(bench, site)
-    measure_list(bench, client, "sqlite", slugs, newest_ms)
-    measure_funnel(bench, client, "sqlite")
-    bench.stop(site.proc)
+    measure_store(bench, "sqlite", f"sqlite:{db}", "added", slugs, newest_ms)
     time_recount(bench, db)
 
     pg, drop = bench.postgres_database("admin")
@@ -171,11 +176,5 @@ def measure_admin(bench):
         bench.row("leads list p95 postgres", drop)
         bench.row("funnel p95 postgres", drop)
         return
-    site = bench.start_site("admin-postgres", {"DATABASE_URL": pg}, log_name="admin-postgres.log")
-    took = bench.seed(site.db_env, LEADS, notifications=True, newest_ms=newest_ms, spacing_ms=SPACING_MS)
-    print(f"(postgres: {LEADS:,} leads added, vacuumed and analysed in {took:.0f} s)", flush=True)
-    client = sign_in(bench, site)
-    measure_list(bench, client, "postgres", slugs, newest_ms)
-    measure_funnel(bench, client, "postgres")
-    bench.stop(site.proc)
+    measure_store(bench, "postgres", pg, "added, vacuumed and analysed", slugs, newest_ms)
     drop()
