@@ -27,6 +27,7 @@ from common import percentile, sign_in
 # BENCH_ADMIN_LEADS: fewer for a quick try of the section itself (the README's figures are at 1M).
 LEADS = int(os.environ.get("BENCH_ADMIN_LEADS", "1000000"))
 P95_AIM_MS = 50
+REQUESTS = int(os.environ.get("BENCH_ADMIN_REQUESTS", "200"))
 # The seeded leads' first and last names, numbers and spacing (server/src/store/seed.rs).
 SPACING_MS = 30_000
 FIRST_PHONE = 2_000_000
@@ -62,8 +63,27 @@ def filters(slugs, newest_ms):
     ]
 
 
+def timed(bench, client, path):
+    """(p50, p95) in ms of REQUESTS loads of PATH, one after another on the client's connection."""
+    times = []
+    for _ in range(REQUESTS):
+        t = time.perf_counter()
+        status, _, _ = client.request("GET", path)
+        times.append((time.perf_counter() - t) * 1000)
+        if status != 200:
+            bench.die(f"GET {path} answered {status}")
+    times.sort()
+    return percentile(times, 50), percentile(times, 95)
+
+
+def aim_row(bench, title, results):
+    """The summary row of (name, p95, verdict) results: the worst p95 against the aim."""
+    worst = max(results, key=lambda r: r[1])
+    bench.row(title, f"worst {worst[1]:.1f} ms ({worst[0]})", f"< {P95_AIM_MS} ms, 1M leads",
+              "OK" if all(r[2] == "OK" for r in results) else "ABOVE")
+
+
 def measure_list(bench, client, label, slugs, newest_ms):
-    requests = int(os.environ.get("BENCH_ADMIN_REQUESTS", "200"))
     results = []
     for name, query in filters(slugs, newest_ms):
         if query is None:
@@ -81,26 +101,15 @@ def measure_list(bench, client, label, slugs, newest_ms):
         if status != 200:
             bench.die(f"GET {path} answered {status}")
         rows = body.count(b'href="/admin/leads/bench-')
-        times = []
-        for _ in range(requests):
-            t = time.perf_counter()
-            status, _, _ = client.request("GET", path)
-            times.append((time.perf_counter() - t) * 1000)
-            if status != 200:
-                bench.die(f"GET {path} answered {status}")
-        times.sort()
-        p50, p95 = percentile(times, 50), percentile(times, 95)
+        p50, p95 = timed(bench, client, path)
         verdict = "OK" if p95 < P95_AIM_MS else "ABOVE"
         print("%-10s %-26s %5d rows %8.1f ms %8.1f ms  %s" % (label, name, rows, p50, p95, verdict), flush=True)
         results.append((name, p95, verdict))
-    worst = max(results, key=lambda r: r[1])
-    bench.row(f"leads list p95 {label}", f"worst {worst[1]:.1f} ms ({worst[0]})", f"< {P95_AIM_MS} ms, 1M leads",
-              "OK" if all(r[2] == "OK" for r in results) else "ABOVE")
+    aim_row(bench, f"leads list p95 {label}", results)
 
 
 def measure_funnel(bench, client, label):
     """The console's first screen, 30 and 90 days, BENCH_ADMIN_REQUESTS times each."""
-    requests = int(os.environ.get("BENCH_ADMIN_REQUESTS", "200"))
     results = []
     for name, path in [("funnel, 30 days", "/admin"), ("funnel, 90 days", "/admin?days=90")]:
         t = time.perf_counter()
@@ -109,23 +118,13 @@ def measure_funnel(bench, client, label):
         if status != 200 or b"Leads per day by service" not in body:
             bench.die(f"GET {path} answered {status} without its charts")
         leads = re.search(rb"Leads received</dt><dd[^>]*>([0-9,]+)<", body)
-        times = []
-        for _ in range(requests):
-            t = time.perf_counter()
-            status, _, _ = client.request("GET", path)
-            times.append((time.perf_counter() - t) * 1000)
-            if status != 200:
-                bench.die(f"GET {path} answered {status}")
-        times.sort()
-        p50, p95 = percentile(times, 50), percentile(times, 95)
+        p50, p95 = timed(bench, client, path)
         verdict = "OK" if p95 < P95_AIM_MS else "ABOVE"
         shown = leads.group(1).decode() if leads else "?"
         print("%-10s %-26s %10s %8.1f ms %8.1f ms  %s (first %.0f ms)" % (label, name, shown + " leads", p50, p95, verdict, first),
               flush=True)
         results.append((name, p95, verdict))
-    worst = max(results, key=lambda r: r[1])
-    bench.row(f"funnel p95 {label}", f"worst {worst[1]:.1f} ms ({worst[0]})", f"< {P95_AIM_MS} ms, 1M leads",
-              "OK" if all(r[2] == "OK" for r in results) else "ABOVE")
+    aim_row(bench, f"funnel p95 {label}", results)
 
 
 def time_recount(bench, db):
@@ -148,6 +147,17 @@ def time_recount(bench, db):
     bench.stop(site.proc)
 
 
+def measure_store(bench, label, database_url, seeded, slugs, newest_ms):
+    """One store: the server on DATABASE_URL, LEADS leads seeded, then the list and the funnel."""
+    site = bench.start_site(f"admin-{label}", {"DATABASE_URL": database_url}, log_name=f"admin-{label}.log")
+    took = bench.seed(site.db_env, LEADS, notifications=True, newest_ms=newest_ms, spacing_ms=SPACING_MS)
+    print(f"({label}: {LEADS:,} leads {seeded} in {took:.0f} s)", flush=True)
+    client = sign_in(bench, site)
+    measure_list(bench, client, label, slugs, newest_ms)
+    measure_funnel(bench, client, label)
+    bench.stop(site.proc)
+
+
 def measure_admin(bench):
     bench.say(f"8. staff console: the leads list and the funnel with {LEADS:,} leads, p95 of each filter "
               f"(one connection, a whole page per answer; aim < {P95_AIM_MS} ms)")
@@ -157,13 +167,7 @@ def measure_admin(bench):
 
     db = bench.path("admin-sqlite", "site.db")
     os.makedirs(os.path.dirname(db), exist_ok=True)
-    site = bench.start_site("admin-sqlite", {"DATABASE_URL": f"sqlite:{db}"}, log_name="admin-sqlite.log")
-    took = bench.seed(site.db_env, LEADS, notifications=True, newest_ms=newest_ms, spacing_ms=SPACING_MS)
-    print(f"(sqlite: {LEADS:,} leads added in {took:.0f} s)", flush=True)
-    client = sign_in(bench, site)
-    measure_list(bench, client, "sqlite", slugs, newest_ms)
-    measure_funnel(bench, client, "sqlite")
-    bench.stop(site.proc)
+    measure_store(bench, "sqlite", f"sqlite:{db}", "added", slugs, newest_ms)
     time_recount(bench, db)
 
     pg, drop = bench.postgres_database("admin")
@@ -172,11 +176,5 @@ def measure_admin(bench):
         bench.row("leads list p95 postgres", drop)
         bench.row("funnel p95 postgres", drop)
         return
-    site = bench.start_site("admin-postgres", {"DATABASE_URL": pg}, log_name="admin-postgres.log")
-    took = bench.seed(site.db_env, LEADS, notifications=True, newest_ms=newest_ms, spacing_ms=SPACING_MS)
-    print(f"(postgres: {LEADS:,} leads added, vacuumed and analysed in {took:.0f} s)", flush=True)
-    client = sign_in(bench, site)
-    measure_list(bench, client, "postgres", slugs, newest_ms)
-    measure_funnel(bench, client, "postgres")
-    bench.stop(site.proc)
+    measure_store(bench, "postgres", pg, "added, vacuumed and analysed", slugs, newest_ms)
     drop()

@@ -79,8 +79,30 @@ import sizes  # noqa: E402
 import throughput  # noqa: E402
 from common import ROOT, Bench, BenchError, Knobs, run  # noqa: E402
 
-SECTIONS = ("render", "warm", "throughput", "sizes", "leads", "delivery", "lighthouse", "admin", "ops", "callback", "admin-burst",
-            "cluster")
+
+def warm_and_throughput(bench):
+    """Sections 2 and 3 share one server: the one warmed is the one loaded."""
+    site = throughput.measure_warm(bench)
+    if "throughput" in bench.knobs.only:
+        throughput.measure_throughput(bench, site)
+    bench.stop(site.proc)
+
+
+# The sections in the order they run, each with its function (None: run by another).
+SECTIONS = (
+    ("render", render.measure_render),
+    ("warm", warm_and_throughput),
+    ("throughput", None),
+    ("sizes", sizes.measure_sizes),
+    ("leads", leads.measure_intake),
+    ("delivery", leads.measure_delivery),
+    ("ops", ops.measure_ops),
+    ("lighthouse", lighthouse.measure_lighthouse),
+    ("admin", admin.measure_admin),
+    ("callback", callback.measure_callback),
+    ("admin-burst", admin_burst.measure_burst),
+    ("cluster", cluster.measure_cluster),
+)
 
 
 def check_tools(bench):
@@ -121,43 +143,22 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     os.chdir(ROOT)
     try:
-        bench = Bench(Knobs(os.environ, SECTIONS))
+        bench = Bench(Knobs(os.environ, [name for name, _ in SECTIONS]))
     except BenchError as e:
         print(f"bench: {e}", file=sys.stderr)
         return 1
     failed, code = True, 1
     try:
         check_tools(bench)
-        only = bench.knobs.only
         print(f"site bench: {versions(bench)}", flush=True)
-        if "render" in only:
-            render.measure_render(bench)
-        if "warm" in only:
-            site = throughput.measure_warm(bench)
-            if "throughput" in only:
-                throughput.measure_throughput(bench, site)
-            bench.stop(site.proc)
-        if "sizes" in only:
-            sizes.measure_sizes(bench)
-        if "leads" in only:
-            leads.measure_intake(bench)
-        if "delivery" in only:
-            leads.measure_delivery(bench)
-        if "ops" in only:
-            ops.measure_ops(bench)
-        results = lighthouse.measure_lighthouse(bench) if "lighthouse" in only else None
-        if "admin" in only:
-            admin.measure_admin(bench)
-        if "callback" in only:
-            callback.measure_callback(bench)
-        if "admin-burst" in only:
-            admin_burst.measure_burst(bench)
-        if "cluster" in only:
-            cluster.measure_cluster(bench)
+        figures = {}
+        for name, measure in SECTIONS:
+            if measure and name in bench.knobs.only:
+                figures[name] = measure(bench)
         bench.summary()
-        if results:
+        if figures.get("lighthouse"):
             bench.say("Lighthouse summary (Markdown)")
-            print(lighthouse.markdown(bench, results))
+            print(lighthouse.markdown(bench, figures["lighthouse"]))
         failed, code = False, 0
     except BenchError as e:
         print(f"bench: {e}", file=sys.stderr)

@@ -6,60 +6,25 @@ accept-to-delivered latency from the outbox. Percentiles are nearest-rank.
 """
 
 import http.client
-import json
 import os
-import re
 import sqlite3
-import subprocess
 import sys
 import threading
 import time
-import tomllib
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from common import ROOT, percentile, port_busy, psql
-SUBMIT_PATH = "/.netlify/functions/submit-lead"
+from common import SUBMIT_PATH, body_template, check_lead, lead_load, lead_report, percentile, port_busy, psql
+
 LEADS_GOAL = 5000
 LEADS_P99_GOAL_MS = 20
 DELIVERY_P99_GOAL_MS = 2000
-
-
-def body_template():
-    """The submit-lead JSON body of the tests' common::lead_body, with @PHONE@ where the number goes."""
-    with open(os.path.join(ROOT, "catalogue", "site.toml"), "rb") as f:
-        brand = tomllib.load(f)["site"]["brand"]
-    with open(os.path.join(ROOT, "catalogue", "consent.toml"), "rb") as f:
-        wording = tomllib.load(f)["wording"][-1]["text"]
-    body = {
-        "serviceSlug": "hvac",
-        "fullName": "Maria Gonzalez",
-        "phone": "@PHONE@",
-        "zipCode": "15213",
-        "consent": True,
-        "trustedform_token": "",
-        "trustedform_ping": "",
-        "trustedform_cert_url": "",
-        "tcpa_text": wording.replace("{brand}", brand),
-    }
-    return json.dumps(body, separators=(",", ":"))
 
 
 def phone(n):
     """The n-th distinct valid number: (724) EEE-LLLL, exchanges 200-999 without N11."""
     exchanges = [e for e in range(200, 1000) if e % 100 != 11]
     return "(724) %03d-%04d" % (exchanges[(n // 10000) % len(exchanges)], n % 10000)
-
-
-def post(url, body, timeout=10):
-    parts = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-    try:
-        conn.request("POST", parts.path, body=body.encode(), headers={"Content-Type": "application/json"})
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
 
 
 def steady(url, rate, seconds):
@@ -147,51 +112,6 @@ def delivery(db, timeout):
 
 
 # ------------------------------------------------------------------ 5. lead intake
-def check_lead(bench, site):
-    """One lead sent before the load must get its 201."""
-    status, body = post(site.url + SUBMIT_PATH, body_template().replace("@PHONE@", "(724) 555-0100"))
-    if status != 201:
-        bench.die(f"a single lead was answered {status}, not 201: {body[:300].decode('utf-8', 'replace')}")
-
-
-def lead_load(bench, site, name, body_file):
-    """The wrk run against the site: the key=value figures leads.lua prints."""
-    k = bench.knobs
-    out = subprocess.run(
-        ["wrk", f"-t{k.threads}", f"-c{k.connections}", f"-d{k.duration}", "--latency", "-s",
-         "bench/leads.lua", site.url + SUBMIT_PATH, "--", body_file, str(k.threads)],
-        capture_output=True, text=True, cwd=ROOT,
-    ).stdout
-    with open(bench.path(f"wrk-leads-{name}.txt"), "w") as f:
-        f.write(out)
-    if not re.search(r"^leads accepted=", out, re.M):
-        bench.die(f"no figures from leads.lua in {bench.path(f'wrk-leads-{name}.txt')}")
-    figures = {}
-    for line in out.splitlines():
-        if line.startswith("leads "):
-            for word in line.split()[1:]:
-                key, _, value = word.partition("=")
-                figures.setdefault(key, value)
-    return figures
-
-
-def lead_report(bench, label, figures, rows):
-    """The table line of a run (ROWS counted after the server stopped; the check lead is one of them)."""
-    accepted, duplicate = int(figures["accepted"]), int(figures["duplicate"])
-    sockets = sum(int(figures[x]) for x in ("connect", "read", "write", "timeout"))
-    rps = round(accepted / float(figures["seconds"]))
-    # wrk stops with up to one request per connection in flight: the server may still commit those.
-    extra = rows - accepted - 1
-    if 0 <= extra <= bench.knobs.connections and duplicate == 0:
-        check = f"rows match (+{extra} in flight at stop)"
-    else:
-        check = "ROWS MISMATCH"
-    p50, p99 = figures["p50_ms"], figures["p99_ms"]
-    print("%-22s %8s %10s %10s %9s %6s %8s %7s %9s  %s" % (label, rps, f"{p50} ms", f"{p99} ms", accepted, duplicate,
-                                                          figures["status"], sockets, rows, check), flush=True)
-    return rps, p50, p99, check
-
-
 def measure_intake(bench):
     k = bench.knobs
     bench.say(f"5. lead intake: POST {SUBMIT_PATH}, wrk -t{k.threads} -c{k.connections} -d{k.duration}, "

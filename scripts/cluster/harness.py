@@ -7,7 +7,7 @@ may run with its clock ahead (libfaketime, Debian's libfaketime). Standard libra
     with Cluster(work_dir, admin_url, slots=3) as cluster:
         cluster.start_all(binary)          # every server, then the balancer
         cluster.url                        # http://127.0.0.1:PORT, the balancer
-        cluster.kill(1); cluster.start(1, binary)
+        cluster.servers[1].kill(); cluster.servers[1].start(binary)
         cluster.replace(0, newer_binary)   # SIGTERM (the server drains), then the new one
 
 Everything is stopped, and the database dropped, when the block ends.
