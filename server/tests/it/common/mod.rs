@@ -372,11 +372,15 @@ pub async fn give_up_webhook(store: &Store, lead: &str) {
             .iter()
             .find(|r| r.record_id == lead && r.channel == "webhook" && r.attempts >= 1)
         {
-            store
+            // The worker may claim the row again between the read and this write (its retry
+            // is due within 200 ms); the outcome then does not hold and the loop reads again.
+            if store
                 .mark_failed(Outbox::Leads, row.id, row.claim, row.attempts as u32, "connection refused")
                 .await
-                .expect("mark failed");
-            return;
+                .expect("mark failed")
+            {
+                return;
+            }
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
