@@ -12,10 +12,13 @@ use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitt
 impl Leads for SqliteStore {
     async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
         self.write(move |conn| {
-            // Prepared once per connection (parsing it cost more than running it).
+            // Prepared once per connection (parsing it cost more than running it). Any earlier
+            // lead of the window will do (the answer never shows its id); without an ORDER BY
+            // on the range's column the plan does not depend on the bound time, so SQLite does
+            // not parse the statement again at every use (docs/decisions/027-intake-speed.md).
             let earlier: Option<String> = conn
                 .prepare_cached(
-                    "SELECT id FROM leads WHERE phone_e164 = ?1 AND service_slug = ?2 AND received_at_ms >= ?3 ORDER BY received_at_ms LIMIT 1",
+                    "SELECT id FROM leads WHERE phone_e164 = ?1 AND service_slug = ?2 AND received_at_ms >= ?3 LIMIT 1",
                 )?
                 .query_row(params![lead.phone, lead.service_slug, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
                 .optional()?;
@@ -105,6 +108,19 @@ impl Leads for SqliteStore {
         })
         .await
     }
+}
+
+/// Adds the names of the leads stored since the last call to the name search's index
+/// (`lead_names`), in one statement: the writer runs it at the end of each group, before the
+/// group commits (migration 0011 says why not a trigger per lead). Leads get increasing
+/// rowids, so the new ones are those above the highest indexed; a lead stored by anything
+/// else is indexed at the writer's next group.
+pub(super) fn index_new_names(conn: &Connection) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO lead_names (rowid, full_name) SELECT rowid, full_name FROM leads \
+         WHERE rowid > COALESCE((SELECT rowid FROM lead_names ORDER BY rowid DESC LIMIT 1), 0)",
+    )?
+    .execute([])
 }
 
 pub(super) fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {

@@ -1,6 +1,7 @@
 //! SQLite's one writer per process (docs/decisions/002-group-commit.md): a thread that owns
 //! the write connection, takes every write queued (up to `MAX_BATCH`), runs each in a
-//! savepoint of one transaction and answers each waiter only after the commit.
+//! savepoint of one transaction and answers each waiter only after the commit. Before the
+//! commit it indexes the names of the group's new leads (`leads::index_new_names`).
 
 use std::thread::JoinHandle;
 
@@ -109,6 +110,11 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
         return;
     }
     let completions: Vec<_> = batch.into_iter().map(|job| job(conn)).collect();
+    // Outside every job's savepoint, so one failure here undoes none of them: the names wait
+    // for the next group.
+    if let Err(e) = super::leads::index_new_names(conn) {
+        tracing::error!(error = %e, "cannot index the new leads' names; the next group retries");
+    }
     let committed = match conn.execute_batch("COMMIT") {
         Ok(()) => true,
         Err(e) => {
