@@ -20,10 +20,14 @@ use super::{
 };
 use crate::leads::{NewLead, TokenRecord};
 
-/// A backend: every trait below (each backend implements each in its file of that name).
-pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits + Assets {}
-
-impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits + Assets> Backend for T {}
+/// A backend: every trait below but [`Limits`] (each backend implements each in its file of
+/// that name), and the shared limits where it keeps them.
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Assets {
+    /// The limits every server on the database shares, when the database keeps them:
+    /// PostgreSQL's (`postgres/limits.rs`). None on SQLite: one server runs per file, and it
+    /// keeps its rate limits and sign-in throttle in memory (docs/decisions/022-shared-limits.md).
+    fn shared_limits(&self) -> Option<&dyn Limits>;
+}
 
 /// The writer (`writer.rs`): one per process, committing request writes in groups
 /// (docs/decisions/002-group-commit.md).
@@ -282,13 +286,10 @@ pub trait Seed: Send + Sync {
 
 /// The limits every server on the database shares (`limits.rs`): the per-client rate limits
 /// and the sign-in throttle (docs/decisions/022-shared-limits.md). Only PostgreSQL keeps
-/// them; with SQLite (one server per file) each is kept in memory by its own module and
-/// these are never called.
+/// them, and only it implements this; they are reached through [`Backend::shared_limits`],
+/// None with SQLite (one server per file), where each is kept in memory by its own module.
 #[async_trait]
 pub trait Limits: Send + Sync {
-    /// True when the limits are kept in the database, shared by every server on it.
-    fn shares_limits(&self) -> bool;
-
     /// Charges one request to `key`'s current window (`LIMIT_WINDOW_MS` of the database's
     /// clock): allowed while the window holds at most `limit` requests, this one included;
     /// refused ones count too (they end with the window). Requests arriving together are

@@ -206,10 +206,6 @@ fn lock_of(key: &LimitKey) -> i64 {
 
 #[async_trait]
 impl Limits for PgStore {
-    fn shares_limits(&self) -> bool {
-        true
-    }
-
     async fn charge(&self, key: LimitKey, limit: u32) -> Result<Verdict, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.limits

@@ -43,6 +43,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
 use super::StoreError;
+use super::backend::{Backend, Limits};
 use super::migrations::{self, Applied};
 use tls::PgTarget;
 
@@ -61,6 +62,12 @@ pub struct PgStore {
     /// Where the outbox's listener connects (`listen.rs`).
     target: PgTarget,
     schema: Option<String>,
+}
+
+impl Backend for PgStore {
+    fn shared_limits(&self) -> Option<&dyn Limits> {
+        Some(self)
+    }
 }
 
 /// Connections in the pool when the configuration does not say (`server.database_pool_size`).

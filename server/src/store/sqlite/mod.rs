@@ -2,14 +2,15 @@
 //! connection and commits queued operations in groups (`writer.rs`); reads use their own
 //! connection. Opening a database checks it, backs it up when migrations are due, and
 //! applies them. Each concern's statements are in the file of its name, the twin of the
-//! PostgreSQL file beside it (`../postgres/`).
+//! PostgreSQL file beside it (`../postgres/`). The limits several servers share have no
+//! file here: one server runs per file and keeps them in memory
+//! (docs/decisions/022-shared-limits.md); their tables exist, empty, for the schemas' sake.
 
 mod assets;
 mod console;
 mod funnel;
 mod jobs;
 mod leads;
-mod limits;
 mod outbox;
 mod seed;
 mod staff;
@@ -26,12 +27,19 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
 use tokio::sync::mpsc;
 
 use super::StoreError;
+use super::backend::{Backend, Limits};
 use super::migrations::{self, Applied};
 
 pub struct SqliteStore {
     writer: Mutex<Option<mpsc::Sender<writer::Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
     reader: Arc<Mutex<Connection>>,
+}
+
+impl Backend for SqliteStore {
+    fn shared_limits(&self) -> Option<&dyn Limits> {
+        None
+    }
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
