@@ -80,6 +80,10 @@ async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
         .expect("charge");
     assert_eq!(other, Verdict::Allowed, "another key has its own allowance");
     a.close().await;
+    assert!(
+        limits(&a).charge(key, limit).await.is_err(),
+        "the worker stopped with its store: the server's own limits take over"
+    );
     b.close().await;
 }
 

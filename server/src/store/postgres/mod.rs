@@ -57,8 +57,8 @@ pub struct PgStore {
     /// Reads, outbox claims and updates, session checks (the writer has its own
     /// connection); a connection the database dropped is replaced when next taken.
     pool: Pool,
-    /// The shared rate limits' worker (`limits.rs`).
-    limits: mpsc::Sender<limits::Charge>,
+    /// The shared rate limits' worker (`limits.rs`), stopped by `close`.
+    limits: limits::Worker,
     /// Where the outbox's listener connects (`listen.rs`).
     target: PgTarget,
     schema: Option<String>,
@@ -145,7 +145,7 @@ impl PgStore {
         let (tx, rx) = mpsc::channel::<writer::Op>(8192);
         let stopped = writer::start(target.clone(), schema, rx).await?;
         let pool = pool(&target, schema, pool_size)?;
-        let limits = limits::start(target.clone(), schema.map(str::to_string))?;
+        let limits = limits::Worker::start(target.clone(), schema.map(str::to_string));
         Ok(Self {
             writer: Mutex::new(Some(tx)),
             stopped: Mutex::new(Some(stopped)),

@@ -73,6 +73,8 @@ impl Writer for PgStore {
         if let Some(stopped) = stopped {
             let _ = stopped.await;
         }
+        // The shared limits' worker ends with the store: the server is stopping.
+        self.limits.stop().await;
     }
 }
 
