@@ -6,6 +6,15 @@
 //! file here: one server runs per file and keeps them in memory
 //! (docs/decisions/022-shared-limits.md); their tables exist, empty, for the schemas' sake.
 
+/// The database's clock, in Unix milliseconds, as SQL: what leases are set and judged by (on
+/// SQLite the one server's own clock, read by SQLite). A macro, so the statements that read it
+/// are constants (`concat!`), made at compile time rather than formatted at every call.
+macro_rules! db_now_ms {
+    () => {
+        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+    };
+}
+
 mod assets;
 mod console;
 mod funnel;
