@@ -220,7 +220,7 @@ impl AppState {
             version: env!("SITE_VERSION").to_string(),
             files,
         };
-        self.store.record_assets(&release, store::now_ms(), store::KEEP_RELEASES).await
+        self.store.record_assets(&release, store::KEEP_RELEASES).await
     }
 
     /// Renders every canonical page and the not-found page into the cache, and the staff

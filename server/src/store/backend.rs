@@ -267,9 +267,11 @@ pub trait Funnel: Send + Sync {
 #[async_trait]
 pub trait Assets: Send + Sync {
     /// Records `release`'s files unless they are recorded already, marks the release as
-    /// started now, and deletes the files of every release but the `keep` started last
-    /// (PostgreSQL judges "now" by its own clock, so every server agrees on the order).
-    async fn record_assets(&self, release: &AssetRelease, now_ms: i64, keep: usize) -> Result<(), StoreError>;
+    /// started now, and deletes the files of every release but the `keep` started last.
+    /// "Now" is the database's clock on both, so it takes no time from the caller: on
+    /// PostgreSQL so that every server agrees on the order (docs/decisions/024), on SQLite it
+    /// is the one server's own clock.
+    async fn record_assets(&self, release: &AssetRelease, keep: usize) -> Result<(), StoreError>;
 
     /// A recorded file of any kept release, by its path (`/assets/<name>`).
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError>;
