@@ -273,6 +273,12 @@ pub trait Assets: Send + Sync {
     /// is the one server's own clock.
     async fn record_assets(&self, release: &AssetRelease, keep: usize) -> Result<(), StoreError>;
 
+    /// What [`Assets::record_assets`] does for a release recorded already, asked by its name
+    /// alone: marks it started now with `version` and deletes the files of every release but
+    /// the `keep` started last; true. False, changing nothing, when `release` is not recorded
+    /// (then record it). A server of a known release restarting thus sends no file.
+    async fn restart_release(&self, release: &str, version: &str, keep: usize) -> Result<bool, StoreError>;
+
     /// A recorded file of any kept release, by its path (`/assets/<name>`).
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError>;
 }

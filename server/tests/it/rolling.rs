@@ -241,6 +241,12 @@ async fn a_hashed_file_recorded_by_another_release_is_served_immutable_with_its_
             .expect("read")
             .expect("this release's runtime is recorded");
         assert_eq!(ours.content_type, "text/javascript; charset=utf-8", "{name}");
+        // A restart of a release the database knows marks it started, sending no file; a
+        // release it does not know is left to be recorded.
+        server.state.record_assets().await.expect("record this release again");
+        assert!(store.recorded_asset(&runtime).await.expect("read").is_some(), "{name}");
+        let unknown = store.restart_release("not-recorded", "9.9.9", KEEP_RELEASES).await;
+        assert!(!unknown.expect("restart"), "{name}: an unknown release is not marked");
 
         // Another server, of another release, records its files: this one answers for them.
         let other = release("b");
@@ -295,7 +301,8 @@ async fn a_hashed_file_recorded_by_another_release_is_served_immutable_with_its_
         assert_eq!(r.status(), 200, "{name}");
         // A server of release b starting again marks it started: c's files stay, and so do b's.
         a_moment_later().await;
-        store.record_assets(&other, KEEP_RELEASES).await.expect("record b again");
+        let restarted = store.restart_release(&other.release, &other.version, KEEP_RELEASES).await;
+        assert!(restarted.expect("restart b"), "{name}: b is known");
         assert!(store.recorded_asset(&third.files[0].path).await.expect("read").is_some(), "{name}");
         assert!(store.recorded_asset(&other.files[0].path).await.expect("read").is_some(), "{name}");
     }

@@ -2,6 +2,7 @@
 //! last started is judged by the database's clock, the same for every server.
 
 use async_trait::async_trait;
+use tokio_postgres::Client;
 
 use super::PgStore;
 use crate::store::assets::{AssetRelease, RecordedAsset};
@@ -38,8 +39,7 @@ const RECORD: &str = concat!(
 impl Assets for PgStore {
     async fn record_assets(&self, release: &AssetRelease, keep: usize) -> Result<(), StoreError> {
         let client = self.client().await?;
-        let known = client.query_opt(RESTART, &[&release.release, &release.version]).await?;
-        if known.is_none() {
+        if !restart(&client, &release.release, &release.version, keep).await? {
             let paths: Vec<&str> = release.files.iter().map(|f| f.path.as_str()).collect();
             let types: Vec<&str> = release.files.iter().map(|f| f.content_type.as_str()).collect();
             let bodies: Vec<&[u8]> = release.files.iter().map(|f| f.body.as_slice()).collect();
@@ -49,10 +49,14 @@ impl Assets for PgStore {
             client
                 .execute(RECORD, &[&release.release, &release.version, &paths, &types, &bodies, &gzips])
                 .await?;
+            prune(&client, keep).await?;
         }
-        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
-        client.execute(sql::PRUNE_ASSET_RELEASES.pg, &[&keep]).await?;
         Ok(())
+    }
+
+    async fn restart_release(&self, release: &str, version: &str, keep: usize) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        restart(&client, release, version, keep).await
     }
 
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError> {
@@ -64,4 +68,21 @@ impl Assets for PgStore {
             gzip: r.get(2),
         }))
     }
+}
+
+/// Marks a recorded release started now and prunes the releases started before the `keep`
+/// last; false, changing nothing, when the release is not recorded.
+async fn restart(client: &Client, release: &str, version: &str, keep: usize) -> Result<bool, StoreError> {
+    let known = client.query_opt(RESTART, &[&release, &version]).await?.is_some();
+    if known {
+        prune(client, keep).await?;
+    }
+    Ok(known)
+}
+
+/// Deletes every release but the `keep` started last, with its files.
+async fn prune(client: &Client, keep: usize) -> Result<(), StoreError> {
+    let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+    client.execute(sql::PRUNE_ASSET_RELEASES.pg, &[&keep]).await?;
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! started is judged by SQLite's clock, the one server's own, as PostgreSQL judges it by its own.
 
 use async_trait::async_trait;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
 use crate::store::assets::{AssetRelease, RecordedAsset};
@@ -31,20 +31,26 @@ impl Assets for SqliteStore {
         let release = release.clone();
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
         self.write(move |conn| {
-            let known = conn.prepare_cached(RESTART)?.execute(params![release.release, release.version])? > 0;
-            if !known {
-                conn.prepare_cached(INSERT_RELEASE)?
-                    .execute(params![release.release, release.version])?;
-                let mut insert = conn
-                    .prepare_cached("INSERT OR IGNORE INTO assets (release, path, content_type, body, gzip) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-                for f in &release.files {
-                    insert.execute(params![release.release, f.path, f.content_type, f.body, f.gzip])?;
-                }
+            if restart(conn, &release.release, &release.version, keep)? {
+                return Ok(());
             }
-            conn.execute(sql::PRUNE_ASSET_RELEASES.sqlite, params![keep])?;
+            conn.prepare_cached(INSERT_RELEASE)?
+                .execute(params![release.release, release.version])?;
+            let mut insert =
+                conn.prepare_cached("INSERT OR IGNORE INTO assets (release, path, content_type, body, gzip) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for f in &release.files {
+                insert.execute(params![release.release, f.path, f.content_type, f.body, f.gzip])?;
+            }
+            conn.prepare_cached(sql::PRUNE_ASSET_RELEASES.sqlite)?.execute(params![keep])?;
             Ok(())
         })
         .await
+    }
+
+    async fn restart_release(&self, release: &str, version: &str, keep: usize) -> Result<bool, StoreError> {
+        let (release, version) = (release.to_string(), version.to_string());
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        self.write(move |conn| restart(conn, &release, &version, keep)).await
     }
 
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError> {
@@ -62,4 +68,14 @@ impl Assets for SqliteStore {
         })
         .await
     }
+}
+
+/// Marks a recorded release started now and prunes the releases started before the `keep`
+/// last; false, changing nothing, when the release is not recorded.
+fn restart(conn: &Connection, release: &str, version: &str, keep: i64) -> rusqlite::Result<bool> {
+    let known = conn.prepare_cached(RESTART)?.execute(params![release, version])? > 0;
+    if known {
+        conn.prepare_cached(sql::PRUNE_ASSET_RELEASES.sqlite)?.execute(params![keep])?;
+    }
+    Ok(known)
 }
