@@ -161,7 +161,8 @@ pub trait Jobs: Send + Sync {
 pub trait Submissions: Send + Sync {
     /// Stores a submission (account request, campaign application) and, unless `mail` is
     /// None, its e-mail to the notification recipients, in one durable transaction; a
-    /// repeat of the same `dedupe_key` within the window gets the first id and no e-mail.
+    /// repeat (the same [`NewSubmission::dedupe_key`], derived here from its fields) within
+    /// the window gets the first id and no e-mail.
     async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError>;
 
     async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError>;
