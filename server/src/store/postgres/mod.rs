@@ -17,7 +17,7 @@ macro_rules! db_now_ms {
     };
 }
 
-/// [`db_now_ms!`] for statements built with `format!`.
+/// [`db_now_ms!`] for statements built with `format!`, once (a `LazyLock`).
 const DB_NOW_MS: &str = db_now_ms!();
 
 mod assets;
