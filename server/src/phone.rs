@@ -8,6 +8,8 @@
 //! - [`UsPhone::parse`]: what a visitor types into a form (the callback form today).
 //! - [`UsPhone::from_digits`]: a number an operator configures (`site.support_phone`,
 //!   `site.service_phones.*`), which is written as ten digits.
+//! - [`for_records`]: a number of a form that takes any country's (the account requests,
+//!   the campaign applications), as their records keep it.
 //!
 //! A form with another rule (the registration forms' international one, docs/product.md, "Accounts") gets
 //! its own constructor and error variant here, and its own section in the vector file.
@@ -116,6 +118,12 @@ impl<'de> Deserialize<'de> for UsPhone {
     }
 }
 
+/// A typed phone number as the records keep it: E.164 when it is a US number
+/// ([`UsPhone::parse`]), else as typed (the registration forms take numbers from any country).
+pub fn for_records(typed: &str) -> String {
+    UsPhone::parse(typed).map_or_else(|_| typed.to_string(), |p| p.e164())
+}
+
 /// The registration request form's phone rule (docs/product.md, "Accounts"), for numbers
 /// from any country: after stripping spaces (JavaScript's white space), dashes and brackets,
 /// `^\+?[1-9]\d{0,15}$`. `isRegistrationPhone` in client/lib/phone.ts is its twin.
@@ -133,7 +141,7 @@ pub fn registration_phone(input: &str) -> bool {
 mod tests {
     use serde::Deserialize;
 
-    use super::{PhoneError, UsPhone, registration_phone};
+    use super::{PhoneError, UsPhone, for_records, registration_phone};
 
     /// catalogue/cases/phones.json, which client/lib/phone.test.ts reads too.
     #[derive(Deserialize)]
@@ -170,6 +178,12 @@ mod tests {
 
     fn vectors() -> Vectors {
         serde_json::from_str(include_str!("../../catalogue/cases/phones.json")).expect("phones.json")
+    }
+
+    #[test]
+    fn a_us_number_is_recorded_in_e164_and_any_other_as_typed() {
+        assert_eq!(for_records("(412) 555-0188"), "+14125550188");
+        assert_eq!(for_records("+44 20 7946 0958"), "+44 20 7946 0958");
     }
 
     #[test]

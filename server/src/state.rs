@@ -196,31 +196,42 @@ impl AppState {
     /// Records this release's content-hashed files (the island bundle, the icon sprite, the
     /// campaigns' data) in the database, so that every server, whatever its release, can
     /// answer for them while a rolling upgrade runs; the files of all but the two releases
-    /// started last are deleted (docs/operations.md, "Running several servers").
+    /// started last are deleted (docs/operations.md, "Running several servers"). A release
+    /// the database knows already (a restart) is only marked started: its files are neither
+    /// copied nor sent again.
     pub async fn record_assets(&self) -> Result<(), store::StoreError> {
-        let mut files: Vec<RecordedAsset> = self
+        // (path, content type, bodies), borrowed until the database asks for them.
+        let mut files: Vec<(&str, &str, &Encoded)> = self
             .assets
             .files
             .iter()
             .filter(|(path, asset)| asset.immutable && path.starts_with("/assets/"))
-            .map(|(path, asset)| recorded(path, asset.content_type.to_str().unwrap_or_default(), &asset.body))
+            .map(|(path, asset)| (path.as_ref(), asset.content_type.to_str().unwrap_or_default(), &asset.body))
             .collect();
         let (sprite_path, sprite) = &self.pages.icon_sprite;
-        files.push(recorded(sprite_path, "image/svg+xml", sprite));
+        files.push((sprite_path, "image/svg+xml", sprite));
         let (campaigns_path, campaigns) = &self.pages.campaigns_json;
-        files.push(recorded(campaigns_path, "application/json", campaigns));
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.push((campaigns_path, "application/json", campaigns));
+        files.sort_by(|a, b| a.0.cmp(b.0));
         let mut paths = Sha256::new();
-        for f in &files {
-            paths.update(f.path.as_bytes());
+        for (path, _, _) in &files {
+            paths.update(path.as_bytes());
             paths.update(b"\n");
         }
+        let release: String = paths.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let version = env!("SITE_VERSION");
+        if self.store.restart_release(&release, version, store::KEEP_RELEASES).await? {
+            return Ok(());
+        }
         let release = AssetRelease {
-            release: paths.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-            version: env!("SITE_VERSION").to_string(),
-            files,
+            release,
+            version: version.to_string(),
+            files: files
+                .into_iter()
+                .map(|(path, content_type, body)| recorded(path, content_type, body))
+                .collect(),
         };
-        self.store.record_assets(&release, store::now_ms(), store::KEEP_RELEASES).await
+        self.store.record_assets(&release, store::KEEP_RELEASES).await
     }
 
     /// Renders every canonical page and the not-found page into the cache, and the staff

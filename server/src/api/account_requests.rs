@@ -24,8 +24,9 @@ use crate::leads::RequestContext;
 use crate::pages::errors;
 use crate::pages::props::FormError;
 use crate::pages::register::register_path;
+use crate::phone;
 use crate::state::AppState;
-use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
+use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, now_ms};
 
 pub const ACCOUNT_REQUESTS_PATH: &str = "/api/account-requests";
 
@@ -54,11 +55,8 @@ impl Form for AccountRequestForm {
         let data = request.data();
         let submission = NewSubmission {
             kind: KIND,
-            dedupe_key: dedupe_key(KIND, &data),
             email: request.email().to_string(),
-            phone: Some(request.get("phone"))
-                .filter(|p| !p.is_empty())
-                .map(|p| crate::phone::UsPhone::parse(p).map(|u| u.e164()).unwrap_or_else(|_| p.to_string())),
+            phone: Some(request.get("phone")).filter(|p| !p.is_empty()).map(phone::for_records),
             data,
             context,
         };

@@ -20,8 +20,9 @@ use crate::applications::validate::validate_application;
 use crate::applications::{EXPERIENCE, MONTHLY_VOLUME};
 use crate::forms::{Field, Fields, Invalid, is_web_url, percent_decode};
 use crate::leads::RequestContext;
+use crate::phone;
 use crate::state::AppState;
-use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, dedupe_key, now_ms};
+use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, now_ms};
 
 pub const APPLICATIONS_PATH: &str = "/api/campaign-applications";
 /// The application form as a page of its own (the no-JavaScript path).
@@ -60,9 +61,8 @@ impl Form for CampaignApplicationForm {
         let data = application.data();
         let submission = NewSubmission {
             kind: KIND,
-            dedupe_key: dedupe_key(KIND, &data),
             email: application.email.clone(),
-            phone: Some(application.phone_for_records()),
+            phone: Some(phone::for_records(&application.phone)),
             data,
             context,
         };

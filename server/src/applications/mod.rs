@@ -6,7 +6,6 @@ pub mod validate;
 
 use serde_json::{Value, json};
 
-use crate::phone::UsPhone;
 use crate::time::human_utc;
 
 /// The experience select: value and label (docs/product.md, "The campaign application").
@@ -78,11 +77,6 @@ impl Application {
             "additionalInfo": self.additional_info,
             "source": SOURCE,
         })
-    }
-
-    /// E.164 when the number is a US one, else as typed.
-    pub fn phone_for_records(&self) -> String {
-        UsPhone::parse(&self.phone).map_or_else(|_| self.phone.clone(), |p| p.e164())
     }
 
     /// The draft's subject: 'New Campaign Application - {firstName} {lastName}'.
@@ -161,14 +155,5 @@ mod tests {
         ] {
             assert!(body.lines().any(|l| l == line), "{line:?} in\n{body}");
         }
-    }
-
-    #[test]
-    fn a_us_number_is_kept_in_e164_and_any_other_as_typed() {
-        let a = application();
-        assert_eq!(a.phone_for_records(), "+14125550188");
-        let mut c = application();
-        c.phone = "+44 20 7946 0958".into();
-        assert_eq!(c.phone_for_records(), "+44 20 7946 0958");
     }
 }

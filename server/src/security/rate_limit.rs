@@ -96,9 +96,9 @@ impl RateLimiter {
 
 impl<K: Hash + Eq + Clone + Subject> RateLimiter<K> {
     /// Counted in `store` for every server on it, under `scope`, when the store keeps the
-    /// limits (PostgreSQL); else as it is, in memory.
+    /// limits (its `shared_limits`: PostgreSQL); else as it is, in memory.
     pub fn shared(mut self, store: &Arc<Store>, scope: &'static str) -> Self {
-        if store.shares_limits() {
+        if store.shared_limits().is_some() {
             self.shared = Some(Shared {
                 store: Arc::clone(store),
                 scope,
@@ -110,9 +110,10 @@ impl<K: Hash + Eq + Clone + Subject> RateLimiter<K> {
 
     /// Takes one request from `key`'s allowance, refused when it is spent.
     pub async fn check_key(&self, key: &K) -> Result<(), RateLimited> {
-        if let Some(shared) = &self.shared {
-            match shared
-                .store
+        if let Some(shared) = &self.shared
+            && let Some(limits) = shared.store.shared_limits()
+        {
+            match limits
                 .charge(LimitKey::new(shared.scope, &key.subject()), self.quota.burst_size().get())
                 .await
             {

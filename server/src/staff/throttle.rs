@@ -8,7 +8,7 @@
 //! about which addresses exist.
 //!
 //! With SQLite (one server per file) the counts are kept in memory. With PostgreSQL they are
-//! kept in the database, shared by every server on it (`store`'s `Limits`,
+//! kept in the database, shared by every server on it (`store`'s `shared_limits`,
 //! docs/decisions/022-shared-limits.md): a client gets one allowance, however many servers
 //! its attempts reach; should the database not answer, each server counts alone meanwhile.
 //! Either way: [`LoginThrottle::reserve`] → check the password → [`Attempt::failed`] or
@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::security::rate_limit::{ClientKey, Subject};
+use crate::store::backend::Limits;
 use crate::store::{LimitKey, LoginRules, Reserved, Store};
 
 /// Attempts counted within this window.
@@ -99,17 +100,22 @@ impl LoginThrottle {
     pub fn on(store: &Arc<Store>) -> Self {
         Self {
             counts: Mutex::default(),
-            shared: store.shares_limits().then(|| Arc::clone(store)),
+            shared: store.shared_limits().is_some().then(|| Arc::clone(store)),
         }
+    }
+
+    /// The database's count, when it keeps one for every server.
+    fn shared(&self) -> Option<&dyn Limits> {
+        self.shared.as_deref().and_then(|store| store.shared_limits())
     }
 
     /// Reserves an attempt for `account` from `client`, or refuses while either is locked out.
     pub async fn reserve(&self, account: &str, client: Option<ClientKey>, now_ms: i64) -> Result<Attempt<'_>, LockedOut> {
         let account = account.to_lowercase();
-        if let Some(store) = &self.shared {
+        if let Some(limits) = self.shared() {
             let key = account_key(&account);
             let client_key = client.map(|c| LimitKey::new("sign-in-client", &c.subject()));
-            match store.reserve_login(&key, client_key.as_ref(), RULES, now_ms).await {
+            match limits.reserve_login(&key, client_key.as_ref(), RULES, now_ms).await {
                 Ok(Reserved::Attempt(id)) => {
                     return Ok(Attempt {
                         throttle: self,
@@ -160,8 +166,8 @@ impl LoginThrottle {
     /// lockout then). Its client's counts stay.
     pub async fn unlock(&self, account: &str, at_ms: i64) {
         let account = account.to_lowercase();
-        if let Some(store) = &self.shared
-            && let Err(e) = store.unlock_login(&account_key(&account), at_ms).await
+        if let Some(limits) = self.shared()
+            && let Err(e) = limits.unlock_login(&account_key(&account), at_ms).await
         {
             tracing::warn!(error = %e, "sign-in throttle: cannot lift a lockout in the shared count");
         }
@@ -191,8 +197,8 @@ impl Attempt<'_> {
         self.settled = true;
         match &self.counted {
             Counted::Shared { id, account } => {
-                if let Some(store) = &self.throttle.shared {
-                    settle_shared(store, *id, account, succeeded).await;
+                if let Some(limits) = self.throttle.shared() {
+                    settle_shared(limits, *id, account, succeeded).await;
                 }
             }
             Counted::Here { .. } => self.settle_here(succeeded),
@@ -222,8 +228,8 @@ impl Attempt<'_> {
     }
 }
 
-async fn settle_shared(store: &Store, id: i64, account: &LimitKey, succeeded: bool) {
-    if let Err(e) = store.settle_login(id, account, succeeded).await {
+async fn settle_shared(limits: &dyn Limits, id: i64, account: &LimitKey, succeeded: bool) {
+    if let Err(e) = limits.settle_login(id, account, succeeded).await {
         tracing::warn!(error = %e, "sign-in throttle: cannot settle an attempt in the shared count");
     }
 }
@@ -239,7 +245,11 @@ impl Drop for Attempt<'_> {
             Counted::Shared { id, account } => {
                 if let (Some(store), Ok(runtime)) = (self.throttle.shared.clone(), tokio::runtime::Handle::try_current()) {
                     let (id, account) = (*id, account.clone());
-                    runtime.spawn(async move { settle_shared(&store, id, &account, false).await });
+                    runtime.spawn(async move {
+                        if let Some(limits) = store.shared_limits() {
+                            settle_shared(limits, id, &account, false).await;
+                        }
+                    });
                 }
             }
         }

@@ -20,10 +20,14 @@ use super::{
 };
 use crate::leads::{NewLead, TokenRecord};
 
-/// A backend: every trait below (each backend implements each in its file of that name).
-pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits + Assets {}
-
-impl<T: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Limits + Assets> Backend for T {}
+/// A backend: every trait below but [`Limits`] (each backend implements each in its file of
+/// that name), and the shared limits where it keeps them.
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Assets {
+    /// The limits every server on the database shares, when the database keeps them:
+    /// PostgreSQL's (`postgres/limits.rs`). None on SQLite: one server runs per file, and it
+    /// keeps its rate limits and sign-in throttle in memory (docs/decisions/022-shared-limits.md).
+    fn shared_limits(&self) -> Option<&dyn Limits>;
+}
 
 /// The writer (`writer.rs`): one per process, committing request writes in groups
 /// (docs/decisions/002-group-commit.md).
@@ -157,7 +161,8 @@ pub trait Jobs: Send + Sync {
 pub trait Submissions: Send + Sync {
     /// Stores a submission (account request, campaign application) and, unless `mail` is
     /// None, its e-mail to the notification recipients, in one durable transaction; a
-    /// repeat of the same `dedupe_key` within the window gets the first id and no e-mail.
+    /// repeat (the same [`NewSubmission::dedupe_key`], derived here from its fields) within
+    /// the window gets the first id and no e-mail.
     async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError>;
 
     async fn submission(&self, id: &str) -> Result<Option<SubmissionRecord>, StoreError>;
@@ -263,9 +268,17 @@ pub trait Funnel: Send + Sync {
 #[async_trait]
 pub trait Assets: Send + Sync {
     /// Records `release`'s files unless they are recorded already, marks the release as
-    /// started now, and deletes the files of every release but the `keep` started last
-    /// (PostgreSQL judges "now" by its own clock, so every server agrees on the order).
-    async fn record_assets(&self, release: &AssetRelease, now_ms: i64, keep: usize) -> Result<(), StoreError>;
+    /// started now, and deletes the files of every release but the `keep` started last.
+    /// "Now" is the database's clock on both, so it takes no time from the caller: on
+    /// PostgreSQL so that every server agrees on the order (docs/decisions/024), on SQLite it
+    /// is the one server's own clock.
+    async fn record_assets(&self, release: &AssetRelease, keep: usize) -> Result<(), StoreError>;
+
+    /// What [`Assets::record_assets`] does for a release recorded already, asked by its name
+    /// alone: marks it started now with `version` and deletes the files of every release but
+    /// the `keep` started last; true. False, changing nothing, when `release` is not recorded
+    /// (then record it). A server of a known release restarting thus sends no file.
+    async fn restart_release(&self, release: &str, version: &str, keep: usize) -> Result<bool, StoreError>;
 
     /// A recorded file of any kept release, by its path (`/assets/<name>`).
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError>;
@@ -282,13 +295,10 @@ pub trait Seed: Send + Sync {
 
 /// The limits every server on the database shares (`limits.rs`): the per-client rate limits
 /// and the sign-in throttle (docs/decisions/022-shared-limits.md). Only PostgreSQL keeps
-/// them; with SQLite (one server per file) each is kept in memory by its own module and
-/// these are never called.
+/// them, and only it implements this; they are reached through [`Backend::shared_limits`],
+/// None with SQLite (one server per file), where each is kept in memory by its own module.
 #[async_trait]
 pub trait Limits: Send + Sync {
-    /// True when the limits are kept in the database, shared by every server on it.
-    fn shares_limits(&self) -> bool;
-
     /// Charges one request to `key`'s current window (`LIMIT_WINDOW_MS` of the database's
     /// clock): allowed while the window holds at most `limit` requests, this one included;
     /// refused ones count too (they end with the window). Requests arriving together are

@@ -41,7 +41,7 @@ pub use seed::{
     SEED_SUPPRESSED_EVERY, SeedPlan, Seeded,
 };
 pub use staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
-pub use submissions::{Mail, NewSubmission, SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord, dedupe_key};
+pub use submissions::{Mail, NewSubmission, SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord};
 pub use suppressions::{Listed, Suppression, masked};
 
 use thiserror::Error;

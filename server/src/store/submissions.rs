@@ -33,13 +33,11 @@ impl SubmissionKind {
     }
 }
 
-/// A validated submission, ready to store.
+/// A validated submission, ready to store. What makes a repeat of it is derived from its
+/// own fields by the store ([`NewSubmission::dedupe_key`]).
 #[derive(Debug, Clone)]
 pub struct NewSubmission {
     pub kind: SubmissionKind,
-    /// What makes a repeat: the same key within the duplicate window is not stored again
-    /// (see [`dedupe_key`]).
-    pub dedupe_key: String,
     /// The visitor's e-mail address (stored in lower case, to find a person's records).
     pub email: String,
     /// E.164 when it parses as a phone number, else as typed.
@@ -49,22 +47,26 @@ pub struct NewSubmission {
     pub context: RequestContext,
 }
 
-/// The dedupe key of a validated submission: a hash of the whole request (its kind and every
-/// field, the e-mail address in lower case), so only an identical request is a repeat. A
-/// request that differs in anything (another person using the same address, another
-/// account type, another answer) is stored and mailed as its own.
-pub fn dedupe_key(kind: SubmissionKind, data: &serde_json::Value) -> String {
-    use sha2::{Digest, Sha256};
-    let mut data = data.clone();
-    if let Some(email) = data.get_mut("email")
-        && let Some(text) = email.as_str()
-    {
-        *email = serde_json::Value::String(text.to_lowercase());
+impl NewSubmission {
+    /// What makes a repeat, derived by each store's submit path (and nowhere else): a hash of
+    /// the whole request (its kind and every field of `data`, the e-mail address in lower
+    /// case), so only an identical request is a repeat. A request that differs in anything
+    /// (another person using the same address, another account type, another answer) is
+    /// stored and mailed as its own; the same key within the duplicate window is not.
+    pub(super) fn dedupe_key(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut data = self.data.clone();
+        if let Some(email) = data.get_mut("email")
+            && let Some(text) = email.as_str()
+        {
+            *email = serde_json::Value::String(text.to_lowercase());
+        }
+        // serde_json writes an object's keys in order, so equal requests hash alike.
+        let kind = self.kind.as_str();
+        let digest = Sha256::digest(format!("{kind}\n{data}").as_bytes());
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        format!("{kind}|{hex}")
     }
-    // serde_json writes an object's keys in order, so equal requests hash alike.
-    let digest = Sha256::digest(format!("{}\n{data}", kind.as_str()).as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("{}|{hex}", kind.as_str())
 }
 
 /// A plain-text e-mail to the notification recipients.

@@ -27,10 +27,9 @@ use common::{
 fn submission(kind: SubmissionKind, email: &str, phone: &str) -> NewSubmission {
     NewSubmission {
         kind,
-        dedupe_key: format!("{}|{email}", kind.as_str()),
         email: email.into(),
         phone: Some(phone.into()),
-        data: json!({ "businessName": "Whitfield Heating" }),
+        data: json!({ "businessName": "Whitfield Heating", "email": email }),
         context: RequestContext {
             ip: Some("203.0.113.7".into()),
             ..Default::default()
@@ -409,7 +408,6 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
             .submit_form(
                 NewSubmission {
                     kind: SubmissionKind::AccountRequest,
-                    dedupe_key: "erase-test".into(),
                     email: "dana@example.com".into(),
                     phone: Some(phone.into()),
                     data: json!({ "firstName": "Dana" }),

@@ -183,7 +183,6 @@ async fn exports_quote_every_cell_and_neutralise_formulas() {
             .submit_form(
                 NewSubmission {
                     kind: SubmissionKind::AccountRequest,
-                    dedupe_key: "k1".into(),
                     email: "owner@acme.example".into(),
                     phone: Some("+14125550199".into()),
                     data: serde_json::json!({ "firstName": "Dana", "lastName": "Whitfield", "businessName": "=cmd|' /C calc'!A0", "hp_website": "spam", "seats": 3 }),

@@ -19,7 +19,6 @@ fn submission(kind: SubmissionKind, n: usize) -> NewSubmission {
     let email = format!("person{n}@example.com");
     NewSubmission {
         kind,
-        dedupe_key: format!("{}|{email}", kind.as_str()),
         email,
         phone: Some("+14125550134".into()),
         data: json!({ "businessName": format!("Business {n}"), "accountType": "contractor", "hp_website": "" }),

@@ -134,7 +134,6 @@ async fn filled_sqlite() -> (PathBuf, Vec<String>) {
             } else {
                 SubmissionKind::CampaignApplication
             },
-            dedupe_key: format!("key{n}"),
             email: format!("person{n}@example.com"),
             phone: (n % 3 != 0).then(|| format!("+1412555{n:04}")),
             data: serde_json::json!({ "n": n, "company": "Núñez & Sons" }),

@@ -14,10 +14,9 @@ use common::stores::stores;
 fn request(email: &str) -> NewSubmission {
     NewSubmission {
         kind: SubmissionKind::AccountRequest,
-        dedupe_key: format!("homeowner|{}", email.to_lowercase()),
         email: email.into(),
         phone: Some("+14125550134".into()),
-        data: json!({ "accountType": "homeowner", "firstName": "Dana", "lastName": "Whitfield" }),
+        data: json!({ "accountType": "homeowner", "firstName": "Dana", "lastName": "Whitfield", "email": email }),
         context: RequestContext {
             ip: Some("203.0.113.7".into()),
             user_agent: Some("Mozilla/5.0 (test)".into()),

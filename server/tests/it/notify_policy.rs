@@ -85,7 +85,6 @@ async fn after_three_days_a_notification_is_given_up_shown_and_sent_again_by_the
         .expect("stored");
     let request = NewSubmission {
         kind: SubmissionKind::AccountRequest,
-        dedupe_key: "homeowner|d@example.com".into(),
         email: "d@example.com".into(),
         phone: None,
         data: serde_json::json!({ "accountType": "homeowner" }),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use site_server::store::postgres::PgStore;
-use site_server::store::{AssetRelease, KEEP_RELEASES, RecordedAsset, Store, StoreError, now_ms};
+use site_server::store::{AssetRelease, KEEP_RELEASES, RecordedAsset, Store, StoreError};
 
 use common::stores::Raw;
 
@@ -215,6 +215,12 @@ fn other_file(release: &str, n: u32) -> RecordedAsset {
     }
 }
 
+/// Lets the database's clock, which says when a release started, move on by a millisecond
+/// or more: releases started in the same millisecond would be ordered by name.
+async fn a_moment_later() {
+    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+}
+
 fn release(name: &str) -> AssetRelease {
     AssetRelease {
         release: name.repeat(8),
@@ -235,10 +241,17 @@ async fn a_hashed_file_recorded_by_another_release_is_served_immutable_with_its_
             .expect("read")
             .expect("this release's runtime is recorded");
         assert_eq!(ours.content_type, "text/javascript; charset=utf-8", "{name}");
+        // A restart of a release the database knows marks it started, sending no file; a
+        // release it does not know is left to be recorded.
+        server.state.record_assets().await.expect("record this release again");
+        assert!(store.recorded_asset(&runtime).await.expect("read").is_some(), "{name}");
+        let unknown = store.restart_release("not-recorded", "9.9.9", KEEP_RELEASES).await;
+        assert!(!unknown.expect("restart"), "{name}: an unknown release is not marked");
 
         // Another server, of another release, records its files: this one answers for them.
         let other = release("b");
-        store.record_assets(&other, now_ms(), KEEP_RELEASES).await.expect("record b");
+        a_moment_later().await;
+        store.record_assets(&other, KEEP_RELEASES).await.expect("record b");
         for file in &other.files {
             let url = format!("{}{}", server.base, file.path);
             let r = server
@@ -270,7 +283,8 @@ async fn a_hashed_file_recorded_by_another_release_is_served_immutable_with_its_
 
         // Two releases are kept: the ones started last.
         let third = release("c");
-        store.record_assets(&third, now_ms() + 1, KEEP_RELEASES).await.expect("record c");
+        a_moment_later().await;
+        store.record_assets(&third, KEEP_RELEASES).await.expect("record c");
         assert!(
             store.recorded_asset(&runtime).await.expect("read").is_none(),
             "{name}: the oldest release is pruned"
@@ -286,10 +300,9 @@ async fn a_hashed_file_recorded_by_another_release_is_served_immutable_with_its_
         let r = server.client.get(format!("{}{runtime}", server.base)).send().await.expect("get");
         assert_eq!(r.status(), 200, "{name}");
         // A server of release b starting again marks it started: c's files stay, and so do b's.
-        store
-            .record_assets(&other, now_ms() + 2, KEEP_RELEASES)
-            .await
-            .expect("record b again");
+        a_moment_later().await;
+        let restarted = store.restart_release(&other.release, &other.version, KEEP_RELEASES).await;
+        assert!(restarted.expect("restart b"), "{name}: b is known");
         assert!(store.recorded_asset(&third.files[0].path).await.expect("read").is_some(), "{name}");
         assert!(store.recorded_asset(&other.files[0].path).await.expect("read").is_some(), "{name}");
     }

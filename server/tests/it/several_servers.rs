@@ -19,10 +19,9 @@ use common::stores::{Raw, execute, texts, twin_stores};
 fn account_request(email: &str) -> (NewSubmission, Mail) {
     let request = NewSubmission {
         kind: SubmissionKind::AccountRequest,
-        dedupe_key: format!("homeowner|{email}"),
         email: email.into(),
         phone: None,
-        data: json!({ "accountType": "homeowner" }),
+        data: json!({ "accountType": "homeowner", "email": email }),
         context: RequestContext::default(),
     };
     let mail = Mail {

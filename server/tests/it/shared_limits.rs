@@ -13,6 +13,7 @@ use reqwest::StatusCode;
 use reqwest::header::{COOKIE, RETRY_AFTER};
 use site_server::assets;
 use site_server::staff::throttle::PER_ACCOUNT;
+use site_server::store::backend::Limits;
 use site_server::store::{LeadFilter, LimitKey, LoginRules, Reserved, Store, Verdict, now_ms};
 
 use common::admin::{add_staff, login_form};
@@ -28,6 +29,11 @@ async fn two_stores() -> Option<(Arc<Store>, Arc<Store>, Raw)> {
         eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
     }
     twins
+}
+
+/// The limits a PostgreSQL store keeps for every server on it.
+fn limits(store: &Store) -> &dyn Limits {
+    store.shared_limits().expect("PostgreSQL keeps the shared limits")
 }
 
 /// Waits, if need be, until the database's clock has just started a rate limit window, so
@@ -48,7 +54,7 @@ async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
     let Some((a, b, raw)) = two_stores().await else {
         return;
     };
-    assert!(a.shares_limits());
+    assert!(a.shared_limits().is_some());
     fresh_window(&pg_client(&raw).await).await;
     let limit = 25;
     let key = LimitKey::new("test", "203.0.113.9");
@@ -56,7 +62,9 @@ async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
     for i in 0..60 {
         let store = Arc::clone(if i % 2 == 0 { &a } else { &b });
         let key = key.clone();
-        tasks.push(tokio::spawn(async move { store.charge(key, limit).await.expect("charge") }));
+        tasks.push(tokio::spawn(
+            async move { limits(&store).charge(key, limit).await.expect("charge") },
+        ));
     }
     let mut allowed = 0;
     for t in tasks {
@@ -66,9 +74,16 @@ async fn a_key_charged_through_two_stores_at_once_is_allowed_its_limit_once() {
         }
     }
     assert_eq!(allowed, limit, "60 requests at once through two servers: the limit, once");
-    let other = b.charge(LimitKey::new("test", "203.0.113.10"), limit).await.expect("charge");
+    let other = limits(&b)
+        .charge(LimitKey::new("test", "203.0.113.10"), limit)
+        .await
+        .expect("charge");
     assert_eq!(other, Verdict::Allowed, "another key has its own allowance");
     a.close().await;
+    assert!(
+        limits(&a).charge(key, limit).await.is_err(),
+        "the worker stopped with its store: the server's own limits take over"
+    );
     b.close().await;
 }
 
@@ -161,7 +176,7 @@ async fn expired_windows_and_attempts_are_purged() {
     };
     let db = pg_client(&raw).await;
     assert_eq!(
-        a.charge(LimitKey::new("test", "current"), 5).await.expect("charge"),
+        limits(&a).charge(LimitKey::new("test", "current"), 5).await.expect("charge"),
         Verdict::Allowed
     );
     db.batch_execute(
@@ -171,7 +186,7 @@ async fn expired_windows_and_attempts_are_purged() {
     )
     .await
     .expect("old rows");
-    assert_eq!(b.purge_limits().await.expect("purge"), 2, "the expired window and attempt");
+    assert_eq!(limits(&b).purge_limits().await.expect("purge"), 2, "the expired window and attempt");
     let left = |table: &'static str| {
         let db = &db;
         async move {
@@ -238,7 +253,7 @@ async fn a_slow_console_query_does_not_hold_up_a_session_check() {
 #[tokio::test]
 async fn sqlite_keeps_its_limits_in_memory() {
     for (name, store) in common::stores::stores().await {
-        assert_eq!(store.shares_limits(), name == "postgres", "{name}");
+        assert_eq!(store.shared_limits().is_some(), name == "postgres", "{name}");
         if name == "sqlite" {
             let server = start_with_store(config(&[("RATE_LIMIT_PER_MINUTE", "2")]), assets::SSR_BUNDLE, store).await;
             for n in 0..2 {
@@ -276,7 +291,7 @@ async fn sign_ins_reserved_through_two_stores_at_once_take_the_places_once() {
         let store = Arc::clone(if i % 2 == 0 { &a } else { &b });
         let account = account.clone();
         tasks.push(tokio::spawn(async move {
-            store.reserve_login(&account, None, rules, now).await.expect("reserve")
+            limits(&store).reserve_login(&account, None, rules, now).await.expect("reserve")
         }));
     }
     let mut places = Vec::new();
@@ -291,12 +306,12 @@ async fn sign_ins_reserved_through_two_stores_at_once_take_the_places_once() {
     }
     assert_eq!(places.len(), 5, "30 at once through two servers: 5 places, once");
     // A success forgives the account's failures: one failed, then one right.
-    a.settle_login(places[0], &account, false).await.expect("failed");
-    b.settle_login(places[1], &account, true).await.expect("succeeded");
+    limits(&a).settle_login(places[0], &account, false).await.expect("failed");
+    limits(&b).settle_login(places[1], &account, true).await.expect("succeeded");
     for (i, id) in places.iter().enumerate().skip(2) {
-        a.settle_login(*id, &account, i % 2 == 0).await.expect("settle");
+        limits(&a).settle_login(*id, &account, i % 2 == 0).await.expect("settle");
     }
-    let again = b.reserve_login(&account, None, rules, now + 1).await.expect("reserve");
+    let again = limits(&b).reserve_login(&account, None, rules, now + 1).await.expect("reserve");
     assert!(matches!(again, Reserved::Attempt(_)), "{again:?}");
     a.close().await;
     b.close().await;

@@ -248,7 +248,6 @@ fn submission(kind: SubmissionKind) -> NewSubmission {
     let email = "pat@example.com".to_string();
     NewSubmission {
         kind,
-        dedupe_key: format!("{}|{email}", kind.as_str()),
         email,
         phone: Some("+14125550166".into()),
         data: json!({ "businessName": "Pat's Plumbing", "accountType": "contractor", "hp_website": "" }),

@@ -578,7 +578,6 @@ async fn the_submission_e_mails_follow_the_same_retry_policy() {
         let t = now_ms() - 80 * 3_600_000;
         let request = NewSubmission {
             kind: SubmissionKind::CampaignApplication,
-            dedupe_key: format!("campaign|{name}|a@example.com"),
             email: "a@example.com".into(),
             phone: None,
             data: serde_json::json!({ "campaign": "solar" }),

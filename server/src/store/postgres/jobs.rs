@@ -5,26 +5,32 @@
 
 use async_trait::async_trait;
 
-use super::{DB_NOW_MS, PgStore};
+use super::PgStore;
 use crate::store::backend::Jobs;
 use crate::store::{StoreError, sql};
+
+/// Takes or renews the lease for `$1` until `$2` ms from now (the database's clock); answers
+/// a row when `$1` holds it afterwards.
+const LEAD_JOBS: &str = concat!(
+    "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', $1, ",
+    db_now_ms!(),
+    ", ",
+    db_now_ms!(),
+    " + $2) \
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
+     elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
+     WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= ",
+    db_now_ms!(),
+    " RETURNING holder"
+);
+
+/// Who holds an unexpired lease.
+const JOBS_LEADER: &str = concat!("SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > ", db_now_ms!());
 
 #[async_trait]
 impl Jobs for PgStore {
     async fn lead_jobs(&self, holder: &str, ttl_ms: i64) -> Result<bool, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                &format!(
-                    "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', $1, {DB_NOW_MS}, {DB_NOW_MS} + $2) \
-                     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
-                     elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
-                     WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= {DB_NOW_MS} RETURNING holder"
-                ),
-                &[&holder, &ttl_ms],
-            )
-            .await?;
+        let rows = self.client().await?.query(LEAD_JOBS, &[&holder, &ttl_ms]).await?;
         Ok(!rows.is_empty())
     }
 
@@ -34,14 +40,7 @@ impl Jobs for PgStore {
     }
 
     async fn jobs_leader(&self) -> Result<Option<String>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                &format!("SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > {DB_NOW_MS}"),
-                &[],
-            )
-            .await?;
+        let row = self.client().await?.query_opt(JOBS_LEADER, &[]).await?;
         Ok(row.map(|r| r.get(0)))
     }
 }

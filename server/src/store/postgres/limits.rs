@@ -1,11 +1,12 @@
 //! PostgreSQL: the limits every server on the database shares (docs/decisions/022-shared-limits.md).
 //!
 //! Rate limits: fixed windows of `LIMIT_WINDOW_MS` by the database's clock, one row per key
-//! and window in `rate_windows`. A request's charge goes to a worker of its own (a thread
-//! and a connection, like the writer's) that takes every charge queued, adds them up per
-//! key and counts them in one statement (`INSERT … ON CONFLICT DO UPDATE … RETURNING`): a
-//! key's requests of one group learn their places in the window from the count it returns.
-//! The same worker deletes expired windows and attempts about once a minute.
+//! and window in `rate_windows`. A request's charge goes to a worker of its own (a task on
+//! the server's runtime, with a connection of its own) that takes every charge queued, adds
+//! them up per key and counts them in one statement (`INSERT … ON CONFLICT DO UPDATE …
+//! RETURNING`): a key's requests of one group learn their places in the window from the
+//! count it returns. The same worker deletes expired windows and attempts about once a
+//! minute, and stops when the store closes.
 //!
 //! The sign-in throttle: one row per attempt in `login_attempts`, reserved in a
 //! transaction that first takes the advisory locks of the account and the client, so two
@@ -13,10 +14,12 @@
 //! hash: they take a connection of the pool.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_postgres::{Client, Statement};
 
@@ -71,20 +74,38 @@ const RESERVE: &str = "WITH p AS (SELECT $1::BYTEA AS account, $2::BYTEA AS clie
      WHERE NOT EXISTS (SELECT 1 FROM acc) AND NOT EXISTS (SELECT 1 FROM cli) RETURNING id) \
      SELECT (SELECT id FROM ins), (SELECT at_ms FROM acc), (SELECT at_ms FROM cli)";
 
-/// Starts the worker on a thread of its own with a single-threaded runtime that also drives
-/// its connection (opened at the first charge, replaced when lost). It ends once every
-/// sender is gone.
-pub(super) fn start(target: PgTarget, schema: Option<String>) -> Result<mpsc::Sender<Charge>, StoreError> {
-    let (tx, rx) = mpsc::channel::<Charge>(8192);
-    std::thread::Builder::new()
-        .name("postgres-limits".into())
-        .spawn(move || match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-            Ok(runtime) => runtime.block_on(worker(target, schema, rx)),
-            // Dropping the queue makes every charge fail: the servers' own limits take over.
-            Err(e) => tracing::error!(error = %e, "the shared limits' runtime did not start"),
-        })
-        .map_err(|e| StoreError::Database(format!("limits thread: {e}")))?;
-    Ok(tx)
+/// The worker of one store: where its charges go, and how it is stopped.
+pub(super) struct Worker {
+    charges: mpsc::Sender<Charge>,
+    stop: watch::Sender<bool>,
+    task: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Worker {
+    /// Starts the worker as a task on the caller's runtime, which also drives its connection
+    /// (opened at the first charge, replaced when lost), as it drives the pool's. It ends
+    /// when [`Worker::stop`] is called or the store is dropped; a charge then fails, and the
+    /// servers' own limits take over.
+    pub(super) fn start(target: PgTarget, schema: Option<String>) -> Self {
+        let (charges, queue) = mpsc::channel::<Charge>(8192);
+        let (stop, stopped) = watch::channel(false);
+        let task = tokio::spawn(worker(target, schema, queue, stopped));
+        Self {
+            charges,
+            stop,
+            task: Mutex::new(Some(task)),
+        }
+    }
+
+    /// Stops the worker (the store closes) and waits until it has ended: a group being
+    /// counted is finished, charges still queued fail.
+    pub(super) async fn stop(&self) {
+        self.stop.send_replace(true);
+        let task = self.task.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(task) = task {
+            let _ = task.await;
+        }
+    }
 }
 
 /// The worker's connection with its statement prepared.
@@ -93,7 +114,7 @@ struct Conn {
     charge: Statement,
 }
 
-async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Receiver<Charge>) {
+async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Receiver<Charge>, mut stop: watch::Receiver<bool>) {
     let mut conn: Option<Conn> = None;
     let mut next_purge = Instant::now() + PURGE_EVERY;
     loop {
@@ -103,6 +124,8 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
                 None => break,
             },
             () = tokio::time::sleep_until(next_purge) => None,
+            // Told to stop, or the store is gone.
+            _ = stop.wait_for(|stopped| *stopped) => break,
         };
         if conn.as_ref().is_none_or(|c| c.client.is_closed()) {
             conn = match connect(&target, schema.as_deref()).await {
@@ -116,9 +139,9 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
         let Some(first) = first else {
             next_purge = Instant::now() + PURGE_EVERY;
             if let Some(c) = &conn
-                && let Err(e) = c.client.query_one(PURGE, &[]).await
+                && let Err(e) = purge(&c.client).await
             {
-                tracing::warn!(error = %StoreError::from(e), "shared limits: purge failed");
+                tracing::warn!(error = %e, "shared limits: purge failed");
             }
             continue;
         };
@@ -197,6 +220,12 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
     }
 }
 
+/// Deletes the windows and attempts that have expired; how many.
+async fn purge(client: &Client) -> Result<u64, StoreError> {
+    let row = client.query_one(PURGE, &[]).await?;
+    Ok(row.get::<_, i64>(0).max(0) as u64)
+}
+
 /// The advisory lock of a throttle key.
 fn lock_of(key: &LimitKey) -> i64 {
     let mut first = [0u8; 8];
@@ -206,13 +235,10 @@ fn lock_of(key: &LimitKey) -> i64 {
 
 #[async_trait]
 impl Limits for PgStore {
-    fn shares_limits(&self) -> bool {
-        true
-    }
-
     async fn charge(&self, key: LimitKey, limit: u32) -> Result<Verdict, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.limits
+            .charges
             .send(Charge { key, limit, reply })
             .await
             .map_err(|_| StoreError::Database("the shared limits' worker has stopped".into()))?;
@@ -288,8 +314,11 @@ impl Limits for PgStore {
         Ok(())
     }
 
+    /// The worker purges every [`PURGE_EVERY`] with the same [`purge`], on its own connection
+    /// rather than through this: it holds no store (it is the store's), and a connection of
+    /// the pool would wait behind the console's reads. This is for whoever else asks (tests).
     async fn purge_limits(&self) -> Result<u64, StoreError> {
-        let row = self.client().await?.query_one(PURGE, &[]).await?;
-        Ok(row.get::<_, i64>(0).max(0) as u64)
+        let client = self.client().await?;
+        purge(&client).await
     }
 }

@@ -17,7 +17,7 @@ macro_rules! db_now_ms {
     };
 }
 
-/// [`db_now_ms!`] for statements built with `format!`.
+/// [`db_now_ms!`] for statements built with `format!`, once (a `LazyLock`).
 const DB_NOW_MS: &str = db_now_ms!();
 
 mod assets;
@@ -43,6 +43,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
 use super::StoreError;
+use super::backend::{Backend, Limits};
 use super::migrations::{self, Applied};
 use tls::PgTarget;
 
@@ -56,11 +57,17 @@ pub struct PgStore {
     /// Reads, outbox claims and updates, session checks (the writer has its own
     /// connection); a connection the database dropped is replaced when next taken.
     pool: Pool,
-    /// The shared rate limits' worker (`limits.rs`).
-    limits: mpsc::Sender<limits::Charge>,
+    /// The shared rate limits' worker (`limits.rs`), stopped by `close`.
+    limits: limits::Worker,
     /// Where the outbox's listener connects (`listen.rs`).
     target: PgTarget,
     schema: Option<String>,
+}
+
+impl Backend for PgStore {
+    fn shared_limits(&self) -> Option<&dyn Limits> {
+        Some(self)
+    }
 }
 
 /// Connections in the pool when the configuration does not say (`server.database_pool_size`).
@@ -138,7 +145,7 @@ impl PgStore {
         let (tx, rx) = mpsc::channel::<writer::Op>(8192);
         let stopped = writer::start(target.clone(), schema, rx).await?;
         let pool = pool(&target, schema, pool_size)?;
-        let limits = limits::start(target.clone(), schema.map(str::to_string))?;
+        let limits = limits::Worker::start(target.clone(), schema.map(str::to_string));
         Ok(Self {
             writer: Mutex::new(Some(tx)),
             stopped: Mutex::new(Some(stopped)),

@@ -6,7 +6,7 @@
 //! (undelivered rows only, never a count of the whole table). The twin of
 //! `sqlite/outbox.rs`.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use async_trait::async_trait;
 use tokio::sync::{Notify, watch};
@@ -19,6 +19,46 @@ use crate::store::{
     Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
+
+/// How long after `$1` the next pending notification is due: its retry time judged against
+/// `$1`, its lease against the database's clock.
+const NEXT_DUE: &str = concat!(
+    "SELECT MIN(due) FROM (SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - ",
+    db_now_ms!(),
+    ") AS due FROM outbox WHERE status = 'pending' \
+     UNION ALL SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - ",
+    db_now_ms!(),
+    ") FROM mail_outbox WHERE status = 'pending') AS d"
+);
+
+/// Leases for `$1` up to `$3` submission e-mails due at `$2`.
+const CLAIM_MAIL: &str = concat!(
+    "UPDATE mail_outbox SET locked_until_ms = ",
+    db_now_ms!(),
+    " + $1, claim_token = claim_token + 1 WHERE id IN \
+     (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= $2 AND locked_until_ms <= ",
+    db_now_ms!(),
+    " ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
+     RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+);
+
+/// Marks suppressed the lead notifications due at `$2` whose number is listed, and leases for
+/// `$1` up to `$3` of the others, each with its lead. Built once, at its first use (the lead's
+/// columns are a constant of `sql.rs`, which `concat!` cannot read).
+static CLAIM_LEADS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
+         (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+         WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= {DB_NOW_MS} FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
+         q AS (UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
+         (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
+         AND o.locked_until_ms <= {DB_NOW_MS} AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+         ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
+         RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms, claim_token) \
+         SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
+         FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
+    )
+});
 
 #[async_trait]
 impl Outboxes for PgStore {
@@ -168,17 +208,7 @@ impl Outboxes for PgStore {
     }
 
     async fn next_due_in_ms(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_one(
-                &format!(
-                    "SELECT MIN(due) FROM (SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - {DB_NOW_MS}) AS due FROM outbox WHERE status = 'pending' \
-                     UNION ALL SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - {DB_NOW_MS}) FROM mail_outbox WHERE status = 'pending') AS d"
-                ),
-                &[&now_ms],
-            )
-            .await?;
+        let row = self.client().await?.query_one(NEXT_DUE, &[&now_ms]).await?;
         Ok(row.get(0))
     }
 
@@ -202,21 +232,7 @@ impl PgStore {
         let rows = self
             .client()
             .await?
-            .query(
-                &format!(
-                    "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
-                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-                     WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= {DB_NOW_MS} FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
-                     q AS (UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
-                     (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
-                     AND o.locked_until_ms <= {DB_NOW_MS} AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
-                     ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms, claim_token) \
-                     SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
-                     FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
-                ),
-                &[&lease_ms, &now_ms, &(limit as i64)],
-            )
+            .query(CLAIM_LEADS.as_str(), &[&lease_ms, &now_ms, &(limit as i64)])
             .await?;
         let at = LEAD_COLUMN_COUNT;
         Ok(rows
@@ -242,15 +258,7 @@ impl PgStore {
         let rows = self
             .client()
             .await?
-            .query(
-                &format!(
-                    "UPDATE mail_outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
-                     (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= $2 AND locked_until_ms <= {DB_NOW_MS} \
-                     ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                     RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
-                ),
-                &[&lease_ms, &now_ms, &(limit as i64)],
-            )
+            .query(CLAIM_MAIL, &[&lease_ms, &now_ms, &(limit as i64)])
             .await?;
         Ok(rows
             .iter()

@@ -20,6 +20,7 @@ impl Submissions for PgStore {
     async fn submit_form(&self, submission: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Op::Form {
+            dedupe_key: submission.dedupe_key(),
             submission: Box::new(submission),
             mail,
             now_ms,
@@ -68,18 +69,20 @@ impl Submissions for PgStore {
     }
 }
 
-/// Inserts a submission and its e-mail inside the writer's transaction. The advisory lock
-/// on the dedupe key makes the repeat check atomic across servers sharing the database.
+/// Inserts a submission (whose [`NewSubmission::dedupe_key`] is `dedupe_key`) and its e-mail
+/// inside the writer's transaction. The advisory lock on the dedupe key makes the repeat
+/// check atomic across servers sharing the database.
 pub(super) async fn insert_submission(
     tx: &impl GenericClient,
     sub: &NewSubmission,
+    dedupe_key: &str,
     mail: Option<&Mail>,
     now_ms: i64,
 ) -> Result<Submitted, StoreError> {
-    tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&sub.dedupe_key])
+    tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&dedupe_key])
         .await?;
     let earlier = tx
-        .query_opt(sql::EARLIER_SUBMISSION.pg, &[&sub.dedupe_key, &(now_ms - DUPLICATE_WINDOW_MS)])
+        .query_opt(sql::EARLIER_SUBMISSION.pg, &[&dedupe_key, &(now_ms - DUPLICATE_WINDOW_MS)])
         .await?;
     if let Some(row) = earlier {
         return Ok(Submitted {
@@ -95,7 +98,7 @@ pub(super) async fn insert_submission(
             &id,
             &sub.kind.as_str(),
             &now_ms,
-            &sub.dedupe_key,
+            &dedupe_key,
             &sub.email.to_lowercase(),
             &sub.phone,
             &data_text(&sub.data),

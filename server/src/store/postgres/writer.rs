@@ -34,6 +34,8 @@ pub(super) enum Op {
     },
     Form {
         submission: Box<NewSubmission>,
+        /// The submission's, derived once by `submit_form`.
+        dedupe_key: String,
         mail: Option<Mail>,
         now_ms: i64,
         reply: oneshot::Sender<Result<Submitted, StoreError>>,
@@ -73,6 +75,8 @@ impl Writer for PgStore {
         if let Some(stopped) = stopped {
             let _ = stopped.await;
         }
+        // The shared limits' worker ends with the store: the server is stopping.
+        self.limits.stop().await;
     }
 }
 
@@ -289,7 +293,7 @@ async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<O
         .iter()
         .filter_map(|op| match op {
             Op::Lead { lead, .. } => Some(duplicate_key(&lead.phone, &lead.service_slug)),
-            Op::Form { submission, .. } => Some(duplicate_key("form", &submission.dedupe_key)),
+            Op::Form { dedupe_key, .. } => Some(duplicate_key("form", dedupe_key)),
             Op::Token { .. } => None,
         })
         .collect();
@@ -319,8 +323,12 @@ async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<O
                 Outcome::Token
             }
             Op::Form {
-                submission, mail, now_ms, ..
-            } => Outcome::Form(super::submissions::insert_submission(client, submission, mail.as_ref(), *now_ms).await?),
+                submission,
+                dedupe_key,
+                mail,
+                now_ms,
+                ..
+            } => Outcome::Form(super::submissions::insert_submission(client, submission, dedupe_key, mail.as_ref(), *now_ms).await?),
         });
     }
 

@@ -1,38 +1,56 @@
-//! SQLite: the releases' content-hashed files (see `store/assets.rs`).
+//! SQLite: the releases' content-hashed files (see `store/assets.rs`). When a release last
+//! started is judged by SQLite's clock, the one server's own, as PostgreSQL judges it by its own.
 
 use async_trait::async_trait;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
 use crate::store::assets::{AssetRelease, RecordedAsset};
 use crate::store::backend::Assets;
 use crate::store::{StoreError, sql};
 
+/// Marks release `?1` started now (never earlier than it was) with version `?2`.
+const RESTART: &str = concat!(
+    "UPDATE asset_releases SET started_ms = max(started_ms, ",
+    db_now_ms!(),
+    "), version = ?2 WHERE release = ?1"
+);
+
+/// Release `?1` of version `?2`, first started now.
+const INSERT_RELEASE: &str = concat!(
+    "INSERT INTO asset_releases (release, version, first_ms, started_ms) VALUES (?1, ?2, ",
+    db_now_ms!(),
+    ", ",
+    db_now_ms!(),
+    ")"
+);
+
 #[async_trait]
 impl Assets for SqliteStore {
-    async fn record_assets(&self, release: &AssetRelease, now_ms: i64, keep: usize) -> Result<(), StoreError> {
+    async fn record_assets(&self, release: &AssetRelease, keep: usize) -> Result<(), StoreError> {
         let release = release.clone();
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
         self.write(move |conn| {
-            let known = conn.execute(
-                "UPDATE asset_releases SET started_ms = max(started_ms, ?2), version = ?3 WHERE release = ?1",
-                params![release.release, now_ms, release.version],
-            )? > 0;
-            if !known {
-                conn.execute(
-                    "INSERT INTO asset_releases (release, version, first_ms, started_ms) VALUES (?1, ?2, ?3, ?3)",
-                    params![release.release, release.version, now_ms],
-                )?;
-                let mut insert = conn
-                    .prepare_cached("INSERT OR IGNORE INTO assets (release, path, content_type, body, gzip) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-                for f in &release.files {
-                    insert.execute(params![release.release, f.path, f.content_type, f.body, f.gzip])?;
-                }
+            if restart(conn, &release.release, &release.version, keep)? {
+                return Ok(());
             }
-            conn.execute(sql::PRUNE_ASSET_RELEASES.sqlite, params![keep])?;
+            conn.prepare_cached(INSERT_RELEASE)?
+                .execute(params![release.release, release.version])?;
+            let mut insert =
+                conn.prepare_cached("INSERT OR IGNORE INTO assets (release, path, content_type, body, gzip) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for f in &release.files {
+                insert.execute(params![release.release, f.path, f.content_type, f.body, f.gzip])?;
+            }
+            conn.prepare_cached(sql::PRUNE_ASSET_RELEASES.sqlite)?.execute(params![keep])?;
             Ok(())
         })
         .await
+    }
+
+    async fn restart_release(&self, release: &str, version: &str, keep: usize) -> Result<bool, StoreError> {
+        let (release, version) = (release.to_string(), version.to_string());
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        self.write(move |conn| restart(conn, &release, &version, keep)).await
     }
 
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError> {
@@ -50,4 +68,14 @@ impl Assets for SqliteStore {
         })
         .await
     }
+}
+
+/// Marks a recorded release started now and prunes the releases started before the `keep`
+/// last; false, changing nothing, when the release is not recorded.
+fn restart(conn: &Connection, release: &str, version: &str, keep: i64) -> rusqlite::Result<bool> {
+    let known = conn.prepare_cached(RESTART)?.execute(params![release, version])? > 0;
+    if known {
+        conn.prepare_cached(sql::PRUNE_ASSET_RELEASES.sqlite)?.execute(params![keep])?;
+    }
+    Ok(known)
 }

@@ -6,24 +6,36 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 
 use super::SqliteStore;
-use super::outbox::DB_NOW_MS;
 use crate::store::backend::Jobs;
 use crate::store::{StoreError, sql};
+
+/// Takes or renews the lease for `?1` until `?2` ms from now (SQLite's clock); answers a row
+/// when `?1` holds it afterwards.
+const LEAD_JOBS: &str = concat!(
+    "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', ?1, ",
+    db_now_ms!(),
+    ", ",
+    db_now_ms!(),
+    " + ?2) \
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
+     elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
+     WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= ",
+    db_now_ms!(),
+    " RETURNING holder"
+);
+
+/// Who holds an unexpired lease.
+const JOBS_LEADER: &str = concat!("SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > ", db_now_ms!());
 
 #[async_trait]
 impl Jobs for SqliteStore {
     async fn lead_jobs(&self, holder: &str, ttl_ms: i64) -> Result<bool, StoreError> {
         let holder = holder.to_string();
         self.write(move |conn| {
-            conn.prepare_cached(&format!(
-                "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', ?1, {DB_NOW_MS}, {DB_NOW_MS} + ?2) \
-                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
-                 elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
-                 WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= {DB_NOW_MS} RETURNING holder"
-            ))?
-            .query_row(params![holder, ttl_ms], |_| Ok(()))
-            .optional()
-            .map(|held| held.is_some())
+            conn.prepare_cached(LEAD_JOBS)?
+                .query_row(params![holder, ttl_ms], |_| Ok(()))
+                .optional()
+                .map(|held| held.is_some())
         })
         .await
     }
@@ -38,13 +50,7 @@ impl Jobs for SqliteStore {
     }
 
     async fn jobs_leader(&self) -> Result<Option<String>, StoreError> {
-        self.read(|conn| {
-            conn.prepare_cached(&format!(
-                "SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > {DB_NOW_MS}"
-            ))?
-            .query_row([], |r| r.get(0))
-            .optional()
-        })
-        .await
+        self.read(|conn| conn.prepare_cached(JOBS_LEADER)?.query_row([], |r| r.get(0)).optional())
+            .await
     }
 }

@@ -2,14 +2,24 @@
 //! connection and commits queued operations in groups (`writer.rs`); reads use their own
 //! connection. Opening a database checks it, backs it up when migrations are due, and
 //! applies them. Each concern's statements are in the file of its name, the twin of the
-//! PostgreSQL file beside it (`../postgres/`).
+//! PostgreSQL file beside it (`../postgres/`). The limits several servers share have no
+//! file here: one server runs per file and keeps them in memory
+//! (docs/decisions/022-shared-limits.md); their tables exist, empty, for the schemas' sake.
+
+/// The database's clock, in Unix milliseconds, as SQL: what leases are set and judged by (on
+/// SQLite the one server's own clock, read by SQLite). A macro, so the statements that read it
+/// are constants (`concat!`), made at compile time rather than formatted at every call.
+macro_rules! db_now_ms {
+    () => {
+        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+    };
+}
 
 mod assets;
 mod console;
 mod funnel;
 mod jobs;
 mod leads;
-mod limits;
 mod outbox;
 mod seed;
 mod staff;
@@ -26,12 +36,19 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
 use tokio::sync::mpsc;
 
 use super::StoreError;
+use super::backend::{Backend, Limits};
 use super::migrations::{self, Applied};
 
 pub struct SqliteStore {
     writer: Mutex<Option<mpsc::Sender<writer::Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
     reader: Arc<Mutex<Connection>>,
+}
+
+impl Backend for SqliteStore {
+    fn shared_limits(&self) -> Option<&dyn Limits> {
+        None
+    }
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {

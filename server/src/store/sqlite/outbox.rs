@@ -20,9 +20,48 @@ use crate::store::{
     StoreError,
 };
 
-/// The database's clock, in Unix milliseconds, as SQL: what leases are set and judged by
-/// (on SQLite the one server's own clock, read by SQLite).
-pub(super) const DB_NOW_MS: &str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+/// How long after `?1` the next pending notification is due: its retry time judged against
+/// `?1`, its lease against SQLite's clock.
+const NEXT_DUE: &str = concat!(
+    "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms - ?1, locked_until_ms - ",
+    db_now_ms!(),
+    ") AS due FROM outbox WHERE status = 'pending' \
+     UNION ALL SELECT MAX(next_attempt_ms - ?1, locked_until_ms - ",
+    db_now_ms!(),
+    ") FROM mail_outbox WHERE status = 'pending')"
+);
+
+/// Marks suppressed the lead notifications due at `?1`, not leased, whose number is listed.
+const SUPPRESS_DUE: &str = concat!(
+    "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
+     AND locked_until_ms <= ",
+    db_now_ms!(),
+    " AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+     WHERE l.id = outbox.lead_id)"
+);
+
+/// Leases for `?1` up to `?3` lead notifications due at `?2` (none of an erased lead).
+const CLAIM_LEADS: &str = concat!(
+    "UPDATE outbox SET locked_until_ms = ",
+    db_now_ms!(),
+    " + ?1, claim_token = claim_token + 1 WHERE id IN \
+     (SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ",
+    db_now_ms!(),
+    " AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
+     ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
+     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+);
+
+/// Leases for `?1` up to `?3` submission e-mails due at `?2`.
+const CLAIM_MAIL: &str = concat!(
+    "UPDATE mail_outbox SET locked_until_ms = ",
+    db_now_ms!(),
+    " + ?1, claim_token = claim_token + 1 WHERE id IN \
+     (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 AND locked_until_ms <= ",
+    db_now_ms!(),
+    " ORDER BY next_attempt_ms, id LIMIT ?3) \
+     RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+);
 
 #[async_trait]
 impl Outboxes for SqliteStore {
@@ -165,14 +204,8 @@ impl Outboxes for SqliteStore {
     }
 
     async fn next_due_in_ms(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
-        self.read(move |conn| {
-            conn.prepare_cached(&format!(
-                "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms - ?1, locked_until_ms - {DB_NOW_MS}) AS due FROM outbox WHERE status = 'pending' \
-                 UNION ALL SELECT MAX(next_attempt_ms - ?1, locked_until_ms - {DB_NOW_MS}) FROM mail_outbox WHERE status = 'pending')"
-            ))?
-            .query_row(params![now_ms], |r| r.get(0))
-        })
-        .await
+        self.read(move |conn| conn.prepare_cached(NEXT_DUE)?.query_row(params![now_ms], |r| r.get(0)))
+            .await
     }
 
     fn watch_queue(&self, _wake: Arc<Notify>, _stop: watch::Receiver<bool>) -> Option<JoinHandle<()>> {
@@ -187,21 +220,10 @@ impl SqliteStore {
     /// leased (erasure deletes it in any case).
     async fn claim_leads(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
-            conn.prepare_cached(&format!(
-                "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
-                 AND locked_until_ms <= {DB_NOW_MS} AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-                 WHERE l.id = outbox.lead_id)",
-            ))?
-            .execute(params![now_ms])?;
+            conn.prepare_cached(SUPPRESS_DUE)?.execute(params![now_ms])?;
             let mut claimed: Vec<(i64, String, String, u32, i64, i64)> = Vec::new();
             {
-                let mut stmt = conn.prepare_cached(&format!(
-                    "UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + ?1, claim_token = claim_token + 1 WHERE id IN \
-                     (SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= {DB_NOW_MS} \
-                     AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
-                     ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
-                     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms), claim_token",
-                ))?;
+                let mut stmt = conn.prepare_cached(CLAIM_LEADS)?;
                 let rows = stmt.query_map(params![lease_ms, now_ms, limit as i64], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
                 })?;
@@ -233,12 +255,7 @@ impl SqliteStore {
     /// Leases due submission e-mails.
     async fn claim_mail(&self, now_ms: i64, lease_ms: i64, limit: usize) -> Result<Vec<OutboxItem>, StoreError> {
         self.write(move |conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "UPDATE mail_outbox SET locked_until_ms = {DB_NOW_MS} + ?1, claim_token = claim_token + 1 WHERE id IN \
-                 (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 AND locked_until_ms <= {DB_NOW_MS} \
-                 ORDER BY next_attempt_ms, id LIMIT ?3) \
-                 RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token",
-            ))?;
+            let mut stmt = conn.prepare_cached(CLAIM_MAIL)?;
             let rows = stmt.query_map(params![lease_ms, now_ms, limit as i64], |r| {
                 Ok(OutboxItem {
                     id: r.get(0)?,

@@ -16,10 +16,11 @@ use crate::store::{
 #[async_trait]
 impl Submissions for SqliteStore {
     async fn submit_form(&self, sub: NewSubmission, mail: Option<Mail>, now_ms: i64) -> Result<Submitted, StoreError> {
+        let dedupe_key = sub.dedupe_key();
         self.write(move |conn| {
             let earlier: Option<String> = conn
                 .prepare_cached(sql::EARLIER_SUBMISSION.sqlite)?
-                .query_row(params![sub.dedupe_key, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
+                .query_row(params![dedupe_key, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
                 .optional()?;
             if let Some(id) = earlier {
                 return Ok(Submitted { id, duplicate: true });
@@ -30,7 +31,7 @@ impl Submissions for SqliteStore {
                 id,
                 sub.kind.as_str(),
                 now_ms,
-                sub.dedupe_key,
+                dedupe_key,
                 sub.email.to_lowercase(),
                 sub.phone,
                 data_text(&sub.data),
