@@ -20,8 +20,8 @@ It asserts (docs/operations.md, "Running several servers"):
     staff account is locked after its failed sign-ins wherever they landed.
 
 Usage: python3 scripts/cluster/cluster_test.py [OLD_BINARY NEWER_BINARY]
-(default target/debug/site and target/next/site). Without TEST_DATABASE_URL it says so
-and exits 0. Knobs: CLUSTER_LEAD_RATE (leads/s, 3), CLUSTER_KEEP (keep the work folder).
+(default target/debug/site and target/next/debug/site). Without TEST_DATABASE_URL it says
+so and exits 0. Knobs: CLUSTER_LEAD_RATE (leads/s, 3), CLUSTER_KEEP (keep the work folder).
 Standard library only; the lead bodies are the bench's (bench/common.py).
 """
 
@@ -211,7 +211,7 @@ def main(argv):
         print("SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it; make test-cluster needs it)")
         return 0
     old = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(ROOT, "target", "debug", "site"))
-    new = os.path.abspath(argv[2] if len(argv) > 2 else os.path.join(ROOT, "target", "next", "site"))
+    new = os.path.abspath(argv[2] if len(argv) > 2 else os.path.join(ROOT, "target", "next", "debug", "site"))
     for b in (old, new):
         if not os.access(b, os.X_OK):
             print(f"cluster test: {b} is missing: run it with make test-cluster (it builds both)")
