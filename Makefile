@@ -41,6 +41,9 @@ web: $(WEB_OUT)
 $(WEB_OUT) &: node_modules/.installed $(WEB_SOURCES) catalogue/services.json
 	node client/build.mjs
 	node ssr-bundle/build.mjs
+	@# tailwind leaves site.css as it was when the CSS did not change: without the touch, every
+	@# later make would build the bundles again (and cargo would compile site-server again).
+	@touch $(WEB_OUT)
 
 ## Builds the bundles and the release binary (target/release/site).
 build: web
@@ -103,22 +106,23 @@ java:
 test: lint test-js test-rust test-e2e test-api test-cluster
 
 ## Runs the cluster test alone (needs TEST_DATABASE_URL): 3 servers behind Caddy, one killed, all upgraded one by one.
-test-cluster: web deploy-tools faketime
+test-cluster:
 	@if [ -z "$${TEST_DATABASE_URL+set}" ]; then \
 		echo "SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it)"; \
 	else \
-		$(MAKE) --no-print-directory next-build && \
-		python3 scripts/cluster/cluster_test.py target/debug/site target/next/site; \
+		$(MAKE) --no-print-directory web deploy-tools faketime next-build && \
+		python3 scripts/cluster/cluster_test.py target/debug/site target/next/debug/site; \
 	fi
 
-# The cluster test's two binaries: target/next/site, the "newer build" (cargo feature
-# next-release-fixture, the same target directory: only site-server is compiled again), and
-# target/debug/site as it is.
+# test-cluster makes or installs what it needs (the bundles, caddy, libfaketime, both
+# binaries) only when it runs: skipped, it installs nothing.
+# The cluster test's two binaries: target/debug/site as it is, and the "newer build"
+# (cargo feature next-release-fixture) in a target directory of its own, target/next, so
+# that neither build makes the other compile site-server again on the next run.
 .PHONY: next-build
 next-build:
-	$(CARGO) build --locked --features next-release-fixture --bin site
-	@mkdir -p target/next && cp target/debug/site target/next/site
 	$(CARGO) build --locked --bin site
+	CARGO_TARGET_DIR=target/next $(CARGO) build --locked --features next-release-fixture --bin site
 
 ## Regenerates client/lib/props.gen.ts from server/src/pages/props.rs (test-rust fails while it is stale).
 types: web

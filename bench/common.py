@@ -1,8 +1,8 @@
 """What every section of `make bench` (bench/bench.py) shares: the knobs, the run's temp
 folder, starting a `site` process and waiting for it to answer, HTTP helpers, a staff session,
 synthetic leads through `site seed`, the lead-intake load (sections 5 and 12), a PostgreSQL
-database made for the run, and the summary.
-Standard library only.
+database made for the run, and the summary. The cluster test (scripts/cluster/) imports it
+for the lead bodies and pg_url_for. Standard library only.
 
 A new section imports this module only (never another section) and is a function
 `measure_<name>(bench)` that bench.py calls when BENCH_ONLY names it. To start a server:
@@ -15,6 +15,7 @@ Everything a section starts through `bench` (processes, databases) is stopped or
 the run ends, even when it fails.
 """
 
+import functools
 import http.client
 import json
 import math
@@ -329,10 +330,11 @@ def sign_in(bench, site, add=True):
     return c
 
 
-# ------------------------------------------------------------------ lead intake (sections 5 and 12)
+# ------------------------------------------------------------------ lead intake (sections 5, 6 and 12, the cluster test)
 SUBMIT_PATH = "/.netlify/functions/submit-lead"
 
 
+@functools.cache
 def body_template():
     """The submit-lead JSON body of the tests' common::lead_body, with @PHONE@ where the number goes."""
     with open(os.path.join(ROOT, "catalogue", "site.toml"), "rb") as f:
@@ -351,6 +353,17 @@ def body_template():
         "tcpa_text": wording.replace("{brand}", brand),
     }
     return json.dumps(body, separators=(",", ":"))
+
+
+def phone(n):
+    """The n-th distinct valid number: (724) EEE-LLLL, exchanges 200-999 without N11."""
+    exchanges = [e for e in range(200, 1000) if e % 100 != 11]
+    return "(724) %03d-%04d" % (exchanges[(n // 10000) % len(exchanges)], n % 10000)
+
+
+def lead_body(n):
+    """The n-th lead's submit-lead body (bytes): body_template with phone(n), so no two are duplicates."""
+    return body_template().replace("@PHONE@", phone(n)).encode()
 
 
 def post(url, body, timeout=10):

@@ -14,23 +14,16 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from common import SUBMIT_PATH, body_template, check_lead, lead_load, lead_report, percentile, port_busy, psql
+from common import SUBMIT_PATH, body_template, check_lead, lead_body, lead_load, lead_report, percentile, port_busy, psql
 
 LEADS_GOAL = 5000
 LEADS_P99_GOAL_MS = 20
 DELIVERY_P99_GOAL_MS = 2000
 
 
-def phone(n):
-    """The n-th distinct valid number: (724) EEE-LLLL, exchanges 200-999 without N11."""
-    exchanges = [e for e in range(200, 1000) if e % 100 != 11]
-    return "(724) %03d-%04d" % (exchanges[(n // 10000) % len(exchanges)], n % 10000)
-
-
 def steady(url, rate, seconds):
     """POSTs RATE leads/s for SECONDS on a fixed schedule (distinct phones)."""
     parts = urllib.parse.urlsplit(url)
-    template = body_template()
     total = int(rate * seconds)
     local = threading.local()
     lock = threading.Lock()
@@ -38,7 +31,7 @@ def steady(url, rate, seconds):
 
     def send(n, due):
         started = time.monotonic()
-        body = template.replace("@PHONE@", phone(n)).encode()
+        body = lead_body(n)
         try:
             conn = getattr(local, "conn", None)
             if conn is None:

@@ -5,16 +5,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./lib/sourceFiles";
 
 const client = dirname(fileURLToPath(import.meta.url));
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** The client folders a file imports from (its relative imports, resolved). */
 function importedFolders(file: string): string[] {
@@ -27,7 +20,7 @@ function importedFolders(file: string): string[] {
 describe("the shared folders", () => {
   for (const shared of ["ui", "lib", "islands"]) {
     it(`client/${shared}/ imports no feature, page or section`, () => {
-      const reaching = sources(join(client, shared)).flatMap((file) =>
+      const reaching = sourceFiles(join(client, shared)).flatMap((file) =>
         importedFolders(file)
           .filter((folder) => ["features", "pages", "sections"].includes(folder))
           .map((folder) => `${relative(client, file)} imports from client/${folder}/`),

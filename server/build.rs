@@ -164,8 +164,14 @@ fn git_commit(dir: &Path) {
         Ok(c) if !c.trim().is_empty() => c.trim().to_string(),
         _ => match git(&["rev-parse", "HEAD"]) {
             Some(head) => {
+                // Cargo runs this script again, and compiles the crate again, on every build
+                // while a file it watches is missing: packed-refs is watched only once git has
+                // written it (until then a branch is a file of its own, watched below, and
+                // packing the refs removes that file, which makes this script run again).
                 for path in ["HEAD", "packed-refs"] {
-                    if let Some(p) = git(&["rev-parse", "--path-format=absolute", "--git-path", path]) {
+                    if let Some(p) = git(&["rev-parse", "--path-format=absolute", "--git-path", path])
+                        && Path::new(&p).exists()
+                    {
                         println!("cargo:rerun-if-changed={p}");
                     }
                 }

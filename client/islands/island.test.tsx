@@ -1,23 +1,15 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../lib/sourceFiles";
 import { findIslands } from "./discover.mjs";
 import { defineIsland, eager, wakesOn } from "./island";
 
 const clientDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The files the build turns into islands (client/build.mjs finds them the same way). */
 const islands = findIslands(clientDir);
-
-/** Every TypeScript source under client/ but the tests (relative paths). */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [relative(clientDir, path)] : [];
-  });
-}
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello, {name}</p>;
@@ -86,9 +78,10 @@ describe("the islands (client/**/<Name>.island.tsx)", () => {
   }
 
   it("are the only files that declare one (any other would never reach the browser)", () => {
-    const declaring = sources(clientDir).filter(
-      (file) => file !== join("islands", "island.tsx") && /\bdefineIsland\(/.test(readFileSync(join(clientDir, file), "utf8")),
-    );
-    expect(declaring.sort()).toEqual(islands.map((i) => relative(clientDir, i.path)).sort());
+    // Every TypeScript source under client/ but the tests and island.tsx itself.
+    const declaring = sourceFiles(clientDir)
+      .filter((file) => !/\.test\.tsx?$/.test(file) && file !== join(clientDir, "islands", "island.tsx"))
+      .filter((file) => /\bdefineIsland\(/.test(readFileSync(file, "utf8")));
+    expect(declaring.map((file) => relative(clientDir, file)).sort()).toEqual(islands.map((i) => relative(clientDir, i.path)).sort());
   });
 });

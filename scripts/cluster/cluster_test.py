@@ -20,13 +20,12 @@ It asserts (docs/operations.md, "Running several servers"):
     staff account is locked after its failed sign-ins wherever they landed.
 
 Usage: python3 scripts/cluster/cluster_test.py [OLD_BINARY NEWER_BINARY]
-(default target/debug/site and target/next/site). Without TEST_DATABASE_URL it says so and
-exits 0. Knobs: CLUSTER_LEAD_RATE (leads/s, 3), CLUSTER_KEEP (keep the work folder).
-Standard library only.
+(default target/debug/site and target/next/debug/site). Without TEST_DATABASE_URL it says
+so and exits 0. Knobs: CLUSTER_LEAD_RATE (leads/s, 3), CLUSTER_KEEP (keep the work folder).
+Standard library only; the lead bodies are the bench's (bench/common.py).
 """
 
 import concurrent.futures
-import functools
 import json
 import os
 import re
@@ -35,15 +34,14 @@ import sys
 import tempfile
 import threading
 import time
-import tomllib
 import urllib.parse
 from collections import Counter
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import ROOT, Cluster, ClusterError, faketime_lib, request  # noqa: E402
+from common import SUBMIT_PATH, lead_body  # noqa: E402  (bench/common.py, on the path through harness)
 
-LEAD_PATH = "/.netlify/functions/submit-lead"
 PASSWORD = "a long staff passphrase for the cluster"
 STAFF = "staff@cluster.example"
 LOCKED = "lockout@cluster.example"
@@ -52,27 +50,6 @@ RATE_LIMIT_PER_MINUTE = 20
 LOCKOUT_AFTER = 5
 FAST_SLOT = 2
 KILLED_SLOT = 2
-
-
-@functools.cache
-def template():
-    """The submit-lead JSON of the bench (bench/leads.py), with @PHONE@ for the number."""
-    with open(os.path.join(ROOT, "catalogue", "site.toml"), "rb") as f:
-        brand = tomllib.load(f)["site"]["brand"]
-    with open(os.path.join(ROOT, "catalogue", "consent.toml"), "rb") as f:
-        wording = tomllib.load(f)["wording"][-1]["text"]
-    return json.dumps({
-        "serviceSlug": "hvac", "fullName": "Cluster Visitor", "phone": "@PHONE@", "zipCode": "15213", "consent": True,
-        "trustedform_token": "", "trustedform_ping": "", "trustedform_cert_url": "",
-        "tcpa_text": wording.replace("{brand}", brand),
-    }, separators=(",", ":"))
-
-
-def body(n):
-    """The n-th lead: a distinct valid number, (724) EEE-LLLL."""
-    exchanges = [e for e in range(200, 1000) if e % 100 != 11]
-    phone = "(724) %03d-%04d" % (exchanges[(n // 10000) % len(exchanges)], n % 10000)
-    return template().replace("@PHONE@", phone).encode()
 
 
 def address(block, n):
@@ -182,7 +159,7 @@ class Traffic:
         self.pool.shutdown(wait=True)
 
     def lead(self, n, source, kind="lead"):
-        status, _, data, _ = self.log.call(kind, "POST", self.base + LEAD_PATH, source, body=body(n),
+        status, _, data, _ = self.log.call(kind, "POST", self.base + SUBMIT_PATH, source, body=lead_body(n),
                                            headers={"Content-Type": "application/json"}, detail=n)
         if status == 201:
             with self.lock:
@@ -234,7 +211,7 @@ def main(argv):
         print("SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it; make test-cluster needs it)")
         return 0
     old = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(ROOT, "target", "debug", "site"))
-    new = os.path.abspath(argv[2] if len(argv) > 2 else os.path.join(ROOT, "target", "next", "site"))
+    new = os.path.abspath(argv[2] if len(argv) > 2 else os.path.join(ROOT, "target", "next", "debug", "site"))
     for b in (old, new):
         if not os.access(b, os.X_OK):
             print(f"cluster test: {b} is missing: run it with make test-cluster (it builds both)")

@@ -23,10 +23,16 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.parse
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# bench/common.py (standard library only) holds the helpers the bench and the cluster share.
+BENCH = os.path.join(ROOT, "bench")
+if BENCH not in sys.path:
+    sys.path.insert(0, BENCH)
+from common import pg_url_for  # noqa: E402
 CADDYFILE = os.path.join(ROOT, "deploy", "Caddyfile")
 SMTP_SCRIPT = os.path.join(ROOT, "scripts", "smtp-server.mjs")
 FAKETIME_LIBS = (
@@ -59,12 +65,6 @@ def psql(url, sql, timeout=30):
     if done.returncode != 0:
         raise ClusterError(f"psql: {done.stderr.strip()}")
     return [line.split("\t") for line in done.stdout.splitlines() if line]
-
-
-def database_url(admin_url, name):
-    """`admin_url` with its database replaced by `name` (query string kept)."""
-    parts = urllib.parse.urlsplit(admin_url)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, ""))
 
 
 def request(method, url, body=None, headers=None, source=None, timeout=30):
@@ -268,7 +268,7 @@ class Cluster:
         self.work, self.admin_url, self.server_env = work, admin_url, dict(server_env or {})
         os.makedirs(work, exist_ok=True)
         self.db_name = f"cluster_{int(time.time() * 1000)}_{os.getpid()}"
-        self.db_url = database_url(admin_url, self.db_name)
+        self.db_url = pg_url_for(admin_url, self.db_name)
         self.smtp_delay_ms = smtp_delay_ms
         self.smtp, self.balancer = None, None
         self.servers = [Server(self, i, clock_ahead_s if i == fast_clock else 0) for i in range(slots)]
