@@ -89,7 +89,9 @@ class Log:
         return Window()
 
     def in_window(self, row, prefix):
-        return any(n.startswith(prefix) and s <= row["start"] <= e for n, s, e in self.windows)
+        # A request belongs to a window it overlaps: one sent just before a kill and cut by it
+        # is the kill's, as much as one sent during it.
+        return any(n.startswith(prefix) and row["start"] <= e and row["end"] >= s for n, s, e in self.windows)
 
 
 def cookies_of(headers):

@@ -122,6 +122,7 @@ pub fn answer(submitted: &Submitted) -> Response {
 pub async fn store_submission(state: &AppState, submission: NewSubmission, mail: Mail) -> Result<Submitted, ApiError> {
     let kind = submission.kind.as_str();
     let mail = state.notifier.mail_enabled().then_some(mail);
+    let queued = mail.is_some();
     let submitted = state
         .store
         .submit_form(submission, mail, now_ms())
@@ -132,7 +133,9 @@ pub async fn store_submission(state: &AppState, submission: NewSubmission, mail:
         tracing::info!(submission = %submitted.id, kind, "repeat submission answered with the earlier one");
     } else {
         state.metrics.submission(kind, "accepted");
-        state.notifier.wake.notify_one();
+        if queued {
+            state.notifier.wake.notify_one();
+        }
         tracing::info!(submission = %submitted.id, kind, "submission accepted");
     }
     Ok(submitted)

@@ -46,6 +46,9 @@ impl Form for Callback {
     async fn store(state: &AppState, lead: NewLead) -> Result<Submitted, ApiError> {
         let slug = lead.service_slug.clone();
         let channels = state.notifier.channels_for(&slug);
+        // A lead with no channel has nothing in the outbox: waking the worker would only
+        // have it look (docs/decisions/027-intake-speed.md).
+        let queued = !channels.is_empty();
         let submitted = state
             .store
             .submit_lead(lead, channels, now_ms())
@@ -56,7 +59,9 @@ impl Form for Callback {
             tracing::info!(lead = %submitted.id, service = %slug, "repeat submission answered with the earlier lead");
         } else {
             state.metrics.lead_accepted();
-            state.notifier.wake.notify_one();
+            if queued {
+                state.notifier.wake.notify_one();
+            }
             tracing::info!(lead = %submitted.id, service = %slug, "lead accepted");
         }
         Ok(submitted)
