@@ -35,9 +35,24 @@ fn main() -> ExitCode {
         .as_deref()
         .and_then(|f| EnvFilter::try_new(f).ok())
         .unwrap_or_else(|| EnvFilter::new("info,lettre=warn,hyper=warn,reqwest=warn,tokio_postgres=warn,rustls=warn"));
+    // Lines go to standard output through a thread of their own, in order; when it falls
+    // behind, a request waits rather than a line being dropped. `_log` flushes it on return.
+    let (log_writer, _log) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("site-log")
+        .finish(std::io::stdout());
     match cli.sources.log_format {
-        LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).with_target(false).init(),
-        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).with_target(false).init(),
+        LogFormat::Json => tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .with_target(false)
+            .with_writer(log_writer)
+            .init(),
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_target(false)
+            .with_writer(log_writer)
+            .init(),
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
