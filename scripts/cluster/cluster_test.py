@@ -347,7 +347,9 @@ def main(argv):
                   f"every script a page named was found through the balancer: {Counter(r['status'] for r in assets)}")
             check(traffic.staff_cycles > 0 and traffic.staff_failed <= sum(1 for n, _, _ in log.windows if n == "kill"),
                   f"the staff member signed in and out throughout: {traffic.staff_cycles} times, {traffic.staff_failed} failed")
-            check(len(ids) >= 200, f"a few hundred leads: {len(ids)} accepted of {traffic.leads_sent} sent")
+            limit_accepted = sum(1 for n in accepted if n >= 100_000)
+            check(len(ids) >= 200, f"a few hundred leads: {len(ids)} accepted ({len(ids) - limit_accepted} of the "
+                  f"{traffic.leads_sent} sent steadily, {limit_accepted} of the rate-limit burst)")
     except ClusterError as e:
         failures.append(f"FAIL the cluster could not run: {e}")
     except Exception as e:  # report it with the logs kept
