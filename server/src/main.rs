@@ -37,6 +37,8 @@ fn main() -> ExitCode {
         .unwrap_or_else(|| EnvFilter::new("info,lettre=warn,hyper=warn,reqwest=warn,tokio_postgres=warn,rustls=warn"));
     // Lines go to standard output through a thread of their own, in order; when it falls
     // behind, a request waits rather than a line being dropped. `_log` flushes it on return.
+    // Colours only on a terminal (never in a log file), and never with NO_COLOR set.
+    let colours = std::io::IsTerminal::is_terminal(&std::io::stdout()) && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let (log_writer, _log) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
         .thread_name("site-log")
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         LogFormat::Text => tracing_subscriber::fmt()
             .with_env_filter(filter)
             .with_target(false)
+            .with_ansi(colours)
             .with_writer(log_writer)
             .init(),
     }
