@@ -19,8 +19,16 @@ struct Entry {
 
 #[derive(Debug, Clone)]
 pub struct ConsentWordings {
-    /// (version, folded text), oldest first; the last is the one the page shows.
-    wordings: Vec<(String, String)>,
+    /// Oldest first; the last is the one the page shows.
+    wordings: Vec<Wording>,
+}
+
+/// One wording, folded, with the SHA-256 a lead stores beside it (computed once, at start).
+#[derive(Debug, Clone)]
+pub struct Wording {
+    pub version: String,
+    pub text: String,
+    pub sha256: String,
 }
 
 impl ConsentWordings {
@@ -32,20 +40,27 @@ impl ConsentWordings {
         let wordings = file
             .wording
             .into_iter()
-            .map(|e| (e.version, fold_whitespace(&e.text.replace("{brand}", brand))))
+            .map(|e| {
+                let text = fold_whitespace(&e.text.replace("{brand}", brand));
+                Wording {
+                    version: e.version,
+                    sha256: sha256_hex(&text),
+                    text,
+                }
+            })
             .collect();
         Ok(Self { wordings })
     }
 
     /// The wording the callback form shows now.
     pub fn current(&self) -> &str {
-        self.wordings.last().map(|(_, t)| t.as_str()).unwrap_or("")
+        self.wordings.last().map(|w| w.text.as_str()).unwrap_or("")
     }
 
-    /// The folded wording if `text` is one the site shows or has shown.
-    pub fn matching(&self, text: &str) -> Option<&str> {
-        let folded = fold_whitespace(text);
-        self.wordings.iter().find(|(_, t)| *t == folded).map(|(_, t)| t.as_str())
+    /// The wording `text` is, after folding white space, if the site shows or has shown it
+    /// (compared word by word: nothing is copied for the comparison).
+    pub fn matching(&self, text: &str) -> Option<&Wording> {
+        self.wordings.iter().find(|w| w.text.split_whitespace().eq(text.split_whitespace()))
     }
 }
 
@@ -55,7 +70,13 @@ pub fn fold_whitespace(s: &str) -> String {
 }
 
 pub fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(64);
+    for b in Sha256::digest(s.as_bytes()) {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -67,8 +88,13 @@ mod tests {
         let w = ConsentWordings::load("RingReady").expect("load");
         assert!(w.current().contains("RingReady") && w.current().contains("prior express written consent"));
         let spaced = w.current().replace(' ', "\n   ");
-        assert_eq!(w.matching(&spaced), Some(w.current()));
-        assert_eq!(w.matching("I agree."), None);
+        let found = w.matching(&spaced).expect("the current wording, spaced otherwise");
+        assert_eq!(
+            (found.text.as_str(), found.sha256.as_str()),
+            (w.current(), sha256_hex(w.current()).as_str())
+        );
+        assert!(w.matching("I agree.").is_none());
+        assert!(w.matching(&format!("{} Extra.", w.current())).is_none());
         assert_eq!(
             sha256_hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

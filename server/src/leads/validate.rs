@@ -1,7 +1,7 @@
 //! Server-side validation of a callback request, from a JSON body or a form post. The
 //! first failing rule's message is what the visitor sees (docs/product.md, "The callback request").
 
-use super::consent::{ConsentWordings, sha256_hex};
+use super::consent::ConsentWordings;
 use super::{Certificate, NewLead, RequestContext, TokenRecord, Utm};
 use crate::catalogue::Catalogue;
 use crate::forms::{Field, Fields, Invalid, MAX_URL, has_control, is_format_char, is_web_url, truncate};
@@ -81,8 +81,8 @@ pub fn validate_lead(
         return Err(invalid("consent", MSG_CONSENT));
     }
 
-    let consent_text = match fields.get("tcpa_text") {
-        Field::Text(s) if s.len() <= MAX_TCPA_TEXT => consent.matching(s).ok_or(invalid("consent_text", MSG_CONSENT_TEXT))?.to_string(),
+    let wording = match fields.get("tcpa_text") {
+        Field::Text(s) if s.len() <= MAX_TCPA_TEXT => consent.matching(s).ok_or(invalid("consent_text", MSG_CONSENT_TEXT))?,
         _ => return Err(invalid("consent_text", MSG_CONSENT_TEXT)),
     };
 
@@ -105,8 +105,8 @@ pub fn validate_lead(
         full_name,
         phone,
         zip_code,
-        consent_sha256: sha256_hex(&consent_text),
-        consent_text,
+        consent_sha256: wording.sha256.clone(),
+        consent_text: wording.text.clone(),
         certificate,
         context,
     })
