@@ -11,9 +11,10 @@ struct File {
     wording: Vec<Entry>,
 }
 
+/// One `[[wording]]`: its `version` key names it for people reading the file; the server
+/// keeps only the text.
 #[derive(Debug, Deserialize)]
 struct Entry {
-    version: String,
     text: String,
 }
 
@@ -26,7 +27,6 @@ pub struct ConsentWordings {
 /// One wording, folded, with the SHA-256 a lead stores beside it (computed once, at start).
 #[derive(Debug, Clone)]
 pub struct Wording {
-    pub version: String,
     pub text: String,
     pub sha256: String,
 }
@@ -43,7 +43,6 @@ impl ConsentWordings {
             .map(|e| {
                 let text = fold_whitespace(&e.text.replace("{brand}", brand));
                 Wording {
-                    version: e.version,
                     sha256: sha256_hex(&text),
                     text,
                 }
