@@ -226,6 +226,66 @@ async fn the_daily_counts_follow_each_lead_on_both_stores() {
     }
 }
 
+/// A referrer's source (its host, lower case, without user, port or a leading "www.", at most
+/// 60 characters; "direct" for our own site or no host) is the same on both stores, as the
+/// intake's trigger counts it and as a recount from the leads does: SQLite computes it in a
+/// view, PostgreSQL in functions the planner inlines (migration 0012).
+#[tokio::test]
+async fn a_referrers_source_is_the_same_on_both_stores_however_odd_its_address() {
+    let zone = Zone::new(NY);
+    let day0_ms = 1_741_453_200_000;
+    let day0 = zone.day_of(day0_ms);
+    let long_host = format!("{}.example.com", "a".repeat(70));
+    let cases: Vec<(String, &str)> = vec![
+        ("https://user:pw@WWW.Example.COM:8443/a/b?c=d#e".into(), "example.com"),
+        ("http://news.example.org?utm=1".into(), "news.example.org"),
+        ("https://blog.example.net#top".into(), "blog.example.net"),
+        ("https://a@b@c.example.com/".into(), "b@c.example.com"),
+        ("https://[2001:db8::1]:8080/x".into(), "[2001"),
+        ("https://wwwexample.com/".into(), "wwwexample.com"),
+        ("https://www.www.example.com".into(), "www.example.com"),
+        (format!("https://{long_host}/"), &long_host[..60]),
+        // Our own site (the page's host), and no host at all: direct.
+        ("https://www.ringready.example/other".into(), "direct"),
+        ("https:///nohost".into(), "direct"),
+    ];
+    let mut expected: Vec<(String, i64)> = Vec::new();
+    for (_, source) in &cases {
+        match expected.iter_mut().find(|(k, _)| k == source) {
+            Some((_, n)) => *n += 1,
+            None => expected.push((source.to_string(), 1)),
+        }
+    }
+    expected.sort();
+    for (name, store) in stores().await {
+        store.ensure_business_zone(&zone.offsets()).await.expect("zone");
+        for (i, (referrer, _)) in cases.iter().enumerate() {
+            let mut lead = new_lead(&format!("+1412555{:04}", 200 + i), "hvac");
+            lead.context = RequestContext {
+                page_url: Some("https://www.ringready.example/hvac?x=1".into()),
+                referrer: Some(referrer.clone()),
+                ..Default::default()
+            };
+            store.submit_lead(lead, vec![], day0_ms + i as i64).await.expect("lead");
+        }
+        let sources = |rows: Vec<FunnelRow>| {
+            let mut got: Vec<(String, i64)> = rows
+                .into_iter()
+                .filter(|r| matches!(r.kind, FunnelKind::Source))
+                .map(|r| (r.key, r.leads))
+                .collect();
+            got.sort();
+            got
+        };
+        let counted = sources(store.funnel_rows(day0, day0).await.expect("rows"));
+        assert_eq!(counted, expected, "{name}: as each lead was stored");
+        assert!(store.ensure_business_zone(&Zone::new("UTC").offsets()).await.expect("zone"));
+        assert!(store.ensure_business_zone(&zone.offsets()).await.expect("zone"));
+        let recounted = sources(store.funnel_rows(day0, day0).await.expect("rows"));
+        assert_eq!(recounted, expected, "{name}: counted anew from the leads");
+    }
+}
+
 #[tokio::test]
 async fn the_first_screen_shows_the_funnel_over_real_http() {
     let zone = Zone::new(NY);

@@ -15,10 +15,12 @@ impl Leads for SqliteStore {
             // Prepared once per connection (parsing it cost more than running it). Any earlier
             // lead of the window will do (the answer never shows its id); without an ORDER BY
             // on the range's column the plan does not depend on the bound time, so SQLite does
-            // not parse the statement again at every use (docs/decisions/027-intake-speed.md).
+            // not parse the statement again at every use. It reads the number's leads by
+            // leads_list_phone; `+service_slug` keeps SQLite off leads_list_service, where a
+            // busy service's whole window would match (docs/decisions/027-intake-speed.md).
             let earlier: Option<String> = conn
                 .prepare_cached(
-                    "SELECT id FROM leads WHERE phone_e164 = ?1 AND service_slug = ?2 AND received_at_ms >= ?3 LIMIT 1",
+                    "SELECT id FROM leads WHERE phone_e164 = ?1 AND +service_slug = ?2 AND received_at_ms >= ?3 LIMIT 1",
                 )?
                 .query_row(params![lead.phone, lead.service_slug, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
                 .optional()?;
