@@ -62,4 +62,28 @@ test.describe("legal modals", () => {
     await expect(terms).toHaveCount(0);
     await expect(page.getByRole("dialog")).toHaveCount(0);
   });
+
+  test("the close button stays put while the text loads, so a press as it arrives still closes", async ({ page }) => {
+    // Hold the text back until the dialog's loading state has been measured.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/legal/terms.html", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/electrician");
+    await expectHydrated(page);
+    const terms = page.getByRole("dialog", { name: "Terms of Service", exact: true });
+    const close = terms.getByRole("button", { name: "Close" });
+    await press(footer(page).getByRole("link", { name: "Terms of Service" }));
+    await expect(terms).toContainText("Loading…");
+    const loading = await close.boundingBox();
+    release();
+    await expect(terms.getByRole("heading", { level: 3 }).first()).toBeVisible();
+    expect(await close.boundingBox(), "where the close button was while the text loaded").toEqual(loading);
+    await press(close);
+    await expect(terms).toHaveCount(0);
+  });
 });

@@ -27,6 +27,9 @@ interface DialogProps {
   wide?: boolean;
   /** Kept below the scrolling content, always in view. */
   footer?: ReactNode;
+  /** As tall as it may be from the start, for content that arrives after the dialog opens
+   * and always fills it (the legal texts): the close button never moves under a pointer. */
+  fullHeight?: boolean;
 }
 
 /** The shape of a dialog's action buttons and links; each adds its colours (and its width). */
@@ -55,6 +58,7 @@ export function Dialog({
   subtitle,
   wide,
   footer,
+  fullHeight,
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -109,7 +113,7 @@ export function Dialog({
       aria-describedby={describedBy}
       data-testid={testId}
       // Reset what a dialog would inherit from where its island sits (a button row's nowrap).
-      className={`${placement} ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} whitespace-normal bg-white p-0 text-left text-base font-normal text-slate-900 shadow-2xl backdrop:bg-slate-900/60`}
+      className={`${placement} ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} ${fullHeight ? "h-[90vh]" : ""} whitespace-normal bg-white p-0 text-left text-base font-normal text-slate-900 shadow-2xl backdrop:bg-slate-900/60`}
       onCancel={(event) => {
         // Escape closes the top dialog only: React passes a nested dialog's cancel up to its parents.
         if (event.target !== event.currentTarget) return;
@@ -125,7 +129,7 @@ export function Dialog({
       {/* Pointer handlers sit on the content, not the dialog: the backdrop belongs to the
           dialog element, so there the pointer would always count as "over it". */}
       <div
-        className={`flex ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} flex-col`}
+        className={`flex ${tall ? "max-h-[95vh]" : "max-h-[90vh]"} ${fullHeight ? "h-full" : ""} flex-col`}
         onPointerEnter={onPointerEnter}
         onPointerLeave={onPointerLeave}
       >
@@ -157,7 +161,7 @@ export function Dialog({
             </svg>
           </button>
         </div>
-        <div className="overflow-y-auto px-5 py-4">{children}</div>
+        <div className={`${fullHeight ? "flex-1" : ""} overflow-y-auto px-5 py-4`}>{children}</div>
         {footer ? <div className="border-t border-slate-200 px-5 py-3">{footer}</div> : null}
       </div>
     </dialog>

@@ -24,7 +24,9 @@ export function LegalDialog({ document: which, onClose }: Props) {
     };
   }, [which]);
   return (
-    <Dialog title={LEGAL_TITLES[which]} onClose={onClose} testId={`legal-${which}`}>
+    // Full height while "Loading…" shows: the text fills it once it arrives, and the close
+    // button stays where the visitor is about to press it.
+    <Dialog title={LEGAL_TITLES[which]} onClose={onClose} testId={`legal-${which}`} fullHeight>
       {html !== null ? (
         <LegalText html={html} />
       ) : failed ? (
