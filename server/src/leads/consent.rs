@@ -57,9 +57,14 @@ impl ConsentWordings {
     }
 
     /// The wording `text` is, after folding white space, if the site shows or has shown it
-    /// (compared word by word: nothing is copied for the comparison).
+    /// (compared word by word: nothing is copied for the comparison). The page sends the
+    /// current wording as it is, so that one is first compared whole, in one `memcmp`.
     pub fn matching(&self, text: &str) -> Option<&Wording> {
-        self.wordings.iter().find(|w| w.text.split_whitespace().eq(text.split_whitespace()))
+        self.wordings
+            .iter()
+            .rev()
+            .find(|w| w.text == text)
+            .or_else(|| self.wordings.iter().find(|w| w.text.split_whitespace().eq(text.split_whitespace())))
     }
 }
 
@@ -92,6 +97,8 @@ mod tests {
             (found.text.as_str(), found.sha256.as_str()),
             (w.current(), sha256_hex(w.current()).as_str())
         );
+        let exact = w.matching(w.current()).expect("the current wording, as the page sends it");
+        assert_eq!(exact.text, w.current());
         assert!(w.matching("I agree.").is_none());
         assert!(w.matching(&format!("{} Extra.", w.current())).is_none());
         assert_eq!(
