@@ -11,6 +11,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::encoding::Encoded;
+use crate::hex::hex;
 
 pub const SSR_BUNDLE: &str = include_str!("../../target/web/ssr.js");
 // CLIENT_ENTRY, BOOTSTRAP_JS and CLIENT_FILES, listed by build.rs from target/web.
@@ -22,7 +23,6 @@ const FAVICON: &[u8] = include_bytes!("../../client/favicon.svg");
 /// SHA-256 (hex) of the embedded bundles, for `site --version`: the server bundle
 /// (ssr.js), and the browser's (the bootstrap, every client file by name, the CSS, the icons).
 pub fn bundle_hashes() -> [(&'static str, String); 2] {
-    let hex = |digest: &[u8]| digest.iter().map(|b| format!("{b:02x}")).collect::<String>();
     let ssr = Sha256::digest(SSR_BUNDLE.as_bytes());
     let mut client = Sha256::new();
     client.update(BOOTSTRAP_JS.as_bytes());

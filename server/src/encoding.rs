@@ -32,7 +32,7 @@ impl Encoded {
     /// A body whose gzip bytes were made ahead (the island bundle's, by zopfli at build time).
     pub fn with_gzip(body: Vec<u8>, gzip: Vec<u8>) -> Self {
         let hash = Sha256::digest(&body);
-        let tag: String = hash.iter().take(12).map(|b| format!("{b:02x}")).collect();
+        let tag = crate::hex::hex(&hash[..12]);
         let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).unwrap_or(HeaderValue::from_static("\"0\""));
         let etags = [etag(""), etag("-gz"), etag("-br")];
         Self {

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod encoding;
 pub mod forms;
+pub mod hex;
 pub mod leads;
 pub mod metrics;
 pub mod noscript;

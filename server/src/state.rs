@@ -218,7 +218,7 @@ impl AppState {
             paths.update(path.as_bytes());
             paths.update(b"\n");
         }
-        let release: String = paths.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let release = crate::hex::hex(&paths.finalize());
         let version = env!("SITE_VERSION");
         if self.store.restart_release(&release, version, store::KEEP_RELEASES).await? {
             return Ok(());

@@ -74,13 +74,7 @@ pub fn fold_whitespace(s: &str) -> String {
 }
 
 pub fn sha256_hex(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for b in Sha256::digest(s.as_bytes()) {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    out
+    crate::hex::hex(&Sha256::digest(s.as_bytes()))
 }
 
 #[cfg(test)]

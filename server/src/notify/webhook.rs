@@ -11,6 +11,7 @@ use serde_json::json;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
+use crate::hex::hex;
 use crate::store::LeadRecord;
 use crate::time::rfc3339;
 
@@ -110,10 +111,6 @@ fn mac(secret: &str, timestamp: u64, body: &[u8]) -> Vec<u8> {
     mac.update(b".");
     mac.update(body);
     mac.finalize().into_bytes().to_vec()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub fn payload(lead: &LeadRecord) -> serde_json::Value {

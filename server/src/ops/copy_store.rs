@@ -101,7 +101,7 @@ impl Tally {
 
     fn finish(self) -> (u64, String) {
         let digest = self.hash.finalize();
-        (self.rows, digest.iter().map(|b| format!("{b:02x}")).collect())
+        (self.rows, crate::hex::hex(&digest))
     }
 }
 

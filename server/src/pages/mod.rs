@@ -127,11 +127,7 @@ impl PageTable {
             Arc::new(Encoded::new(icon_sprite_svg.into_bytes())),
         );
         let campaigns_text = serde_json::to_string(&catalogue.campaigns)?;
-        let campaigns_hash: String = Sha256::digest(campaigns_text.as_bytes())
-            .iter()
-            .take(6)
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let campaigns_hash = crate::hex::hex(&Sha256::digest(campaigns_text.as_bytes())[..6]);
         let campaigns_json = (
             format!("/assets/campaigns-{campaigns_hash}.json"),
             Arc::new(Encoded::new(campaigns_text.into_bytes())),

@@ -82,7 +82,7 @@ pub fn sprite_svg(icons: &IconSet) -> String {
 
 /// The URL the sprite is served under: /assets/icons-<hash of its content>.svg.
 pub fn sprite_path(svg: &str) -> String {
-    let hash: String = Sha256::digest(svg.as_bytes()).iter().take(6).map(|b| format!("{b:02x}")).collect();
+    let hash = crate::hex::hex(&Sha256::digest(svg.as_bytes())[..6]);
     format!("/assets/icons-{hash}.svg")
 }
 

@@ -2,6 +2,7 @@
 //! only their SHA-256, so a copy of the database opens no session. A session lives until it
 //! has been idle for 30 minutes or, however busy, for 12 hours.
 
+use crate::hex::hex;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -47,10 +48,6 @@ pub fn well_formed(value: &str) -> bool {
 /// Whether a session created at `created_ms` and last used at `last_seen_ms` is still live.
 pub fn is_live(created_ms: i64, last_seen_ms: i64, now_ms: i64) -> bool {
     now_ms - last_seen_ms < IDLE_MS && now_ms - created_ms < ABSOLUTE_MS
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

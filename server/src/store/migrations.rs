@@ -150,7 +150,7 @@ pub const ADDED_COLUMNS: [(&str, &str, &str); 4] = [
 impl Migration {
     /// SHA-256 of the SQL, hex.
     pub fn checksum(&self) -> String {
-        Sha256::digest(self.sql.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+        crate::hex::hex(&Sha256::digest(self.sql.as_bytes()))
     }
 }
 

@@ -64,7 +64,7 @@ impl NewSubmission {
         // serde_json writes an object's keys in order, so equal requests hash alike.
         let kind = self.kind.as_str();
         let digest = Sha256::digest(format!("{kind}\n{data}").as_bytes());
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::hex::hex(&digest);
         format!("{kind}|{hex}")
     }
 }
