@@ -224,8 +224,10 @@ class Bench:
         url = self.knobs.pg_url
         if not shutil.which("psql"):
             return None, "skipped: psql is not installed"
-        if psql(url, "SELECT 1", timeout=3).returncode != 0:
-            return None, f"skipped: PostgreSQL does not answer at {re.sub(r'//[^@/]*@', '//…@', url)} (set BENCH_PG_URL)"
+        answer = psql(url, "SELECT 1", timeout=3)
+        if answer.returncode != 0:
+            return None, (f"skipped: PostgreSQL does not answer at {re.sub(r'//[^@/]*@', '//…@', url)} "
+                          f"(BENCH_PG_URL or TEST_DATABASE_URL): {answer.stderr.strip()[-200:]}")
         name = f"bench_{label}_{os.getpid()}"
         made = psql(url, f"CREATE DATABASE {name}")
         if made.returncode != 0:
@@ -387,15 +389,16 @@ def check_lead(bench, site):
 def lead_load(bench, site, name, body_file):
     """The wrk run against the site: the key=value figures leads.lua prints."""
     k = bench.knobs
-    out = subprocess.run(
+    done = subprocess.run(
         ["wrk", f"-t{k.threads}", f"-c{k.connections}", f"-d{k.duration}", "--latency", "-s",
          "bench/leads.lua", site.url + SUBMIT_PATH, "--", body_file, str(k.threads)],
         capture_output=True, text=True, cwd=ROOT,
-    ).stdout
+    )
+    out = done.stdout
     with open(bench.path(f"wrk-leads-{name}.txt"), "w") as f:
         f.write(out)
     if not re.search(r"^leads accepted=", out, re.M):
-        bench.die(f"no figures from leads.lua in {bench.path(f'wrk-leads-{name}.txt')}")
+        bench.die(f"no figures from leads.lua (wrk exited {done.returncode}): {(done.stderr or out).strip()[-500:]}")
     return fields(out, "leads")
 
 

@@ -1,5 +1,6 @@
 //! Lower-case hexadecimal of bytes: how every digest the site writes as text is spelled
-//! (lead-independent ids, ETags, file and migration checksums, session and webhook tags).
+//! (ETags, file and migration checksums, submissions' repeat keys, session ids, webhook
+//! signatures, asset names).
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
 

@@ -236,18 +236,20 @@ async fn a_referrers_source_is_the_same_on_both_stores_however_odd_its_address()
     let day0_ms = 1_741_453_200_000;
     let day0 = zone.day_of(day0_ms);
     let long_host = format!("{}.example.com", "a".repeat(70));
-    let cases: Vec<(String, &str)> = vec![
-        ("https://user:pw@WWW.Example.COM:8443/a/b?c=d#e".into(), "example.com"),
-        ("http://news.example.org?utm=1".into(), "news.example.org"),
-        ("https://blog.example.net#top".into(), "blog.example.net"),
-        ("https://a@b@c.example.com/".into(), "b@c.example.com"),
-        ("https://[2001:db8::1]:8080/x".into(), "[2001"),
-        ("https://wwwexample.com/".into(), "wwwexample.com"),
-        ("https://www.www.example.com".into(), "www.example.com"),
-        (format!("https://{long_host}/"), &long_host[..60]),
-        // Our own site (the page's host), and no host at all: direct.
-        ("https://www.ringready.example/other".into(), "direct"),
-        ("https:///nohost".into(), "direct"),
+    let cases: Vec<(Option<String>, &str)> = vec![
+        (Some("https://user:pw@WWW.Example.COM:8443/a/b?c=d#e".into()), "example.com"),
+        (Some("http://news.example.org?utm=1".into()), "news.example.org"),
+        (Some("https://blog.example.net#top".into()), "blog.example.net"),
+        (Some("https://a@b@c.example.com/".into()), "b@c.example.com"),
+        (Some("https://[2001:db8::1]:8080/x".into()), "[2001"),
+        (Some("https://wwwexample.com/".into()), "wwwexample.com"),
+        (Some("https://www.www.example.com".into()), "www.example.com"),
+        (Some(format!("https://{long_host}/")), &long_host[..60]),
+        // Our own site (the page's host), no host at all, an empty referrer and none: direct.
+        (Some("https://www.ringready.example/other".into()), "direct"),
+        (Some("https:///nohost".into()), "direct"),
+        (Some(String::new()), "direct"),
+        (None, "direct"),
     ];
     let mut expected: Vec<(String, i64)> = Vec::new();
     for (_, source) in &cases {
@@ -263,7 +265,7 @@ async fn a_referrers_source_is_the_same_on_both_stores_however_odd_its_address()
             let mut lead = new_lead(&format!("+1412555{:04}", 200 + i), "hvac");
             lead.context = RequestContext {
                 page_url: Some("https://www.ringready.example/hvac?x=1".into()),
-                referrer: Some(referrer.clone()),
+                referrer: referrer.clone(),
                 ..Default::default()
             };
             store.submit_lead(lead, vec![], day0_ms + i as i64).await.expect("lead");
