@@ -101,12 +101,22 @@ async fn sqlite_keeps_every_acknowledged_lead_through_sigkill() {
     crash_under_load(&url, async move || Store::open(&reopen_url).await.expect("reopen")).await;
 }
 
+/// On a schema of its own in TEST_DATABASE_URL's database (named as the store tests' are, so a
+/// run that dies before dropping it has it dropped by a later one): never on whatever an
+/// earlier run, or an earlier version of a migration, left in the database's public schema.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_keeps_every_acknowledged_lead_through_sigkill() {
-    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+    let Ok(test_url) = std::env::var("TEST_DATABASE_URL") else {
         eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL half of this test did not run");
         return;
     };
+    let (client, connection) = tokio_postgres::connect(&test_url, tokio_postgres::NoTls).await.expect("connect");
+    tokio::spawn(connection);
+    let schema = format!("store_test_{}_{}_crash", site_server::store::now_ms(), std::process::id());
+    client.batch_execute(&format!("CREATE SCHEMA \"{schema}\"")).await.expect("schema");
+    let separator = if test_url.contains('?') { '&' } else { '?' };
+    let url = format!("{test_url}{separator}options=-csearch_path%3D{schema}");
     let reopen_url = url.clone();
     crash_under_load(&url, async move || Store::open(&reopen_url).await.expect("reopen")).await;
+    let _ = client.batch_execute(&format!("DROP SCHEMA \"{schema}\" CASCADE")).await;
 }
