@@ -48,6 +48,9 @@ LOCKED = "lockout@cluster.example"
 # The defaults the assertions read (catalogue/site.toml, server/src/staff/throttle.rs).
 RATE_LIMIT_PER_MINUTE = 20
 LOCKOUT_AFTER = 5
+# Leads the steady sender sends in all: the traffic goes on after the last step until it has,
+# however quickly the steps went (at 3 a second they take about a minute).
+STEADY_LEADS = 250
 FAST_SLOT = 2
 KILLED_SLOT = 2
 
@@ -175,7 +178,7 @@ class Traffic:
             time.sleep(max(0.0, due - time.monotonic()))
             self.pool.submit(self.lead, n, address(1, n))
             n += 1
-        self.leads_sent = n
+            self.leads_sent = n
 
     def _staff(self):
         n = 0
@@ -301,6 +304,8 @@ def main(argv):
                     time.sleep(2.5)
                 check(code == 0, f"server {slot} stopped cleanly on SIGTERM (exit {code})")
             time.sleep(5)
+            while traffic.leads_sent < STEADY_LEADS:
+                time.sleep(0.2)
             traffic.finish()
 
             # Every accepted lead is stored and e-mailed.
