@@ -73,14 +73,36 @@ impl Background {
         }
     }
 
-    /// Lets the worker finish the delivery in progress and gives up the jobs' lease (so
-    /// another server takes it at once), then flushes and closes the store.
-    pub async fn shutdown(mut self) {
+    /// Lets the worker finish the deliveries in progress (each bounded by
+    /// `notify.send_timeout_ms`) and gives up the jobs' lease (so another server takes it at
+    /// once), then flushes and closes the store; all within `grace` each, whatever a mail
+    /// relay, a webhook receiver or the database does. What is cut off there ends as a killed
+    /// process's work would: a notification whose send was cut is sent again when its lease
+    /// runs out (late, never lost).
+    pub async fn shutdown(mut self, grace: Duration) {
         let _ = self.stop.send(true);
-        for task in std::mem::take(&mut self.tasks) {
-            let _ = task.await;
+        let tasks = std::mem::take(&mut self.tasks);
+        let aborts: Vec<_> = tasks.iter().map(JoinHandle::abort_handle).collect();
+        let finished = async {
+            for task in tasks {
+                let _ = task.await;
+            }
+        };
+        if tokio::time::timeout(grace, finished).await.is_err() {
+            tracing::warn!(
+                grace_ms = grace.as_millis() as u64,
+                "the workers did not stop within the shutdown grace period; stopping them where they are"
+            );
+            for abort in aborts {
+                abort.abort();
+            }
         }
-        self.store.close().await;
+        if tokio::time::timeout(grace, self.store.close()).await.is_err() {
+            tracing::warn!(
+                grace_ms = grace.as_millis() as u64,
+                "the database did not close within the shutdown grace period"
+            );
+        }
     }
 }
 

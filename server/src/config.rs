@@ -169,7 +169,15 @@ pub struct NotifyConfig {
     /// On PostgreSQL, the longest the worker waits between looks at the outbox when no
     /// wake-up comes (LISTEN/NOTIFY wakes it when a notification is queued).
     pub poll_interval_ms: u64,
+    /// The longest one send (an SMTP conversation or a webhook request) may take; past it the
+    /// send is abandoned and retried. At most [`MAX_SEND_TIMEOUT_MS`].
+    pub send_timeout_ms: u64,
 }
+
+/// The most `notify.send_timeout_ms` may be: half the outbox claim's lease
+/// (`notify::LEASE_MS`), so no other worker takes a notification over while a send of it is
+/// still under way.
+pub const MAX_SEND_TIMEOUT_MS: u64 = 60_000;
 
 impl NotifyConfig {
     /// Who gets a lead for `slug`: the service's own list, else the default list.
@@ -396,6 +404,9 @@ impl Config {
         }
         if !(100..=3_600_000).contains(&n.poll_interval_ms) {
             key("notify.poll_interval_ms", "must be between 100 and 3600000 (one hour)");
+        }
+        if !(100..=MAX_SEND_TIMEOUT_MS).contains(&n.send_timeout_ms) {
+            key("notify.send_timeout_ms", "must be between 100 and 60000 (one minute)");
         }
         let sv = &self.server;
         if !sv.metrics_listen.is_empty() && sv.metrics_addr().is_none() {

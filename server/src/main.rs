@@ -224,7 +224,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         let _ = metrics.await;
     }
     // Requests in flight are done (or out of time); let the outbox worker finish and the store flush.
-    background.shutdown().await;
+    background.shutdown(options.shutdown_grace).await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -118,6 +118,10 @@ pub struct NotifySettings {
     /// (LISTEN/NOTIFY) comes (notify.poll_interval_ms).
     #[arg(long, env = "NOTIFY_POLL_INTERVAL_MS", id = "notify.poll_interval_ms", value_name = "MS")]
     pub notify_poll_interval_ms: Option<String>,
+    /// The longest one e-mail or webhook send may take before it is abandoned and retried,
+    /// 100 to 60000 (notify.send_timeout_ms).
+    #[arg(long, env = "NOTIFY_SEND_TIMEOUT_MS", id = "notify.send_timeout_ms", value_name = "MS")]
+    pub notify_send_timeout_ms: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Args)]

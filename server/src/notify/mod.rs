@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{Notify, watch};
+use tokio::task::JoinSet;
 
 use crate::catalogue::Catalogue;
 use crate::config::NotifyConfig;
@@ -28,11 +29,14 @@ use email::EmailSender;
 use webhook::WebhookSender;
 
 /// How long a claimed notification stays ours (by the database's clock) before another
-/// worker may take it: far longer than a send may take (SMTP's timeout is 15 s, the
-/// webhook's 10 s).
-const LEASE_MS: i64 = 120_000;
-/// Notifications delivered concurrently.
-const BATCH: usize = 32;
+/// worker may take it: at least twice the longest a send may take
+/// ([`MAX_SEND_TIMEOUT_MS`](crate::config::MAX_SEND_TIMEOUT_MS)), so a claim is never taken
+/// over while its send is still under way.
+pub const LEASE_MS: i64 = 120_000;
+const _: () = assert!(LEASE_MS as u64 >= 2 * crate::config::MAX_SEND_TIMEOUT_MS);
+/// Notifications in flight at once: a free place is filled as soon as one send ends, so a
+/// send that hangs (until its deadline) holds one place, never the others.
+const IN_FLIGHT: usize = 32;
 /// Longest sleep between looks at the outbox on SQLite, whose server is woken by its own
 /// requests only: `site outbox retry`, another process, cannot wake it.
 const SQLITE_POLL: Duration = Duration::from_secs(2);
@@ -118,49 +122,62 @@ impl Notifier {
         i64::from(self.config.give_up_after_hours) * 3_600_000
     }
 
-    /// Runs until `stop` turns true; the batch in progress is finished first. Woken by this
+    /// Runs until `stop` turns true, then lets the sends under way end (each is bounded by
+    /// `notify.send_timeout_ms`; `Background::shutdown` bounds the whole). Woken by this
     /// server's requests and, on PostgreSQL, by any server's (LISTEN/NOTIFY); otherwise it
-    /// looks when the next retry is due, and at the latest every poll interval.
+    /// looks when the next retry is due, and at the latest every poll interval. Up to
+    /// [`IN_FLIGHT`] notifications are sent at once, and a place is refilled as soon as its
+    /// send ends: one slow or silent peer never holds the others back.
     pub async fn run(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
         let listener = self.store.watch_queue(Arc::clone(&self.wake), stop.clone());
         let poll = match listener {
             Some(_) => Duration::from_millis(self.config.poll_interval_ms),
             None => SQLITE_POLL,
         };
+        let mut in_flight = JoinSet::new();
         loop {
             if *stop.borrow() {
                 break;
             }
-            let mut items = Vec::new();
+            // Sends that ended still count in `len()` until joined.
+            while in_flight.try_join_next().is_some() {}
+            let mut claimed = 0;
             for outbox in Outbox::ALL {
-                match self.store.claim_due(outbox, now_ms(), LEASE_MS, BATCH).await {
-                    Ok(claimed) => items.extend(claimed),
+                let free = IN_FLIGHT - in_flight.len();
+                if free == 0 {
+                    break;
+                }
+                match self.store.claim_due(outbox, now_ms(), LEASE_MS, free).await {
+                    Ok(items) => {
+                        claimed += items.len();
+                        for item in items {
+                            let me = Arc::clone(&self);
+                            in_flight.spawn(async move { me.deliver(item).await });
+                        }
+                    }
                     Err(e) => unclaimed(outbox, &e),
                 }
             }
-            if items.is_empty() {
-                let wait = match self.store.next_due_in_ms(now_ms()).await {
-                    Ok(Some(due_in)) => Duration::from_millis(due_in.clamp(0, poll.as_millis() as i64) as u64),
-                    _ => poll,
-                };
-                tokio::select! {
-                    () = self.wake.notified() => {}
-                    () = tokio::time::sleep(wait) => {}
-                    _ = stop.changed() => {}
-                }
+            if claimed > 0 && in_flight.len() < IN_FLIGHT {
+                // More may be due: look again before waiting.
                 continue;
             }
-            let deliveries: Vec<_> = items
-                .into_iter()
-                .map(|item| {
-                    let me = Arc::clone(&self);
-                    tokio::spawn(async move { me.deliver(item).await })
-                })
-                .collect();
-            for d in deliveries {
-                let _ = d.await;
+            let wait = if in_flight.len() >= IN_FLIGHT {
+                poll
+            } else {
+                match self.store.next_due_in_ms(now_ms()).await {
+                    Ok(Some(due_in)) => Duration::from_millis(due_in.clamp(0, poll.as_millis() as i64) as u64),
+                    _ => poll,
+                }
+            };
+            tokio::select! {
+                () = self.wake.notified(), if in_flight.len() < IN_FLIGHT => {}
+                Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
+                () = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => {}
             }
         }
+        while in_flight.join_next().await.is_some() {}
         if let Some(listener) = listener {
             let _ = listener.await;
         }
@@ -173,7 +190,14 @@ impl Notifier {
     async fn deliver(&self, item: OutboxItem) {
         let attempt = item.attempts + 1;
         let outbox = item.outbox();
-        let result = self.send(&item, attempt).await;
+        let deadline = Duration::from_millis(self.config.send_timeout_ms);
+        let result = match tokio::time::timeout(deadline, self.send(&item, attempt)).await {
+            Ok(result) => result,
+            Err(_) => Err(format!(
+                "no answer within {} ms (notify.send_timeout_ms): the peer accepted the connection and went silent",
+                self.config.send_timeout_ms
+            )),
+        };
         let now = now_ms();
         let outcome = match result {
             Ok(()) => {

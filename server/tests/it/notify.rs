@@ -180,3 +180,97 @@ async fn the_webhook_gets_the_signed_lead_and_is_retried_after_an_error() {
     assert_eq!(lead["trustedform"]["certUrl"], "https://cert.trustedform.com/cert300");
     assert!(lead["receivedAt"].as_str().expect("time").ends_with('Z'));
 }
+
+/// The configuration of a server whose e-mail goes to `smtp_url` and whose webhook to
+/// `webhook_url`, each send given `send_timeout_ms`.
+fn both_channels(smtp_url: &str, webhook_url: &str, send_timeout_ms: u64) -> Config {
+    config_with(&format!(
+        "[api]\nrate_limit_per_minute = 1000\n[notify]\nsmtp_url = \"{smtp_url}\"\nrecipients = [\"dispatch@ringready.example\"]\nwebhook_url = \"{webhook_url}\"\nwebhook_secret = \"0123456789abcdef-webhook-secret\"\nretry_base_ms = 100\nretry_max_ms = 200\nsend_timeout_ms = {send_timeout_ms}"
+    ))
+}
+
+/// A mail relay that accepts the connection and never answers holds its own send, and
+/// nothing else: every later lead's webhook is delivered while it hangs (it used to wait for
+/// the whole batch, so a silent relay stopped every notification on the server). The same
+/// for a webhook receiver gone silent and the e-mails. On both stores: on PostgreSQL the
+/// claim's lease is what keeps another server off a notification whose send is under way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_peer_holds_back_no_other_notification() {
+    for (name, store) in common::stores::stores().await {
+        let silent = common::SilentPeer::start().await;
+        let hook = common::Hook::start(200).await;
+        let config = both_channels(&format!("smtp://127.0.0.1:{}", silent.port), &hook.url, 60_000);
+        let s = common::start_with_store(config, site_server::assets::SSR_BUNDLE, store).await;
+        let first = submit(&s, "hvac", 400).await;
+        common::eventually(10, "the first e-mail's send is under way", async || silent.connections() >= 1).await;
+        for n in 1..=3 {
+            let id = submit(&s, "hvac", 400 + n).await;
+            common::eventually(10, &format!("{name}: lead {n}'s webhook, the relay silent"), async || {
+                hook.delivered(&id) == 1
+            })
+            .await;
+        }
+        assert_eq!(hook.delivered(&first), 1, "{name}");
+
+        // And the other way round: a silent webhook receiver, a working relay.
+        let smtp = common::SmtpServer::start().await;
+        let silent = common::SilentPeer::start().await;
+        let (_, store) = common::stores::stores()
+            .await
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .expect("the same kind of store");
+        let config = both_channels(&smtp.url(), &format!("http://127.0.0.1:{}/hook", silent.port), 60_000);
+        let s = common::start_with_store(config, site_server::assets::SSR_BUNDLE, store).await;
+        let mut ids = Vec::new();
+        for n in 0..3 {
+            ids.push(submit(&s, "roofing", 410 + n).await);
+        }
+        let messages = smtp.wait_for(3, 10).await;
+        for id in &ids {
+            assert!(
+                messages.iter().any(|m| m.contains(id.as_str())),
+                "{name}: {id}'s e-mail, the webhook silent"
+            );
+        }
+    }
+}
+
+/// A send to a silent peer ends at `notify.send_timeout_ms` and becomes a retry (counted,
+/// with the reason kept), so the notification is tried again and again, late but never lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_to_a_silent_peer_ends_at_its_deadline_and_is_retried() {
+    for (name, store) in common::stores::stores().await {
+        let relay = common::SilentPeer::start().await;
+        let receiver = common::SilentPeer::start().await;
+        let config = both_channels(
+            &format!("smtp://127.0.0.1:{}", relay.port),
+            &format!("http://127.0.0.1:{}/hook", receiver.port),
+            300,
+        );
+        let s = common::start_with_store(config, site_server::assets::SSR_BUNDLE, store).await;
+        let id = submit(&s, "plumbing", 420).await;
+        common::eventually(15, &format!("{name}: both sends tried again"), async || {
+            relay.connections() >= 3 && receiver.connections() >= 3
+        })
+        .await;
+        let metrics = s.metrics().await;
+        for channel in ["email", "webhook"] {
+            assert!(
+                metrics.contains(&format!("notification_deliveries_total{{channel=\"{channel}\",outcome=\"retry\"}}")),
+                "{name}: {channel} retries counted: {metrics}"
+            );
+        }
+        let counts = s.state.store.outbox_counts(Outbox::Leads).await.expect("counts");
+        assert_eq!((counts.pending, counts.delivered, counts.failed), (2, 0, 0), "{name}: {counts:?}");
+        let lead = s.state.store.lead_detail(&id).await.expect("read").expect("the lead");
+        assert_eq!(lead.deliveries.len(), 2, "{name}");
+        assert!(
+            lead.deliveries
+                .iter()
+                .all(|d| d.last_error.as_deref().is_some_and(|e| e.contains("no answer within 300 ms"))),
+            "{name}: the reason is kept: {:?}",
+            lead.deliveries
+        );
+    }
+}

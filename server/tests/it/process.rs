@@ -136,3 +136,52 @@ async fn sigterm_gives_a_stalled_request_a_bounded_grace_and_an_untrusted_proxy_
     );
     assert!(!logs.contains("203.0.113.50"), "no addresses in the log");
 }
+
+/// SIGTERM ends the server within its grace period while a send to a mail relay that
+/// accepted the connection and went silent is under way (the worker used to wait for it
+/// forever, and the process could not be stopped). The lead stays queued for the next start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_the_server_while_a_mail_relay_is_silent() {
+    let relay = common::SilentPeer::start().await;
+    let port = common::free_port();
+    let db = common::temp_dir("process-silent-relay").join("site.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_site"))
+        .env("LISTEN", format!("127.0.0.1:{port}"))
+        .env("DATABASE_URL", format!("sqlite:{}", db.display()))
+        .env("SMTP_URL", format!("smtp://127.0.0.1:{}", relay.port))
+        .env("NOTIFY_RECIPIENTS", "dispatch@ringready.example")
+        .env("NOTIFY_SEND_TIMEOUT_MS", "60000")
+        .env("SHUTDOWN_GRACE_MS", "500")
+        .env("METRICS_LISTEN", "")
+        .env("RENDER_POOL_SIZE", "1")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start site");
+    let client = common::client();
+    common::wait_healthy(&client, port).await;
+    let r = common::post_lead(&client, port, &common::lead_body("hvac", &common::phone(500))).await;
+    assert_eq!(r.status(), reqwest::StatusCode::CREATED);
+    common::eventually(10, "the e-mail's send is under way", async || relay.connections() >= 1).await;
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+    let mut status = None;
+    for _ in 0..100 {
+        if let Some(s) = child.try_wait().expect("wait") {
+            status = Some(s);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        panic!("the server did not stop within 10 s of SIGTERM while the relay was silent");
+    };
+    assert!(status.success(), "clean exit: {status}");
+    let store = site_server::store::Store::open(&format!("sqlite:{}", db.display()))
+        .await
+        .expect("open");
+    let counts = store.outbox_counts(site_server::store::Outbox::Leads).await.expect("counts");
+    assert_eq!((counts.pending, counts.delivered), (1, 0), "still queued: {counts:?}");
+}

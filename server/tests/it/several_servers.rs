@@ -246,7 +246,7 @@ async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies(
         assert_ne!(now_held, holder, "{name}: a new holder");
         // The survivor stops in order: it gives the lease up.
         if let Some(w) = workers[1 - leader].take() {
-            w.shutdown().await;
+            w.shutdown(std::time::Duration::from_secs(10)).await;
         }
         let left: Vec<_> = texts(&raw, "SELECT holder FROM job_leader").await;
         assert!(left.is_empty(), "{name}: given up on stopping: {left:?}");

@@ -587,6 +587,35 @@ pub fn new_lead(phone_e164: &str, slug: &str) -> site_server::leads::NewLead {
     }
 }
 
+/// A peer that accepts every connection and then says nothing, ever: a mail relay or a
+/// webhook receiver gone silent. It counts the connections it took.
+pub struct SilentPeer {
+    pub port: u16,
+    connections: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl SilentPeer {
+    pub async fn start() -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let connections = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Arc::clone(&connections);
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((stream, _)) = listener.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
+                held.push(stream);
+            }
+        });
+        Self { port, connections }
+    }
+
+    /// Connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
+    }
+}
+
 /// Polls `probe` every 50 ms until it holds, or panics naming `what` after `secs`.
 pub async fn eventually<F: AsyncFnMut() -> bool>(secs: u64, what: &str, mut probe: F) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
