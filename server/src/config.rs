@@ -497,7 +497,15 @@ impl Config {
 impl From<figment::Error> for ConfigError {
     fn from(e: figment::Error) -> Self {
         let file = e.metadata.as_ref().and_then(|m| m.source.as_ref()).and_then(|s| s.file_path());
-        let message = e.kind.to_string().trim().replace('\n', " ");
+        let key = e.path.join(".");
+        let message = if e.path.is_empty() {
+            unquoted(&e.kind.to_string())
+        } else {
+            match report::Secrecy::of(&key) {
+                report::Secrecy::Public => e.kind.to_string().trim().replace('\n', " "),
+                _ => without_value(&e.kind),
+            }
+        };
         if e.path.is_empty() {
             return match file {
                 Some(path) => ConfigError::File {
@@ -507,7 +515,6 @@ impl From<figment::Error> for ConfigError {
                 None => ConfigError::Invalid(message),
             };
         }
-        let key = e.path.join(".");
         let origin = match (&e.metadata, file) {
             (Some(m), _) if [Origin::Environment, Origin::Flag].iter().any(|o| m.name == o.layer()) => {
                 format!(" (from {})", m.interpolate(&Profile::Default, &e.path))
@@ -519,6 +526,40 @@ impl From<figment::Error> for ConfigError {
             key,
             message: format!("{message}{origin}"),
         }
+    }
+}
+
+/// A file's parse error without the lines it quotes from the file: the line may hold a
+/// secret (an unquoted `database_url`), and the line and column numbers say where it is.
+fn unquoted(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| {
+            let after_number = line.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+            !line.is_empty() && !after_number.starts_with('|')
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A secret's or a URL's error, saying what was wrong without the value.
+fn without_value(kind: &figment::error::Kind) -> String {
+    use figment::error::{Actual, Kind};
+    let what = |actual: &Actual| match actual {
+        Actual::Bool(_) => "a boolean",
+        Actual::Unsigned(_) | Actual::Signed(_) => "an integer (put the value in quotes)",
+        Actual::Float(_) => "a number (put the value in quotes)",
+        Actual::Char(_) | Actual::Str(_) => "text",
+        Actual::Seq => "a list",
+        Actual::Map => "a table",
+        _ => "a value of another type",
+    };
+    match kind {
+        Kind::InvalidType(actual, expected) => format!("invalid type: found {}, expected {expected}", what(actual)),
+        Kind::InvalidValue(actual, expected) => format!("invalid value: found {}, expected {expected}", what(actual)),
+        Kind::MissingField(_) | Kind::UnknownField(..) | Kind::DuplicateField(_) => kind.to_string(),
+        _ => "is not valid (the value is not shown: it may be a secret)".into(),
     }
 }
 

@@ -38,6 +38,8 @@ fn walk(layers: &Figment, dict: &Dict, prefix: &str, rows: &mut Vec<Shown>) {
             format!("{prefix}.{name}")
         };
         match value {
+            // A secret given as a table is still a secret: one row, hidden.
+            _ if Secrecy::of(&key) != Secrecy::Public => rows.push(row(layers, key, value)),
             Value::Dict(_, inner) => walk(layers, inner, &key, rows),
             Value::Array(_, items) if items.iter().any(|v| matches!(v, Value::Dict(..))) => {
                 for (i, item) in items.iter().enumerate() {
@@ -72,21 +74,47 @@ fn row(layers: &Figment, key: String, value: &Value) -> Shown {
     }
 }
 
+/// How a key's value may be printed, by the key's name alone (whatever the value's type: a
+/// secret written as a number is still a secret).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrecy {
+    /// A secret or a token: never printed, only whether it is set.
+    Hidden,
+    /// A URL, which may carry a password: printed without its credentials.
+    Url,
+    /// Anything else: printed as it is.
+    Public,
+}
+
+impl Secrecy {
+    pub fn of(key: &str) -> Self {
+        let name = key.rsplit('.').next().unwrap_or(key);
+        let name = name.split('[').next().unwrap_or(name);
+        if name.ends_with("secret") || name.ends_with("token") || name.ends_with("password") {
+            Self::Hidden
+        } else if name.ends_with("_url") {
+            Self::Url
+        } else {
+            Self::Public
+        }
+    }
+}
+
 /// The value as it may be printed: a secret only as set or empty, a `*_url` without its
-/// credentials, a list as its items.
+/// credentials (and not at all when it is not text), a list as its items.
 fn shown(key: &str, value: &Value) -> String {
-    let name = key.rsplit('.').next().unwrap_or(key);
     let text = |v: &Value| match v {
         Value::String(_, s) => s.clone(),
         other => serde_json::to_string(other).unwrap_or_default(),
     };
-    match value {
-        Value::String(_, s) if s.is_empty() => "(empty)".into(),
-        Value::String(_, _) if name.ends_with("secret") || name.ends_with("token") => "(set, hidden)".into(),
+    match (Secrecy::of(key), value) {
+        (_, Value::String(_, s)) if s.is_empty() => "(empty)".into(),
+        (Secrecy::Hidden, _) => "(set, hidden)".into(),
         // A URL that may carry a password (database, SMTP, webhook); a public one as it is.
-        Value::String(_, s) if name.ends_with("_url") => crate::urls::redact(s),
-        Value::Array(_, items) => format!("[{}]", items.iter().map(text).collect::<Vec<_>>().join(", ")),
-        other => text(other),
+        (Secrecy::Url, Value::String(_, s)) => crate::urls::redact(s),
+        (Secrecy::Url, _) => "(set, hidden: not text)".into(),
+        (Secrecy::Public, Value::Array(_, items)) => format!("[{}]", items.iter().map(text).collect::<Vec<_>>().join(", ")),
+        (Secrecy::Public, other) => text(other),
     }
 }
 
@@ -118,5 +146,14 @@ mod tests {
         assert_eq!(get("site.social[0].name").value, "Facebook");
         assert_eq!(get("render.pool_size").value, "0");
         assert!(!format!("{rows:?}").contains("hunter2") && !format!("{rows:?}").contains("abcdef-secret"));
+    }
+
+    #[test]
+    fn secrecy_goes_by_the_keys_name() {
+        assert_eq!(Secrecy::of("notify.webhook_secret"), Secrecy::Hidden);
+        assert_eq!(Secrecy::of("server.metrics_token"), Secrecy::Hidden);
+        assert_eq!(Secrecy::of("server.database_url"), Secrecy::Url);
+        assert_eq!(Secrecy::of("site.social[0].url"), Secrecy::Public);
+        assert_eq!(Secrecy::of("site.brand"), Secrecy::Public);
     }
 }

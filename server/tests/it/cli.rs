@@ -362,3 +362,63 @@ fn seed_adds_the_benches_leads_is_hidden_and_refuses_a_plan_it_cannot_seed() {
     assert_eq!((count, newest), (2500, 1_800_000_000_000));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// No secret is printed, whatever its type and however the configuration is wrong: a numeric
+/// `webhook_secret` or `metrics_token` in the file (shown in the settings table and refused
+/// as the wrong type), an unquoted `database_url` (a TOML parse error, which quotes the line),
+/// and the same from the environment and flags; by `config check` and at start.
+#[test]
+fn no_secret_is_echoed_whatever_its_type_or_the_error() {
+    let dir = common::temp_dir("cli-secrets");
+    let numeric = "[notify]\nwebhook_url = \"https://hooks.example/lead\"\nwebhook_secret = 98765432109876543210\n[server]\nmetrics_token = 1234567890123456789\n";
+    let unquoted = "[server]\ndatabase_url = postgres://site:hunter2@db.example/site\n";
+    let unquoted_smtp = "[notify]\nsmtp_url = smtp://mailer:swordfish@mail.example:587\n";
+    let float = "[notify]\nwebhook_secret = 31415.926535897932\n";
+    let table = "[server]\nmetrics_token = { value = \"inline-table-token-sesame\" }\n";
+    let secrets = [
+        "98765432109876543210",
+        "1234567890123456789",
+        "hunter2",
+        "swordfish",
+        "31415",
+        "926535",
+        "sesame",
+    ];
+    for (name, text) in [
+        ("numeric.toml", numeric),
+        ("unquoted.toml", unquoted),
+        ("unquoted-smtp.toml", unquoted_smtp),
+        ("float.toml", float),
+        ("table.toml", table),
+    ] {
+        std::fs::write(dir.join(name), text).expect("write");
+        for args in [&["config", "check"][..], &[][..]] {
+            let out = site(&dir, args, &[("SITE_CONFIG", name), ("LISTEN", "127.0.0.1:1")]);
+            let all = format!("{}{}", stdout(&out), stderr(&out));
+            assert_ne!(out.status.code(), Some(0), "{name} {args:?} is refused: {all}");
+            for secret in secrets {
+                assert!(!all.contains(secret), "{name} {args:?} printed {secret}:\n{all}");
+            }
+            assert!(
+                all.contains(name),
+                "{name} {args:?}: the file is still named so the operator can find it:\n{all}"
+            );
+        }
+    }
+    // From the environment and from a flag, a number where text is due.
+    let env = [
+        ("WEBHOOK_URL", "https://hooks.example/lead"),
+        ("WEBHOOK_SECRET", "55555555555555555555"),
+        ("METRICS_TOKEN", "44444444444444444444"),
+    ];
+    let out = site(&dir, &["config", "check"], &env);
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    for secret in ["55555555555555555555", "44444444444444444444"] {
+        assert!(!all.contains(secret), "printed {secret}:\n{all}");
+    }
+    assert_eq!(
+        checked(&stdout(&out), "notify.webhook_secret"),
+        ("(set, hidden)".into(), "environment WEBHOOK_SECRET".into())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
