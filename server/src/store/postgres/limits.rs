@@ -8,6 +8,14 @@
 //! count it returns. The same worker deletes expired windows and attempts about once a
 //! minute, and stops when the store closes.
 //!
+//! A stalled database must not hold requests (decision 022): the worker's connection has a
+//! `statement_timeout` of [`CHARGE_STATEMENT_TIMEOUT_MS`], so a charge that waits on a lock
+//! (or on anything else) is cancelled by the database itself, counts nothing (the statement
+//! is its own transaction, rolled back) and leaves the connection ready for the next group.
+//! The request itself waits less than its caller's deadline (`security::rate_limit`), and a
+//! charge whose caller has stopped waiting is dropped unsent: the caller counted it on its
+//! own server instead, and counting it here as well would charge the client twice.
+//!
 //! The sign-in throttle: one row per attempt in `login_attempts`, reserved in a
 //! transaction that first takes the advisory locks of the account and the client, so two
 //! servers cannot both take the last place. Sign-ins are rare and each costs a password
@@ -30,6 +38,14 @@ use crate::store::{LIMIT_WINDOW_MS, LimitKey, LoginRules, MAX_BATCH, Reserved, S
 
 /// How often each server deletes what has expired.
 const PURGE_EVERY: Duration = Duration::from_secs(60);
+/// The longest one group's charge may run in the database (its `statement_timeout`): a
+/// charge takes a millisecond or two, so this only ends one that waits on a lock or a
+/// stalled database. Under half the callers' deadline (`security::rate_limit::SHARED_CHARGE_DEADLINE`),
+/// so that a charge queued behind a group that is cancelled is still answered in time.
+pub const CHARGE_STATEMENT_TIMEOUT_MS: u64 = 200;
+/// The purge deletes a minute's windows (one row per client), which may take longer than a
+/// charge; it may not wait on a lock longer than a charge does, since charges wait behind it.
+const PURGE_SETTINGS: &str = "SET LOCAL statement_timeout = '30s'; SET LOCAL lock_timeout = '200ms'";
 /// Advisory lock keys of the throttle: the first 8 bytes of a key's digest with this mixed in,
 /// apart from the writer's duplicate keys.
 const LOCK_SPACE: i64 = 0x4c49_4d49_5453_0000;
@@ -138,8 +154,8 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
         }
         let Some(first) = first else {
             next_purge = Instant::now() + PURGE_EVERY;
-            if let Some(c) = &conn
-                && let Err(e) = purge(&c.client).await
+            if let Some(c) = &mut conn
+                && let Err(e) = purge_on_worker(&mut c.client).await
             {
                 tracing::warn!(error = %e, "shared limits: purge failed");
             }
@@ -151,6 +167,11 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
                 Ok(charge) => group.push(charge),
                 Err(_) => break,
             }
+        }
+        // A caller that stopped waiting counted its request on its own server.
+        group.retain(|charge| !charge.reply.is_closed());
+        if group.is_empty() {
+            continue;
         }
         match &conn {
             Some(c) => charge_group(c, group).await,
@@ -167,6 +188,9 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
 
 async fn connect(target: &PgTarget, schema: Option<&str>) -> Result<Conn, StoreError> {
     let client = connect_one(target, schema).await?;
+    client
+        .batch_execute(&format!("SET statement_timeout = {CHARGE_STATEMENT_TIMEOUT_MS}"))
+        .await?;
     let charge = client.prepare(CHARGE).await?;
     Ok(Conn { client, charge })
 }
@@ -223,6 +247,15 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
 /// Deletes the windows and attempts that have expired; how many.
 async fn purge(client: &Client) -> Result<u64, StoreError> {
     let row = client.query_one(PURGE, &[]).await?;
+    Ok(row.get::<_, i64>(0).max(0) as u64)
+}
+
+/// [`purge`] on the worker's connection, with its own timeouts in place of the charges'.
+async fn purge_on_worker(client: &mut Client) -> Result<u64, StoreError> {
+    let tx = client.transaction().await?;
+    tx.batch_execute(PURGE_SETTINGS).await?;
+    let row = tx.query_one(PURGE, &[]).await?;
+    tx.commit().await?;
     Ok(row.get::<_, i64>(0).max(0) as u64)
 }
 

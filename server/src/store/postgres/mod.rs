@@ -26,6 +26,7 @@ mod funnel;
 mod jobs;
 mod leads;
 mod limits;
+pub use limits::CHARGE_STATEMENT_TIMEOUT_MS;
 mod listen;
 mod outbox;
 mod seed;
