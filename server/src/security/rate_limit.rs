@@ -35,12 +35,11 @@ pub const MAX_KEYS: usize = 100_000;
 /// How often (in checks) the table's size is looked at.
 const SIZE_CHECK_EVERY: u64 = 1024;
 /// The longest a request waits for the shared count before it is counted on this server
-/// instead. A charge takes a millisecond or two (its statement is cancelled by the database
-/// after `store::postgres::CHARGE_STATEMENT_TIMEOUT_MS`, 200 ms), so this is only reached
-/// when the database is stalled (a lock on the limits' table, a frozen server); a quarter
-/// of the default request timeout of 30 s would be far longer than a visitor should wait
-/// for a rate limit, so it is half a second, and a quarter of `server.request_timeout_ms`
-/// when that is shorter than 2 s (docs/decisions/022-shared-limits.md).
+/// instead (docs/decisions/022-shared-limits.md). A charge takes a millisecond or two, and
+/// the database cancels one that takes over `store::postgres::CHARGE_STATEMENT_TIMEOUT_MS`
+/// (200 ms), so this is reached only when the database is stalled or out of reach. Half a
+/// second: a visitor hardly notices it, and it is a small part of any request timeout but a
+/// very short one ([`shared_charge_deadline`]).
 pub const SHARED_CHARGE_DEADLINE: Duration = Duration::from_millis(500);
 
 /// How long a shared charge may wait in a server whose requests must be answered within

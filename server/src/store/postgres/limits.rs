@@ -40,8 +40,9 @@ use crate::store::{LIMIT_WINDOW_MS, LimitKey, LoginRules, MAX_BATCH, Reserved, S
 const PURGE_EVERY: Duration = Duration::from_secs(60);
 /// The longest one group's charge may run in the database (its `statement_timeout`): a
 /// charge takes a millisecond or two, so this only ends one that waits on a lock or a
-/// stalled database. Under half the callers' deadline (`security::rate_limit::SHARED_CHARGE_DEADLINE`),
-/// so that a charge queued behind a group that is cancelled is still answered in time.
+/// stalled database. Under half the callers' deadline
+/// (`security::rate_limit::SHARED_CHARGE_DEADLINE`), so that a charge queued behind a group
+/// that is cancelled is still answered in time.
 pub const CHARGE_STATEMENT_TIMEOUT_MS: u64 = 200;
 /// The purge deletes a minute's windows (one row per client), which may take longer than a
 /// charge; it may not wait on a lock longer than a charge does, since charges wait behind it.
@@ -133,6 +134,8 @@ struct Conn {
 async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Receiver<Charge>, mut stop: watch::Receiver<bool>) {
     let mut conn: Option<Conn> = None;
     let mut next_purge = Instant::now() + PURGE_EVERY;
+    // A stalled database fails every group: said once a minute, not per group.
+    let mut warned: Option<Instant> = None;
     loop {
         let first = tokio::select! {
             charge = charges.recv() => match charge {
@@ -174,7 +177,15 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
             continue;
         }
         match &conn {
-            Some(c) => charge_group(c, group).await,
+            Some(c) => {
+                let size = group.len();
+                if let Err(e) = charge_group(c, group).await
+                    && warned.is_none_or(|at| at.elapsed() >= PURGE_EVERY)
+                {
+                    warned = Some(Instant::now());
+                    tracing::warn!(error = %e, size, "shared limits: counting a group failed (said once a minute)");
+                }
+            }
             None => {
                 for charge in group {
                     let _ = charge
@@ -196,8 +207,8 @@ async fn connect(target: &PgTarget, schema: Option<&str>) -> Result<Conn, StoreE
 }
 
 /// Counts a group in one statement and answers each charge: the requests of one key are
-/// placed in the window in the order they arrived.
-async fn charge_group(conn: &Conn, group: Vec<Charge>) {
+/// placed in the window in the order they arrived. The database's error when it could not.
+async fn charge_group(conn: &Conn, group: Vec<Charge>) -> Result<(), String> {
     let mut by_key: HashMap<&[u8], Vec<usize>> = HashMap::new();
     for (i, charge) in group.iter().enumerate() {
         by_key.entry(charge.key.as_bytes()).or_default().push(i);
@@ -210,6 +221,7 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
         .await
         .map_err(StoreError::from);
     let mut verdicts: Vec<Option<Result<Verdict, StoreError>>> = (0..group.len()).map(|_| None).collect();
+    let mut failed = None;
     match rows {
         Ok(rows) => {
             for row in rows {
@@ -231,7 +243,7 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
             }
         }
         Err(e) => {
-            tracing::warn!(error = %e, size = group.len(), "shared limits: counting a group failed");
+            failed = Some(e.to_string());
             let message = e.to_string();
             for v in &mut verdicts {
                 *v = Some(Err(StoreError::Database(message.clone())));
@@ -242,6 +254,7 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
         let verdict = verdict.unwrap_or_else(|| Err(StoreError::Database("no count for a key".into())));
         let _ = charge.reply.send(verdict);
     }
+    failed.map_or(Ok(()), Err)
 }
 
 /// Deletes the windows and attempts that have expired; how many.

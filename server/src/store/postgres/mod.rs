@@ -26,7 +26,6 @@ mod funnel;
 mod jobs;
 mod leads;
 mod limits;
-pub use limits::CHARGE_STATEMENT_TIMEOUT_MS;
 mod listen;
 mod outbox;
 mod seed;
@@ -35,6 +34,8 @@ mod submissions;
 mod writer;
 
 pub mod tls;
+
+pub use limits::CHARGE_STATEMENT_TIMEOUT_MS;
 
 use std::sync::Mutex;
 use std::time::Duration;
