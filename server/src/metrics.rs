@@ -87,6 +87,9 @@ pub struct Metrics {
     job_runs: Mutex<BTreeMap<&'static str, u64>>,
     /// Delivery outcomes not recorded because the claim was lost, by channel.
     outcomes_dropped: Mutex<BTreeMap<&'static str, u64>>,
+    /// Requests a shared rate limit counted on this server alone (the database's count did
+    /// not answer in time, or failed), by limit.
+    limit_fallbacks: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl Metrics {
@@ -149,6 +152,11 @@ impl Metrics {
     /// A delivery's outcome was not recorded: its claim had been taken over.
     pub fn outcome_dropped(&self, channel: &'static str) {
         count(&self.outcomes_dropped, channel);
+    }
+
+    /// A request of the shared rate limit `scope` was counted on this server alone.
+    pub fn limit_fallback(&self, scope: &'static str) {
+        count(&self.limit_fallbacks, scope);
     }
 
     /// Records what the worker read of outbox `name` (pending, failed, oldest undelivered).
@@ -263,6 +271,13 @@ impl Metrics {
         );
         for ((kind, outcome), n) in self.submissions.lock().unwrap_or_else(|p| p.into_inner()).iter() {
             let _ = writeln!(out, "submissions_total{{kind=\"{kind}\",outcome=\"{outcome}\"}} {n}");
+        }
+        let _ = writeln!(
+            out,
+            "# HELP rate_limit_fallbacks_total Requests a shared rate limit counted on this server alone, because the database's count did not answer within its deadline or failed, by limit.\n# TYPE rate_limit_fallbacks_total counter"
+        );
+        for (scope, n) in self.limit_fallbacks.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            let _ = writeln!(out, "rate_limit_fallbacks_total{{limit=\"{scope}\"}} {n}");
         }
         let _ = writeln!(
             out,

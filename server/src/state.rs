@@ -124,9 +124,12 @@ impl AppState {
             Notifier::new(&config.notify, Arc::clone(&store), Arc::clone(&catalogue), Arc::clone(&metrics)).map_err(StartError::Setup)?,
         );
         // On PostgreSQL, counted in the database for every server on it (docs/decisions/022).
-        let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute).shared(&store, "api");
-        let sign_in_limiter = RateLimiter::new(config.admin.sign_in_rate_limit_per_minute).shared(&store, "console-signed-out");
-        let staff_limiter = RateLimiter::keyed(config.admin.staff_rate_limit_per_minute).shared(&store, "console-session");
+        let request_timeout = Duration::from_millis(config.server.request_timeout_ms);
+        let rate_limiter = RateLimiter::new(config.api.rate_limit_per_minute).shared(&store, "api", &metrics, request_timeout);
+        let sign_in_limiter =
+            RateLimiter::new(config.admin.sign_in_rate_limit_per_minute).shared(&store, "console-signed-out", &metrics, request_timeout);
+        let staff_limiter =
+            RateLimiter::keyed(config.admin.staff_rate_limit_per_minute).shared(&store, "console-session", &metrics, request_timeout);
         let staff = crate::staff::Access {
             clock: Default::default(),
             throttle: crate::staff::LoginThrottle::on(&store),

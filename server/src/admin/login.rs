@@ -21,6 +21,7 @@ use super::error::{ConsoleError, Doing};
 use super::links::{HOME_PATH, LOGIN_PATH, safe_next};
 use super::session::{self, StaffSession, new_token};
 use super::{cookies, form};
+use crate::forms::derived_text;
 use crate::pages::sign_in::SignInFields;
 use crate::security::rate_limit::{ClientKey, client_key};
 use crate::staff::password::{verify_nothing, verify_password};
@@ -130,6 +131,7 @@ pub async fn submit(State(state): State<Arc<AppState>>, request: Request) -> Res
         user_agent: headers
             .get(header::USER_AGENT)
             .and_then(|v| v.to_str().ok())
+            .and_then(derived_text)
             .map(|v| v.chars().take(512).collect()),
     };
     let audit = NewAudit {

@@ -74,24 +74,30 @@ pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, nex
     }
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
     let ip = client_ip(request.headers(), peer, server);
-    if let Some(ip) = ip
-        && request.extensions().get::<OwnBudget>().is_none()
-        && let Err(limited) = state.rate_limiter.check(ip).await
-    {
-        return refuse(limited.into());
-    }
-    if declared_length(request.headers()).is_some_and(|n| n > state.config.api.max_body_bytes as u64) {
-        return refuse(ApiError::TooLarge);
-    }
-    request.extensions_mut().insert(ClientIp(ip));
-    let deadline = tokio::time::sleep(Duration::from_millis(server.body_timeout_ms));
-    let request = request.map(|body| {
-        Body::new(DeadlineBody {
-            inner: body,
-            deadline: Box::pin(deadline),
-        })
-    });
-    match tokio::time::timeout(whole, next.run(request)).await {
+    // The rate limit is part of the request's time: on PostgreSQL it asks the database,
+    // which may stall (it then falls back to this server's count well within this).
+    let (refuse, state) = (&refuse, &state);
+    let checked = async move {
+        if let Some(ip) = ip
+            && request.extensions().get::<OwnBudget>().is_none()
+            && let Err(limited) = state.rate_limiter.check(ip).await
+        {
+            return refuse(limited.into());
+        }
+        if declared_length(request.headers()).is_some_and(|n| n > state.config.api.max_body_bytes as u64) {
+            return refuse(ApiError::TooLarge);
+        }
+        request.extensions_mut().insert(ClientIp(ip));
+        let deadline = tokio::time::sleep(Duration::from_millis(server.body_timeout_ms));
+        let request = request.map(|body| {
+            Body::new(DeadlineBody {
+                inner: body,
+                deadline: Box::pin(deadline),
+            })
+        });
+        next.run(request).await
+    };
+    match tokio::time::timeout(whole, checked).await {
         Ok(response) => response,
         Err(_) => refuse(ApiError::Timeout),
     }

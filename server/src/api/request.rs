@@ -15,7 +15,7 @@ use axum::http::{HeaderMap, header};
 
 use super::ApiError;
 use super::guard::ClientIp;
-use crate::forms::{Fields, MAX_URL, form_pairs, is_web_url, truncate};
+use crate::forms::{Fields, MAX_URL, derived_text, form_pairs, is_web_url, truncate};
 use crate::leads::RequestContext;
 use crate::security::rate_limit::client_ip;
 use crate::state::AppState;
@@ -57,7 +57,8 @@ impl FromRequest<Arc<AppState>> for Submission {
             fields,
             context: RequestContext {
                 ip: ip.map(|ip| ip.to_string()),
-                user_agent: header_text(&parts.headers, header::USER_AGENT, 512),
+                // A header's text holds no NUL, but may hold a tab: derived, so cleaned.
+                user_agent: header_text(&parts.headers, header::USER_AGENT, 512).and_then(|ua| derived_text(&ua)),
                 // Until the page says which page it was on, the Referer header is the best guess.
                 page_url: seen_referer.clone(),
                 referrer: None,

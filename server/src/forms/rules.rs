@@ -23,6 +23,20 @@ pub fn has_control(s: &str) -> bool {
     s.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
 }
 
+/// A value the server derives from a request for its record rather than one the visitor
+/// typed (a `utm_*` value decoded from the page's address, the User-Agent header), without
+/// its control characters (Unicode Cc: NUL and the rest of C0, DEL, C1; tab and line breaks
+/// too, these values are one line) and format characters (`is_format_char`): what is left
+/// is safe to store on either database (PostgreSQL's text cannot hold NUL), and to show in
+/// an e-mail, a page or a webhook. None when nothing is left. A visitor's own text is
+/// refused instead (`has_control`, with the field's message), and a web address with any of
+/// them is not kept (`is_web_url`): a derived value has no one to tell, and the lead it
+/// comes with must not be lost for it.
+pub fn derived_text(s: &str) -> Option<String> {
+    let kept: String = s.chars().filter(|&c| !c.is_control() && !is_format_char(c)).collect();
+    (!kept.is_empty()).then_some(kept)
+}
+
 /// A line break (LF or CR): what a one-line field may not hold.
 pub fn has_line_break(s: &str) -> bool {
     s.contains(['\n', '\r'])
@@ -191,6 +205,26 @@ mod tests {
     fn js_trim_is_javascripts() {
         assert_eq!(js_trim("\u{feff} a \u{3000}"), "a");
         assert_eq!(js_trim("\u{85}a"), "\u{85}a", "NEL is not JavaScript white space");
+    }
+
+    #[test]
+    fn derived_values_lose_their_control_and_format_characters() {
+        assert_eq!(derived_text("spring\u{0}promo").as_deref(), Some("springpromo"));
+        assert_eq!(
+            derived_text("a\u{1}b\u{1b}c\u{7f}d\u{85}e\tf\ng\u{202e}h").as_deref(),
+            Some("abcdefgh")
+        );
+        assert_eq!(
+            derived_text("Mozilla/5.0 (X11; Linux x86_64)").as_deref(),
+            Some("Mozilla/5.0 (X11; Linux x86_64)")
+        );
+        assert_eq!(
+            derived_text("spring promo ü").as_deref(),
+            Some("spring promo ü"),
+            "spaces and letters stay"
+        );
+        assert_eq!(derived_text("\u{0}"), None);
+        assert_eq!(derived_text(""), None);
     }
 
     #[test]

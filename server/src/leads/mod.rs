@@ -6,7 +6,7 @@ pub mod validate;
 
 use serde::Serialize;
 
-use crate::forms::{percent_decode, truncate};
+use crate::forms::{derived_text, percent_decode, truncate};
 
 /// A validated callback request, ready to store.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -54,17 +54,18 @@ pub struct Utm {
 }
 
 impl Utm {
-    /// The utm_* parameters of a page URL's query string.
+    /// The utm_* parameters of a page URL's query string, decoded, without the control and
+    /// format characters an escape can put in them (`%00`, `%1B`…: `forms::derived_text`),
+    /// at most 200 characters each.
     pub fn from_url(url: &str) -> Self {
         let mut utm = Utm::default();
         let Some((_, query)) = url.split_once('?') else { return utm };
         let query = query.split('#').next().unwrap_or("");
         for pair in query.split('&') {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let value = percent_decode(value);
-            if value.is_empty() {
+            let Some(value) = derived_text(&percent_decode(value)) else {
                 continue;
-            }
+            };
             let value = Some(truncate(&value, 200));
             match key {
                 "utm_source" => utm.source = value,
@@ -91,6 +92,16 @@ mod tests {
         assert_eq!(utm.campaign.as_deref(), Some("spring promo"));
         assert_eq!(utm.term, None);
         assert_eq!(Utm::from_url("https://x.example/hvac"), Utm::default());
+    }
+
+    #[test]
+    fn escaped_control_characters_do_not_reach_a_utm_value() {
+        let utm =
+            Utm::from_url("https://x.example/hvac?utm_source=goo%00gle&utm_medium=c%01p%1Bc%7F&utm_campaign=%00&utm_term=%C2%85x%E2%80%AE");
+        assert_eq!(utm.source.as_deref(), Some("google"));
+        assert_eq!(utm.medium.as_deref(), Some("cpc"));
+        assert_eq!(utm.campaign, None, "nothing left");
+        assert_eq!(utm.term.as_deref(), Some("x"), "C1 and format characters too");
     }
 }
 

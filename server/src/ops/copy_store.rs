@@ -9,7 +9,16 @@
 //! PostgreSQL keeps some columns with triggers (docs/decisions/010): they are switched off
 //! for the table inside each batch's transaction, so rows arrive exactly as they were (a
 //! crash mid-batch rolls that back too). Sequences are set past the copied ids afterwards.
+//!
+//! One thing cannot arrive as it was: a NUL character in text, which SQLite holds and
+//! PostgreSQL's text cannot (an older release stored one from a `utm_*` value such as
+//! `%00`; the server now keeps no control characters in what it derives from a request,
+//! `forms::derived_text`). Rather than stop the move on that row, copy-store removes the
+//! NULs from the value on the way, as the server now does at intake, counts them per column
+//! and prints them. Every other character, control or not, is copied as it is. The SQLite
+//! side's hash is of the rows as copied, so the comparison still checks every value.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -75,11 +84,25 @@ pub struct TableFigures {
     pub postgres_rows: u64,
     pub sqlite_hash: String,
     pub postgres_hash: String,
+    /// Values cleaned on the way (a NUL removed from text), by column.
+    pub cleaned: BTreeMap<String, u64>,
 }
 
 impl TableFigures {
     pub fn equal(&self) -> bool {
         self.sqlite_rows == self.postgres_rows && self.sqlite_hash == self.postgres_hash
+    }
+}
+
+/// Removes the NUL characters of a text value, which PostgreSQL's text cannot hold: true
+/// when there were any. Any other value stays as it is.
+fn clean_for_postgres(v: &mut Value) -> bool {
+    match v {
+        Value::Text(s) if s.contains('\0') => {
+            s.retain(|c| c != '\0');
+            true
+        }
+        _ => false,
     }
 }
 
@@ -141,20 +164,27 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
     let mut figures = Vec::with_capacity(plans.len());
     for p in &plans {
         let started = std::time::Instant::now();
-        let (rows, hash) = copy_table(&source, &pg, p).await?;
+        let (rows, hash, cleaned) = copy_table(&source, &pg, p).await?;
         let _ = writeln!(
             out,
             "copied {:<20} {rows:>9} rows in {} ms",
             p.table.name,
             started.elapsed().as_millis()
         );
-        figures.push((p, rows, hash));
+        for (column, n) in &cleaned {
+            let _ = writeln!(
+                out,
+                "cleaned {}.{column}: {n} value(s) held a NUL character, which PostgreSQL cannot store; it was removed",
+                p.table.name
+            );
+        }
+        figures.push((p, rows, hash, cleaned));
     }
     let next_ids = sqlite_sequences(&source)?;
     let _ = source.execute_batch("COMMIT");
     set_sequences(&pg, &plans, &next_ids).await?;
     let mut result = Vec::with_capacity(figures.len());
-    for (p, rows, hash) in figures {
+    for (p, rows, hash, cleaned) in figures {
         let (pg_rows, pg_hash) = postgres_tally(&pg, p).await?;
         result.push(TableFigures {
             name: p.table.name,
@@ -162,6 +192,7 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
             postgres_rows: pg_rows,
             sqlite_hash: hash,
             postgres_hash: pg_hash,
+            cleaned,
         });
     }
     print_figures(&result, out).map_err(|e| e.to_string())?;
@@ -170,6 +201,13 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
             "table {} differs after the copy (rows {} against {}): do not switch to the copy; drop it and run copy-store again",
             bad.name, bad.sqlite_rows, bad.postgres_rows
         ));
+    }
+    let cleaned: u64 = result.iter().flat_map(|f| f.cleaned.values()).sum();
+    if cleaned > 0 {
+        let _ = writeln!(
+            out,
+            "{cleaned} value(s) arrived without the NUL characters they held (the \"cleaned\" lines above; the hashes compare the values as copied)"
+        );
     }
     let _ = writeln!(
         out,
@@ -384,21 +422,30 @@ fn param(v: &Value, ty: &Type, table: &str, column: &str) -> Result<Param, Strin
     Ok(p)
 }
 
-async fn copy_table(source: &Connection, pg: &Client, p: &Plan) -> Result<(u64, String), String> {
+/// Copies one table; its row count and hash as copied, and the values cleaned, by column.
+async fn copy_table(source: &Connection, pg: &Client, p: &Plan) -> Result<(u64, String, BTreeMap<String, u64>), String> {
     let table = p.table.name;
     let n = p.columns.len();
     let batch = BATCH_ROWS.min(MAX_PARAMS / n.max(1)).max(1);
     let list = p.columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
     let mut tally = Tally::default();
+    let mut cleaned: BTreeMap<String, u64> = BTreeMap::new();
     let mut after: Option<Value> = None;
     loop {
-        let rows = sqlite_page(source, p, after.as_ref(), batch)?;
+        let mut rows = sqlite_page(source, p, after.as_ref(), batch)?;
         if rows.is_empty() {
             break;
         }
+        // The next page starts after this one's last key as SQLite has it.
+        let last_key = rows.last().map(|row| row[p.key_index].clone());
         let mut params: Vec<Param> = Vec::with_capacity(rows.len() * n);
         let mut values = Vec::with_capacity(rows.len());
-        for (r, row) in rows.iter().enumerate() {
+        for (r, row) in rows.iter_mut().enumerate() {
+            for (i, v) in row.iter_mut().enumerate() {
+                if clean_for_postgres(v) {
+                    *cleaned.entry(p.columns[i].clone()).or_default() += 1;
+                }
+            }
             tally.add(row);
             let placeholders: Vec<String> = (1..=n).map(|c| format!("${}", r * n + c)).collect();
             values.push(format!("({})", placeholders.join(", ")));
@@ -428,12 +475,13 @@ async fn copy_table(source: &Connection, pg: &Client, p: &Plan) -> Result<(u64, 
             let _ = pg.batch_execute("ROLLBACK").await;
             return Err(pg_err(e));
         }
-        after = rows.last().map(|row| row[p.key_index].clone());
+        after = last_key;
         if rows.len() < batch {
             break;
         }
     }
-    Ok(tally.finish())
+    let (rows, hash) = tally.finish();
+    Ok((rows, hash, cleaned))
 }
 
 /// SQLite's AUTOINCREMENT high-water marks (ids once used, even if their rows are gone).

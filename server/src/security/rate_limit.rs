@@ -9,7 +9,10 @@
 //! is counted there instead, in windows of a minute by the database's clock, so a client
 //! gets one allowance however many servers its requests reach
 //! (docs/decisions/022-shared-limits.md). Should the database not answer, each server
-//! counts alone (in memory, as above) until it does.
+//! counts alone (in memory, as above) until it does: a charge waits for the database at most
+//! [`SHARED_CHARGE_DEADLINE`] (less when the request timeout is short), then the request is
+//! counted here, logged about once a minute and counted in `/metrics`
+//! (`rate_limit_fallbacks_total`).
 
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
@@ -24,12 +27,27 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 
 use crate::config::ServerConfig;
+use crate::metrics::Metrics;
 use crate::store::{LimitKey, Store, Verdict};
 
 /// Clients remembered at most (about 100 bytes each).
 pub const MAX_KEYS: usize = 100_000;
 /// How often (in checks) the table's size is looked at.
 const SIZE_CHECK_EVERY: u64 = 1024;
+/// The longest a request waits for the shared count before it is counted on this server
+/// instead (docs/decisions/022-shared-limits.md). A charge takes a millisecond or two, and
+/// the database cancels one that takes over `store::postgres::CHARGE_STATEMENT_TIMEOUT_MS`
+/// (200 ms), so this is reached only when the database is stalled or out of reach. Half a
+/// second: a visitor hardly notices it, and it is a small part of any request timeout but a
+/// very short one ([`shared_charge_deadline`]).
+pub const SHARED_CHARGE_DEADLINE: Duration = Duration::from_millis(500);
+
+/// How long a shared charge may wait in a server whose requests must be answered within
+/// `request_timeout`: [`SHARED_CHARGE_DEADLINE`], or a quarter of the request's time when
+/// that is less, so the fallback always leaves the request most of its own.
+pub fn shared_charge_deadline(request_timeout: Duration) -> Duration {
+    SHARED_CHARGE_DEADLINE.min(request_timeout / 4)
+}
 
 /// A request the limit refused: its client may send again after `retry_after`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +75,10 @@ pub struct RateLimiter<K: Hash + Eq + Clone = ClientKey> {
 struct Shared {
     store: Arc<Store>,
     scope: &'static str,
+    /// How long a charge may wait for the database ([`shared_charge_deadline`]).
+    deadline: Duration,
+    /// Where a request counted on this server instead is counted.
+    metrics: Arc<Metrics>,
     /// When the last failure to count there was logged (ms), so a database that is down is
     /// reported about once a minute, not per request.
     warned_ms: AtomicI64,
@@ -96,12 +118,16 @@ impl RateLimiter {
 
 impl<K: Hash + Eq + Clone + Subject> RateLimiter<K> {
     /// Counted in `store` for every server on it, under `scope`, when the store keeps the
-    /// limits (its `shared_limits`: PostgreSQL); else as it is, in memory.
-    pub fn shared(mut self, store: &Arc<Store>, scope: &'static str) -> Self {
+    /// limits (its `shared_limits`: PostgreSQL); else as it is, in memory. A charge waits
+    /// for the database at most [`shared_charge_deadline`] of `request_timeout`; a request
+    /// counted here instead is counted in `metrics`.
+    pub fn shared(mut self, store: &Arc<Store>, scope: &'static str, metrics: &Arc<Metrics>, request_timeout: Duration) -> Self {
         if store.shared_limits().is_some() {
             self.shared = Some(Shared {
                 store: Arc::clone(store),
                 scope,
+                deadline: shared_charge_deadline(request_timeout),
+                metrics: Arc::clone(metrics),
                 warned_ms: AtomicI64::new(i64::MIN),
             });
         }
@@ -113,23 +139,25 @@ impl<K: Hash + Eq + Clone + Subject> RateLimiter<K> {
         if let Some(shared) = &self.shared
             && let Some(limits) = shared.store.shared_limits()
         {
-            match limits
-                .charge(LimitKey::new(shared.scope, &key.subject()), self.quota.burst_size().get())
-                .await
-            {
-                Ok(Verdict::Allowed) => return Ok(()),
-                Ok(Verdict::Refused { retry_after_ms }) => {
+            let charge = limits.charge(LimitKey::new(shared.scope, &key.subject()), self.quota.burst_size().get());
+            // On expiry the charge is dropped, and with it the worker's way to answer: one
+            // the worker has not yet sent to the database is then left uncounted there
+            // (`store/postgres/limits.rs`).
+            let failure = match tokio::time::timeout(shared.deadline, charge).await {
+                Ok(Ok(Verdict::Allowed)) => return Ok(()),
+                Ok(Ok(Verdict::Refused { retry_after_ms })) => {
                     return Err(RateLimited {
                         retry_after: Duration::from_millis(retry_after_ms.max(0) as u64),
                     });
                 }
-                Err(e) => {
-                    let now = crate::store::now_ms();
-                    let last = shared.warned_ms.load(Ordering::Relaxed);
-                    if now.saturating_sub(last) >= 60_000 && shared.warned_ms.swap(now, Ordering::Relaxed) == last {
-                        tracing::warn!(error = %e, scope = shared.scope, "rate limit: the shared count failed; counting on this server");
-                    }
-                }
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => format!("no answer within {} ms", shared.deadline.as_millis()),
+            };
+            shared.metrics.limit_fallback(shared.scope);
+            let now = crate::store::now_ms();
+            let last = shared.warned_ms.load(Ordering::Relaxed);
+            if now.saturating_sub(last) >= 60_000 && shared.warned_ms.swap(now, Ordering::Relaxed) == last {
+                tracing::warn!(error = %failure, scope = shared.scope, "rate limit: the shared count failed; counting on this server");
             }
         }
         self.check_here(key)

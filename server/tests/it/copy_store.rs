@@ -344,6 +344,101 @@ async fn copy_store_copies_every_table_equal_and_the_site_on_the_copy_shows_the_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nul_an_older_release_stored_is_removed_on_the_way_counted_and_reported() {
+    let Some(pg) = Scratch::create().await else { return };
+    let db = common::temp_dir("copy-nul").join("site.db");
+    let store = Store::open(&format!("sqlite:{}", db.display())).await.expect("store");
+    let mut lead = common::new_lead("+14125550177", "hvac");
+    lead.context.page_url = Some("https://www.ringready.example/hvac?utm_source=goo%00gle".into());
+    let id = store
+        .submit_lead(lead, vec![Channel::Email, Channel::Webhook], now_ms())
+        .await
+        .expect("lead")
+        .id;
+    let clean = store
+        .submit_lead(common::new_lead("+14125550178", "hvac"), vec![], now_ms())
+        .await
+        .expect("lead")
+        .id;
+    let sub = NewSubmission {
+        kind: SubmissionKind::AccountRequest,
+        email: "dana@example.com".into(),
+        phone: None,
+        data: serde_json::json!({ "firstName": "Dana" }),
+        context: Default::default(),
+    };
+    let submission = store.submit_form(sub, None, now_ms()).await.expect("submission").id;
+    store.close().await;
+    // What an older release stored from a link with %00 in it: the decoded NUL, as it was.
+    let conn = Connection::open(&db).expect("open");
+    conn.execute(
+        "UPDATE leads SET utm_source = ?1, utm_campaign = ?2, user_agent = ?3 WHERE id = ?4",
+        params!["goo\0gle", "spring\0\0promo", "Mozilla/5.0\0", id],
+    )
+    .expect("old row");
+    conn.execute(
+        "UPDATE submissions SET user_agent = ?1 WHERE id = ?2",
+        params!["\0Mozilla/5.0", submission],
+    )
+    .expect("old row");
+    let held: String = conn
+        .query_row("SELECT utm_campaign FROM leads WHERE id = ?1", [&id], |r| r.get(0))
+        .expect("read");
+    assert_eq!(held, "spring\0\0promo", "SQLite holds the NULs");
+    drop(conn);
+
+    let out = copy_store(&db, &pg.url);
+    let said = text(&out);
+    assert!(out.status.success(), "the move does not stop on the row:\n{said}");
+    for column in [
+        "leads.utm_source",
+        "leads.utm_campaign",
+        "leads.user_agent",
+        "submissions.user_agent",
+    ] {
+        assert!(
+            said.contains(&format!("cleaned {column}: 1 value(s) held a NUL character")),
+            "{column} reported:\n{said}"
+        );
+    }
+    assert!(said.contains("4 value(s) arrived without the NUL characters"), "{said}");
+    assert_eq!(said.matches("cleaned ").count(), 4, "nothing else was changed:\n{said}");
+    assert!(said.contains("every table is equal on both sides"), "{said}");
+
+    // The rows arrived cleaned, everything else as it was; the site on the copy reads them.
+    let client = pg.client().await;
+    let row = client
+        .query_one(
+            "SELECT utm_source, utm_campaign, user_agent, page_url FROM leads WHERE id = $1",
+            &[&id],
+        )
+        .await
+        .expect("lead");
+    let values: [Option<String>; 4] = [row.get(0), row.get(1), row.get(2), row.get(3)];
+    assert_eq!(
+        values.each_ref().map(Option::as_deref),
+        [
+            Some("google"),
+            Some("springpromo"),
+            Some("Mozilla/5.0"),
+            Some("https://www.ringready.example/hvac?utm_source=goo%00gle")
+        ]
+    );
+    let agent: Option<String> = client
+        .query_one("SELECT user_agent FROM submissions WHERE id = $1", &[&submission])
+        .await
+        .expect("submission")
+        .get(0);
+    assert_eq!(agent.as_deref(), Some("Mozilla/5.0"));
+    let on_copy = Store::open(&pg.url).await.expect("store on the copy");
+    let lead = on_copy.lead(&id).await.expect("read").expect("copied");
+    assert_eq!(lead.utm_source.as_deref(), Some("google"));
+    assert!(on_copy.lead(&clean).await.expect("read").is_some());
+    on_copy.close().await;
+    pg.drop_it().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn copy_store_refuses_a_non_empty_database_a_running_server_and_an_unlisted_table() {
     let Some(pg) = Scratch::create().await else { return };
     let dir = common::temp_dir("copy-refusals");

@@ -29,6 +29,7 @@ mod copy_store;
 mod crash;
 mod delivery_checks;
 mod deploy;
+mod derived_values;
 mod docs;
 mod exposure;
 mod hardening;

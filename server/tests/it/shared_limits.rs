@@ -250,6 +250,109 @@ async fn a_slow_console_query_does_not_hold_up_a_session_check() {
     server.state.store.close().await;
 }
 
+/// The sample of `rate_limit_fallbacks_total` for `limit` in a /metrics text (0 when absent).
+fn fallbacks(metrics: &str, limit: &str) -> u64 {
+    let prefix = format!("rate_limit_fallbacks_total{{limit=\"{limit}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .map_or(0, |n| n.trim().parse().expect("a count"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_limits_table_falls_back_to_the_servers_own_count_within_the_request_timeout() {
+    let Some((a, b, raw)) = two_stores().await else {
+        return;
+    };
+    b.close().await;
+    let timeout = std::time::Duration::from_millis(2000);
+    let env = [
+        ("RATE_LIMIT_PER_MINUTE", "3"),
+        ("REQUEST_TIMEOUT_MS", "2000"),
+        ("TRUST_FORWARDED_FOR", "true"),
+    ];
+    let server = start_with_store(config(&env), assets::SSR_BUNDLE, a).await;
+    let Raw::Postgres { schema, .. } = &raw else {
+        panic!("a PostgreSQL pair")
+    };
+    let ours = format!("site-server:{schema}");
+    fresh_window(&pg_client(&raw).await).await;
+    let visitor = "198.51.100.40";
+    // A client that gives up long after the request timeout: a request that hangs fails the
+    // test rather than the test hanging.
+    let post = async |n: u32| {
+        let started = std::time::Instant::now();
+        let r = server
+            .client
+            .post(server.url(SUBMIT))
+            .header("x-forwarded-for", visitor)
+            .json(&common::lead_body("hvac", &common::phone(300 + n)))
+            .timeout(std::time::Duration::from_secs(15))
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("request {n} got no answer: {e}"));
+        (r, started.elapsed())
+    };
+
+    // Another session holds the limits' table: every shared charge waits on it.
+    let mut db = pg_client(&raw).await;
+    let lock = db.transaction().await.expect("begin");
+    lock.batch_execute("LOCK TABLE rate_windows IN ACCESS EXCLUSIVE MODE")
+        .await
+        .expect("lock");
+    for n in 0..3 {
+        let (r, took) = post(n).await;
+        assert_eq!(r.status(), StatusCode::CREATED, "lead {n}, while the limits' table is locked");
+        assert!(took < timeout, "lead {n} answered in {took:?}: within the request timeout");
+        let id = r.json::<serde_json::Value>().await.expect("json")["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        assert!(server.state.store.lead(&id).await.expect("read").is_some(), "lead {n} is stored");
+    }
+    assert_eq!(fallbacks(&server.metrics().await, "api"), 3, "each counted on this server instead");
+    let (r, took) = post(3).await;
+    assert_eq!(
+        r.status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "the server's own count holds the limit (3 a minute) meanwhile"
+    );
+    assert!(took < timeout, "refused in {took:?}");
+    assert_eq!(fallbacks(&server.metrics().await, "api"), 4);
+
+    // The database cancels each charge itself (its statement timeout): none is left waiting
+    // on the lock, so none can count once it is released.
+    let db = pg_client(&raw).await;
+    let running = async || -> i64 {
+        db.query_one(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND query LIKE '%rate_windows%'",
+            &[&ours],
+        )
+        .await
+        .expect("activity")
+        .get(0)
+    };
+    common::eventually(5, "no charge still waiting on the lock", async || running().await == 0).await;
+    lock.rollback().await.expect("release");
+    // None of the charges made while the table was locked counted in the database: each
+    // was counted on this server instead.
+    let key = LimitKey::new("api", visitor);
+    let hits = async || -> Option<i32> {
+        db.query_opt("SELECT hits FROM rate_windows WHERE key = $1", &[&key.as_bytes()])
+            .await
+            .expect("hits")
+            .map(|r| r.get(0))
+    };
+    assert_eq!(hits().await, None, "nothing counted while locked");
+    // The shared count works again: this server's own allowance is spent, yet the next
+    // request is allowed, counted in the database.
+    let (r, _) = post(4).await;
+    assert_eq!(r.status(), StatusCode::CREATED, "counted in the database again");
+    assert_eq!(hits().await, Some(1));
+    assert_eq!(fallbacks(&server.metrics().await, "api"), 4, "no fallback once the table is free");
+    server.state.store.close().await;
+}
+
 #[tokio::test]
 async fn sqlite_keeps_its_limits_in_memory() {
     for (name, store) in common::stores::stores().await {

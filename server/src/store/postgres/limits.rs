@@ -8,6 +8,14 @@
 //! count it returns. The same worker deletes expired windows and attempts about once a
 //! minute, and stops when the store closes.
 //!
+//! A stalled database must not hold requests (decision 022): the worker's connection has a
+//! `statement_timeout` of [`CHARGE_STATEMENT_TIMEOUT_MS`], so a charge that waits on a lock
+//! (or on anything else) is cancelled by the database itself, counts nothing (the statement
+//! is its own transaction, rolled back) and leaves the connection ready for the next group.
+//! The request itself waits less than its caller's deadline (`security::rate_limit`), and a
+//! charge whose caller has stopped waiting is dropped unsent: the caller counted it on its
+//! own server instead, and counting it here as well would charge the client twice.
+//!
 //! The sign-in throttle: one row per attempt in `login_attempts`, reserved in a
 //! transaction that first takes the advisory locks of the account and the client, so two
 //! servers cannot both take the last place. Sign-ins are rare and each costs a password
@@ -30,6 +38,15 @@ use crate::store::{LIMIT_WINDOW_MS, LimitKey, LoginRules, MAX_BATCH, Reserved, S
 
 /// How often each server deletes what has expired.
 const PURGE_EVERY: Duration = Duration::from_secs(60);
+/// The longest one group's charge may run in the database (its `statement_timeout`): a
+/// charge takes a millisecond or two, so this only ends one that waits on a lock or a
+/// stalled database. Under half the callers' deadline
+/// (`security::rate_limit::SHARED_CHARGE_DEADLINE`), so that a charge queued behind a group
+/// that is cancelled is still answered in time.
+pub const CHARGE_STATEMENT_TIMEOUT_MS: u64 = 200;
+/// The purge deletes a minute's windows (one row per client), which may take longer than a
+/// charge; it may not wait on a lock longer than a charge does, since charges wait behind it.
+const PURGE_SETTINGS: &str = "SET LOCAL statement_timeout = '30s'; SET LOCAL lock_timeout = '200ms'";
 /// Advisory lock keys of the throttle: the first 8 bytes of a key's digest with this mixed in,
 /// apart from the writer's duplicate keys.
 const LOCK_SPACE: i64 = 0x4c49_4d49_5453_0000;
@@ -117,6 +134,8 @@ struct Conn {
 async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Receiver<Charge>, mut stop: watch::Receiver<bool>) {
     let mut conn: Option<Conn> = None;
     let mut next_purge = Instant::now() + PURGE_EVERY;
+    // A stalled database fails every group: said once a minute, not per group.
+    let mut warned: Option<Instant> = None;
     loop {
         let first = tokio::select! {
             charge = charges.recv() => match charge {
@@ -138,8 +157,8 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
         }
         let Some(first) = first else {
             next_purge = Instant::now() + PURGE_EVERY;
-            if let Some(c) = &conn
-                && let Err(e) = purge(&c.client).await
+            if let Some(c) = &mut conn
+                && let Err(e) = purge_on_worker(&mut c.client).await
             {
                 tracing::warn!(error = %e, "shared limits: purge failed");
             }
@@ -152,8 +171,21 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
                 Err(_) => break,
             }
         }
+        // A caller that stopped waiting counted its request on its own server.
+        group.retain(|charge| !charge.reply.is_closed());
+        if group.is_empty() {
+            continue;
+        }
         match &conn {
-            Some(c) => charge_group(c, group).await,
+            Some(c) => {
+                let size = group.len();
+                if let Err(e) = charge_group(c, group).await
+                    && warned.is_none_or(|at| at.elapsed() >= PURGE_EVERY)
+                {
+                    warned = Some(Instant::now());
+                    tracing::warn!(error = %e, size, "shared limits: counting a group failed (said once a minute)");
+                }
+            }
             None => {
                 for charge in group {
                     let _ = charge
@@ -167,13 +199,16 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
 
 async fn connect(target: &PgTarget, schema: Option<&str>) -> Result<Conn, StoreError> {
     let client = connect_one(target, schema).await?;
+    client
+        .batch_execute(&format!("SET statement_timeout = {CHARGE_STATEMENT_TIMEOUT_MS}"))
+        .await?;
     let charge = client.prepare(CHARGE).await?;
     Ok(Conn { client, charge })
 }
 
 /// Counts a group in one statement and answers each charge: the requests of one key are
-/// placed in the window in the order they arrived.
-async fn charge_group(conn: &Conn, group: Vec<Charge>) {
+/// placed in the window in the order they arrived. The database's error when it could not.
+async fn charge_group(conn: &Conn, group: Vec<Charge>) -> Result<(), String> {
     let mut by_key: HashMap<&[u8], Vec<usize>> = HashMap::new();
     for (i, charge) in group.iter().enumerate() {
         by_key.entry(charge.key.as_bytes()).or_default().push(i);
@@ -186,6 +221,7 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
         .await
         .map_err(StoreError::from);
     let mut verdicts: Vec<Option<Result<Verdict, StoreError>>> = (0..group.len()).map(|_| None).collect();
+    let mut failed = None;
     match rows {
         Ok(rows) => {
             for row in rows {
@@ -207,7 +243,7 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
             }
         }
         Err(e) => {
-            tracing::warn!(error = %e, size = group.len(), "shared limits: counting a group failed");
+            failed = Some(e.to_string());
             let message = e.to_string();
             for v in &mut verdicts {
                 *v = Some(Err(StoreError::Database(message.clone())));
@@ -218,11 +254,21 @@ async fn charge_group(conn: &Conn, group: Vec<Charge>) {
         let verdict = verdict.unwrap_or_else(|| Err(StoreError::Database("no count for a key".into())));
         let _ = charge.reply.send(verdict);
     }
+    failed.map_or(Ok(()), Err)
 }
 
 /// Deletes the windows and attempts that have expired; how many.
 async fn purge(client: &Client) -> Result<u64, StoreError> {
     let row = client.query_one(PURGE, &[]).await?;
+    Ok(row.get::<_, i64>(0).max(0) as u64)
+}
+
+/// [`purge`] on the worker's connection, with its own timeouts in place of the charges'.
+async fn purge_on_worker(client: &mut Client) -> Result<u64, StoreError> {
+    let tx = client.transaction().await?;
+    tx.batch_execute(PURGE_SETTINGS).await?;
+    let row = tx.query_one(PURGE, &[]).await?;
+    tx.commit().await?;
     Ok(row.get::<_, i64>(0).max(0) as u64)
 }
 

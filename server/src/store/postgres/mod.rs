@@ -35,6 +35,8 @@ mod writer;
 
 pub mod tls;
 
+pub use limits::CHARGE_STATEMENT_TIMEOUT_MS;
+
 use std::sync::Mutex;
 use std::time::Duration;
 

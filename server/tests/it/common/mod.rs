@@ -643,7 +643,7 @@ impl Rng {
 }
 
 /// A webhook receiver on a loopback port that answers every request with the status it is
-/// set to, and records each request's lead id, phone and the answer it got.
+/// set to, and records each request's lead (its id, phone, the whole of it) and the answer it got.
 #[derive(Clone)]
 pub struct Hook {
     pub url: String,
@@ -658,6 +658,8 @@ pub struct HookRequest {
     pub phone: String,
     /// The status it answered.
     pub status: u16,
+    /// The whole lead as sent (null when the body was not JSON).
+    pub lead: serde_json::Value,
 }
 
 impl Hook {
@@ -680,6 +682,7 @@ impl Hook {
                             lead_id: lead["id"].as_str().unwrap_or("").to_string(),
                             phone: lead["phone"].as_str().unwrap_or("").to_string(),
                             status,
+                            lead,
                         });
                         axum::http::StatusCode::from_u16(status).unwrap_or(axum::http::StatusCode::OK)
                     }
