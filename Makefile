@@ -22,7 +22,7 @@ NODE_MIN := 20.19.0
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types test test-rust test-js test-e2e test-api test-cluster typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types test test-rust test-js test-e2e test-api test-cluster test-restore typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -62,7 +62,7 @@ run: build
 	@mkdir -p data
 	./target/release/site
 
-## Installs the Python tools of the tests (schemathesis) into .tools/venv.
+## Installs the tools of the tests (schemathesis, Litestream, moto's S3 server: scripts/tools-requirements.txt) into .tools/venv.
 tools: .tools/venv/.installed
 .tools/venv/.installed: scripts/tools-requirements.txt
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
@@ -102,8 +102,13 @@ java:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
 	fi
 
-## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, cluster (with TEST_DATABASE_URL).
-test: lint test-js test-rust test-e2e test-api test-cluster
+## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL).
+test: lint test-js test-rust test-e2e test-api test-restore test-cluster
+
+## Runs the restore drill: the disk dies under steady and burst lead traffic, Litestream's replica (a directory, then an S3 bucket on moto) brings the leads back.
+test-restore: web tools faketime
+	$(CARGO) build --locked --bin site
+	.tools/venv/bin/python scripts/restore_drill.py target/debug/site
 
 ## Runs the cluster test alone (needs TEST_DATABASE_URL): 3 servers behind Caddy, one killed, all upgraded one by one.
 test-cluster:
