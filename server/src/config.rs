@@ -410,7 +410,7 @@ impl Config {
         }
         let sv = &self.server;
         if !sv.metrics_listen.is_empty() && sv.metrics_addr().is_none() {
-            key("server.metrics_listen", "must be an address such as 127.0.0.1:9100, or empty");
+            key("server.metrics_listen", "must be an address such as 127.0.0.1:8079, or empty");
         }
         if !sv.metrics_token.is_empty() && sv.metrics_token.len() < 16 {
             key("server.metrics_token", "must be at least 16 characters, or empty");

@@ -21,11 +21,12 @@ async fn systemd_hears_ready_after_the_bind_watchdog_pings_and_stopping_on_sigte
     let dir = common::temp_dir("systemd");
     let path = dir.join("notify.sock");
     let systemd = UnixDatagram::bind(&path).expect("bind the notification socket");
-    let port = common::free_port();
+    let (port, metrics_port) = (common::free_port(), common::free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_site"))
         .env("LISTEN", format!("127.0.0.1:{port}"))
         .env("DATABASE_URL", format!("sqlite:{}", dir.join("site.db").display()))
         .env("RENDER_POOL_SIZE", "1")
+        .env("METRICS_LISTEN", format!("127.0.0.1:{metrics_port}"))
         .env("NOTIFY_SOCKET", &path)
         // Pings every 0.3 s.
         .env("WATCHDOG_USEC", "600000")
@@ -61,6 +62,11 @@ async fn systemd_hears_ready_after_the_bind_watchdog_pings_and_stopping_on_sigte
         "{first:?}"
     );
     assert_eq!(healthz().await.ok(), Some(200), "READY=1 came before /healthz answered 200");
+    let metrics = client.get(format!("http://127.0.0.1:{metrics_port}/metrics")).send().await;
+    assert!(
+        metrics.is_ok_and(|r| r.status().is_success()),
+        "READY=1 came before /metrics was served"
+    );
 
     // Watchdog pings while it runs, and nothing else.
     for _ in 0..3 {
