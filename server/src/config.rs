@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::forms;
 use crate::phone::UsPhone;
-pub use overrides::{Origin, Overrides};
+pub use overrides::{Origin, Overrides, SECRET_KEYS};
 pub use report::{Shown, shown_settings};
 pub use settings::{SETTINGS, Setting, Settings};
 
@@ -506,6 +506,10 @@ impl From<figment::Error> for ConfigError {
                 _ => without_value(&e.kind),
             }
         };
+        // A secret file that cannot be read: the message names its variable and path.
+        if e.path.is_empty() && e.metadata.as_ref().is_some_and(|m| overrides::is_secret_file_layer(&m.name)) {
+            return ConfigError::Invalid(message);
+        }
         if e.path.is_empty() {
             return match file {
                 Some(path) => ConfigError::File {

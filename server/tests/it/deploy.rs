@@ -128,6 +128,15 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
         stop * 1000 >= grace_ms + drain_ms + 10_000,
         "TimeoutStopSec={stop} leaves no room after the {drain_ms} ms drain and the {grace_ms} ms grace"
     );
+    // Every secret's credential is there to uncomment, named as the server looks for it.
+    for key in site_server::config::SECRET_KEYS {
+        let name = site_server::config::settings::by_key(key)
+            .expect("a setting")
+            .var
+            .to_ascii_lowercase();
+        let line = format!("#LoadCredential={name}:/etc/site/credentials/{name}");
+        assert!(unit.lines().any(|l| l == line), "deploy/site.service lacks {line}");
+    }
     // The watchdog is pinged every half period (main.rs), and may wait a whole ping period
     // for a busy writer: at least 10 s each.
     let watchdog: u64 = unit
@@ -214,6 +223,7 @@ fn the_admin_wrapper_is_a_valid_shell_script_running_site_as_the_service_does() 
         "EnvironmentFile=/etc/site/site.env",
         "WorkingDirectory=/var/lib/site",
         "/usr/local/bin/site \"$@\"",
+        "LoadCredential=",
     ] {
         assert!(script.contains(part), "deploy/site-admin lacks {part}");
     }
