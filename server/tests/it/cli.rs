@@ -429,7 +429,6 @@ fn no_secret_is_echoed_whatever_its_type_or_the_error() {
 /// `_FILE` holds); a file it cannot read stops it with the variable and the path named.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secrets_are_read_from_files_and_credentials_and_never_printed() {
-    use std::io::Read as _;
     let dir = common::temp_dir("cli-secret-files");
     let creds = dir.join("credentials");
     std::fs::create_dir_all(&creds).expect("credentials dir");
@@ -507,7 +506,7 @@ async fn secrets_are_read_from_files_and_credentials_and_never_printed() {
     for (var, _) in VARIABLES.iter() {
         cmd.env_remove(var);
     }
-    let mut child = cmd
+    let child = cmd
         .current_dir(&dir)
         .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
@@ -529,19 +528,11 @@ async fn secrets_are_read_from_files_and_credentials_and_never_printed() {
     assert_eq!(r.status(), reqwest::StatusCode::OK);
     assert!(r.text().await.expect("text").contains("site_build_info"));
     let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let output = tokio::task::spawn_blocking(move || {
-        let _ = child.wait();
-        child
-    })
-    .await
-    .expect("wait");
-    let mut logs = String::new();
-    for mut stream in [
-        Box::new(output.stdout.expect("stdout")) as Box<dyn std::io::Read + Send>,
-        Box::new(output.stderr.expect("stderr")),
-    ] {
-        stream.read_to_string(&mut logs).expect("read");
-    }
+    let output = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .expect("join")
+        .expect("wait");
+    let logs = format!("{}{}", stdout(&output), stderr(&output));
     for secret in [token, hook_secret, "swordfish"] {
         assert!(!logs.contains(secret), "the log holds {secret}:\n{logs}");
     }
