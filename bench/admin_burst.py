@@ -16,7 +16,7 @@ another on one connection, first with the server otherwise idle, then during eac
 Printed for each phase: the staff list's p50, p95 and slowest answer and how many answers were
 not 200 (the aim: none), the burst's requests/s and non-2xx answers (the rendered form answers
 are 400s; the 503s are renders refused for a full public queue, from /metrics), and the
-engines' renders during the burst by lane (/metrics: renders_total), which shows that sign-in
+engines' renders during the burst by lane (/metrics: site_renders_total), which shows that sign-in
 page loads render nothing.
 """
 
@@ -43,10 +43,10 @@ def renders(bench, metrics_url):
     """(public renders, staff renders, renders refused for a full queue) so far, from /metrics."""
     _, body = bench.fetch(metrics_url)
     text = body.decode()
-    series = ['renders_total{lane="public"}', 'renders_total{lane="staff"}', "render_queue_rejected_total"]
+    series = ['site_renders_total{lane="public"}', 'site_renders_total{lane="staff"}', "site_render_queue_rejected_total"]
     found = [re.search(rf"^{re.escape(name)} (\d+)$", text, re.M) for name in series]
     if not all(found):
-        bench.die("/metrics lacks renders_total by lane or render_queue_rejected_total")
+        bench.die("/metrics lacks site_renders_total by lane or site_render_queue_rejected_total")
     return tuple(int(m.group(1)) for m in found)
 
 

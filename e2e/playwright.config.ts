@@ -37,7 +37,7 @@ const LAYOUT_GATE = /[\\/]layout\.spec\.ts$/;
 const baseURL = MAIN_URL;
 
 /** Deletes the server's SQLite files, then runs the server in the shell's place. Its
- * /metrics listener is off: the default port (9100) would collide between the four servers
+ * /metrics listener is off: the default port (8079) would collide between the four servers
  * and with a second checkout running the suite. */
 function siteCommand(db: string): string {
   const rel = relative(repoRoot, db);

@@ -224,7 +224,10 @@ where
     };
     cli.sources.config_from = from("config");
     cli.sources.catalogue_from = from("catalogue");
-    Ok((cli, Overrides::from_matches(&matches)))
+    // The secrets kept in files (`<VAR>_FILE`, systemd's credentials) are read from the real
+    // environment: clap knows only the variables themselves.
+    let overrides = Overrides::from_matches(&matches).with_secret_files(|name| std::env::var(name).ok());
+    Ok((cli, overrides))
 }
 
 /// Every environment variable `site` reads, with the configuration key it sets (None for

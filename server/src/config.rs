@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::forms;
 use crate::phone::UsPhone;
-pub use overrides::{Origin, Overrides};
+pub use overrides::{Origin, Overrides, SECRET_KEYS};
 pub use report::{Shown, shown_settings};
 pub use settings::{SETTINGS, Setting, Settings};
 
@@ -410,7 +410,7 @@ impl Config {
         }
         let sv = &self.server;
         if !sv.metrics_listen.is_empty() && sv.metrics_addr().is_none() {
-            key("server.metrics_listen", "must be an address such as 127.0.0.1:9100, or empty");
+            key("server.metrics_listen", "must be an address such as 127.0.0.1:8079, or empty");
         }
         if !sv.metrics_token.is_empty() && sv.metrics_token.len() < 16 {
             key("server.metrics_token", "must be at least 16 characters, or empty");
@@ -506,6 +506,10 @@ impl From<figment::Error> for ConfigError {
                 _ => without_value(&e.kind),
             }
         };
+        // A secret file that cannot be read: the message names its variable and path.
+        if e.path.is_empty() && e.metadata.as_ref().is_some_and(|m| overrides::is_secret_file_layer(&m.name)) {
+            return ConfigError::Invalid(message);
+        }
         if e.path.is_empty() {
             return match file {
                 Some(path) => ConfigError::File {

@@ -31,6 +31,7 @@ pub mod serve;
 pub mod staff;
 pub mod state;
 pub mod store;
+pub mod systemd;
 pub mod time;
 pub mod urls;
 

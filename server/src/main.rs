@@ -13,6 +13,7 @@ use site_server::config::{Overrides, ServerConfig};
 use site_server::ops;
 use site_server::serve::{ServeOptions, serve};
 use site_server::store::{Outbox, Retried, RetryScope, SeedPlan, Store};
+use site_server::systemd::{self, Notifier};
 use site_server::urls::redact;
 use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
 use tokio::sync::watch;
@@ -214,14 +215,27 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         },
         None => None,
     };
+    // Ready: migrated, warm, both listeners bound. Under systemd (Type=notify) this is what
+    // `systemctl start` and `restart` wait for.
+    let notifier = notifier();
+    if let Some(n) = &notifier {
+        n.tell(&format!("READY=1\nSTATUS=serving on http://{listen}"));
+    }
+    let watchdog = notifier.as_ref().and_then(|n| watchdog(Arc::clone(n), Arc::clone(&state)));
     tokio::spawn(async move {
         shutdown_signal().await;
+        if let Some(n) = &notifier {
+            n.tell("STOPPING=1\nSTATUS=draining and stopping");
+        }
         let _ = stop.send(true);
     });
     let draining = Arc::clone(&state.draining);
     serve(listener, app(state), options, stopped(stopping), draining).await;
     if let Some(metrics) = metrics {
         let _ = metrics.await;
+    }
+    if let Some(watchdog) = watchdog {
+        watchdog.abort();
     }
     // Requests in flight are done (or out of time); let the outbox worker finish and the store flush.
     background.shutdown(options.shutdown_grace).await;
@@ -248,6 +262,46 @@ fn data_location(url: &str) -> String {
         }
         None => format!("{} (PostgreSQL)", redact(url)),
     }
+}
+
+/// systemd's notification socket, when the server runs as a `Type=notify` service.
+fn notifier() -> Option<Arc<Notifier>> {
+    match Notifier::from_env() {
+        Ok(n) => n.map(Arc::new),
+        Err(e) => {
+            tracing::warn!(error = %e, "NOTIFY_SOCKET is set but unusable: systemd is not told when the server is ready");
+            None
+        }
+    }
+}
+
+/// When systemd asks for a watchdog (`WatchdogSec=` sets `WATCHDOG_USEC`), pings it every
+/// half period while the parts that can hang answer: the store's writer takes a no-op off
+/// its queue within the period (a writer stuck in a commit does not), and at least one
+/// render engine runs (as /healthz checks; a render past its deadline is interrupted, so an
+/// engine stops rather than hangs). A wedged server stops pinging and systemd restarts it;
+/// one whose database is unreachable keeps pinging (its pages still serve).
+fn watchdog(notifier: Arc<Notifier>, state: Arc<AppState>) -> Option<tokio::task::JoinHandle<()>> {
+    let every = systemd::watchdog_interval()?;
+    tracing::info!(every_ms = every.as_millis() as u64, "pinging the systemd watchdog");
+    Some(tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let writer = tokio::time::timeout(every, state.store.ping()).await;
+            let engines = state.renderer.pool.live_engines();
+            match writer {
+                Ok(Ok(())) if engines > 0 => notifier.tell("WATCHDOG=1"),
+                Ok(Ok(())) => tracing::error!("no render engine running: not pinging the systemd watchdog"),
+                Ok(Err(e)) => tracing::error!(error = %e, "the store's writer has stopped: not pinging the systemd watchdog"),
+                Err(_) => tracing::error!(
+                    waited_ms = every.as_millis() as u64,
+                    "the store's writer did not answer: not pinging the systemd watchdog"
+                ),
+            }
+        }
+    }))
 }
 
 /// Resolves once `stopping` turns true (or its sender is gone).

@@ -1,16 +1,19 @@
 //! Counters for /metrics in the Prometheus text format. Plain atomics: no labels beyond the
-//! few fixed ones here, so there is nothing to configure or leak.
+//! few fixed ones here and the route templates of the router, so there is nothing to
+//! configure or leak. Every series is named `site_…`, but the standard `process_…` ones that
+//! stock dashboards read (docs/operations.md, "Monitoring", lists them and the 0.2.0 renames).
 //!
 //! With several servers on one database, the figures read from the database (the outboxes'
 //! depth and oldest undelivered notification, the last 24 hours' deliveries) are exported
-//! by the server running the scheduled jobs only (`jobs_leader 1`), so that a sum across
+//! by the server running the scheduled jobs only (`site_jobs_leader 1`), so that a sum across
 //! servers counts them once; every other series is this server's own
 //! (docs/operations.md, "Monitoring").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, RwLock};
+use std::time::Duration;
 
 use crate::store::{DeliveryCount, OutboxSummary};
 
@@ -61,6 +64,35 @@ fn count<K: Ord>(counters: &Mutex<BTreeMap<K, u64>>, key: K) {
 /// Upper bounds (seconds) of the accept-to-delivered latency histogram.
 const LATENCY_BUCKETS: [f64; 12] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0];
 
+/// Upper bounds (seconds) of the request duration histogram: a cached page is answered in
+/// well under a millisecond, a lead in a few (its group commit), a console page in tens; the
+/// top buckets hold renders near their deadline (`render.timeout_ms`, 2 s) and slow exports.
+const REQUEST_BUCKETS: [f64; 14] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+/// The route label of an answer the page fallback gave (a page of the catalogue, a
+/// redirect): the router has no template for them.
+pub const PAGE_ROUTE: &str = "(page)";
+/// The route label of every request no route matched (the not-found page and the like), so
+/// that paths a visitor makes up never become label values.
+pub const UNMATCHED_ROUTE: &str = "(unmatched)";
+
+/// One route's request durations: a count per bucket (not cumulative: one atomic add per
+/// request; the exposition adds them up), the overflow last.
+#[derive(Default)]
+struct Durations {
+    buckets: [AtomicU64; REQUEST_BUCKETS.len() + 1],
+    sum_us: AtomicU64,
+}
+
+impl Durations {
+    fn observe(&self, took: Duration) {
+        let seconds = took.as_secs_f64();
+        let i = REQUEST_BUCKETS.iter().position(|b| seconds <= *b).unwrap_or(REQUEST_BUCKETS.len());
+        self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        self.sum_us.fetch_add(took.as_micros() as u64, Ordering::Relaxed);
+    }
+}
+
 #[derive(Default)]
 pub struct Metrics {
     leads_accepted: AtomicU64,
@@ -79,6 +111,9 @@ pub struct Metrics {
     deliveries_24h: Mutex<Vec<DeliveryCount>>,
     /// Answers by status class (index 0: 1xx … 4: 5xx).
     responses: [AtomicU64; 5],
+    /// Request durations by route template (the router's few, plus [`PAGE_ROUTE`] and
+    /// [`UNMATCHED_ROUTE`]): a route's entry is made once, then read under the shared lock.
+    durations: RwLock<HashMap<Box<str>, Durations>>,
     /// The server's own backups, once they are configured.
     backups: Mutex<Option<BackupFigures>>,
     /// Whether this server runs the scheduled jobs now (and exports the database's figures).
@@ -176,6 +211,23 @@ impl Metrics {
         }
     }
 
+    /// An answer that took `took`, for the route template that matched (None: the fallback
+    /// answered; `status` then tells a page or redirect from a request nothing matched).
+    /// No allocation but the first time a route is seen.
+    pub fn request(&self, route: Option<&str>, status: u16, took: Duration) {
+        let route = route.unwrap_or(if status < 400 { PAGE_ROUTE } else { UNMATCHED_ROUTE });
+        if let Some(d) = self.durations.read().unwrap_or_else(|p| p.into_inner()).get(route) {
+            d.observe(took);
+            return;
+        }
+        self.durations
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(route.into())
+            .or_default()
+            .observe(took);
+    }
+
     /// Scheduled backups are on: their figures appear (zeros until the first one).
     pub fn backups_enabled(&self) {
         let mut b = self.backups.lock().unwrap_or_else(|p| p.into_inner());
@@ -215,118 +267,139 @@ impl Metrics {
     /// The whole exposition, from memory (no database read); `now_ms` ages the oldest
     /// undelivered notification.
     pub fn render(&self, render: RenderFigures, now_ms: i64) -> String {
-        let mut out = String::with_capacity(2048);
+        let mut out = String::with_capacity(4096);
+        let _ = writeln!(
+            out,
+            "# HELP site_build_info The running build: its version and git commit.\n# TYPE site_build_info gauge\nsite_build_info{{version=\"{}\",commit=\"{}\"}} 1",
+            label_value(env!("SITE_VERSION")),
+            label_value(env!("SITE_GIT_COMMIT"))
+        );
+        ProcessFigures::read().write(&mut out);
+        self.write_durations(&mut out);
         let mut counter = |name: &str, help: &str, value: u64| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
         };
         counter(
-            "leads_accepted_total",
+            "site_leads_accepted_total",
             "New leads stored.",
             self.leads_accepted.load(Ordering::Relaxed),
         );
         counter(
-            "leads_duplicate_total",
+            "site_leads_duplicate_total",
             "Repeat submissions answered with an earlier lead.",
             self.leads_duplicate.load(Ordering::Relaxed),
         );
         counter(
-            "leads_honeypot_total",
+            "site_leads_honeypot_total",
             "Submissions discarded because the honeypot was filled.",
             self.leads_honeypot.load(Ordering::Relaxed),
         );
         counter(
-            "certificate_tokens_recorded_total",
+            "site_certificate_tokens_recorded_total",
             "Certificate tokens recorded.",
             self.tokens_recorded.load(Ordering::Relaxed),
         );
-        counter("render_cache_hits_total", "Pages served from the render cache.", render.cache_hits);
-        counter("render_cache_misses_total", "Pages that had to be rendered.", render.cache_misses);
         counter(
-            "render_queue_rejected_total",
+            "site_render_cache_hits_total",
+            "Pages served from the render cache.",
+            render.cache_hits,
+        );
+        counter(
+            "site_render_cache_misses_total",
+            "Pages that had to be rendered.",
+            render.cache_misses,
+        );
+        counter(
+            "site_render_queue_rejected_total",
             "Renders refused because the render queue was full (answered 503).",
             render.rejected,
         );
         let _ = writeln!(
             out,
-            "# HELP renders_total Renders the engines did, by lane (public pages; the console for signed-in staff).\n# TYPE renders_total counter\nrenders_total{{lane=\"public\"}} {}\nrenders_total{{lane=\"staff\"}} {}",
+            "# HELP site_renders_total Renders the engines did, by lane (public pages; the console for signed-in staff).\n# TYPE site_renders_total counter\nsite_renders_total{{lane=\"public\"}} {}\nsite_renders_total{{lane=\"staff\"}} {}",
             render.public_renders, render.staff_renders
         );
         let _ = writeln!(
             out,
-            "# HELP http_responses_total Answers of the site's router, by status class.\n# TYPE http_responses_total counter"
+            "# HELP site_http_responses_total Answers of the site's router, by status class.\n# TYPE site_http_responses_total counter"
         );
         for (i, n) in self.responses.iter().enumerate() {
-            let _ = writeln!(out, "http_responses_total{{class=\"{}xx\"}} {}", i + 1, n.load(Ordering::Relaxed));
+            let _ = writeln!(
+                out,
+                "site_http_responses_total{{class=\"{}xx\"}} {}",
+                i + 1,
+                n.load(Ordering::Relaxed)
+            );
         }
         let _ = writeln!(
             out,
-            "# HELP leads_rejected_total Submissions refused, by reason.\n# TYPE leads_rejected_total counter"
+            "# HELP site_leads_rejected_total Submissions refused, by reason.\n# TYPE site_leads_rejected_total counter"
         );
         for (reason, n) in self.rejected.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-            let _ = writeln!(out, "leads_rejected_total{{reason=\"{reason}\"}} {n}");
+            let _ = writeln!(out, "site_leads_rejected_total{{reason=\"{reason}\"}} {n}");
         }
         let _ = writeln!(
             out,
-            "# HELP submissions_total Account requests and campaign applications, by kind and outcome.\n# TYPE submissions_total counter"
+            "# HELP site_submissions_total Account requests and campaign applications, by kind and outcome.\n# TYPE site_submissions_total counter"
         );
         for ((kind, outcome), n) in self.submissions.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-            let _ = writeln!(out, "submissions_total{{kind=\"{kind}\",outcome=\"{outcome}\"}} {n}");
+            let _ = writeln!(out, "site_submissions_total{{kind=\"{kind}\",outcome=\"{outcome}\"}} {n}");
         }
         let _ = writeln!(
             out,
-            "# HELP rate_limit_fallbacks_total Requests a shared rate limit counted on this server alone, because the database's count did not answer within its deadline or failed, by limit.\n# TYPE rate_limit_fallbacks_total counter"
+            "# HELP site_rate_limit_fallbacks_total Requests a shared rate limit counted on this server alone, because the database's count did not answer within its deadline or failed, by limit.\n# TYPE site_rate_limit_fallbacks_total counter"
         );
         for (scope, n) in self.limit_fallbacks.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-            let _ = writeln!(out, "rate_limit_fallbacks_total{{limit=\"{scope}\"}} {n}");
+            let _ = writeln!(out, "site_rate_limit_fallbacks_total{{limit=\"{scope}\"}} {n}");
         }
         let _ = writeln!(
             out,
-            "# HELP notification_deliveries_total Delivery attempts, by channel and outcome.\n# TYPE notification_deliveries_total counter"
+            "# HELP site_notification_deliveries_total Delivery attempts, by channel and outcome.\n# TYPE site_notification_deliveries_total counter"
         );
         for ((channel, outcome), n) in self.deliveries.lock().unwrap_or_else(|p| p.into_inner()).iter() {
             let _ = writeln!(
                 out,
-                "notification_deliveries_total{{channel=\"{channel}\",outcome=\"{outcome}\"}} {n}"
+                "site_notification_deliveries_total{{channel=\"{channel}\",outcome=\"{outcome}\"}} {n}"
             );
         }
         let _ = writeln!(
             out,
-            "# HELP notification_delivery_seconds Time from accepting a lead to delivering its notification.\n# TYPE notification_delivery_seconds histogram"
+            "# HELP site_notification_delivery_seconds Time from accepting a lead to delivering its notification.\n# TYPE site_notification_delivery_seconds histogram"
         );
         for (i, bound) in LATENCY_BUCKETS.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "notification_delivery_seconds_bucket{{le=\"{bound}\"}} {}",
+                "site_notification_delivery_seconds_bucket{{le=\"{bound}\"}} {}",
                 self.latency_buckets[i].load(Ordering::Relaxed)
             );
         }
         let count = self.latency_count.load(Ordering::Relaxed);
-        let _ = writeln!(out, "notification_delivery_seconds_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(out, "site_notification_delivery_seconds_bucket{{le=\"+Inf\"}} {count}");
         let _ = writeln!(
             out,
-            "notification_delivery_seconds_sum {}",
+            "site_notification_delivery_seconds_sum {}",
             self.latency_sum_ms.load(Ordering::Relaxed) as f64 / 1000.0
         );
-        let _ = writeln!(out, "notification_delivery_seconds_count {count}");
+        let _ = writeln!(out, "site_notification_delivery_seconds_count {count}");
         let _ = writeln!(
             out,
-            "# HELP notification_outcomes_dropped_total Delivery outcomes not recorded because another claim had taken the notification over (its lease ran out), by channel.\n# TYPE notification_outcomes_dropped_total counter"
+            "# HELP site_notification_outcomes_dropped_total Delivery outcomes not recorded because another claim had taken the notification over (its lease ran out), by channel.\n# TYPE site_notification_outcomes_dropped_total counter"
         );
         for (channel, n) in self.outcomes_dropped.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-            let _ = writeln!(out, "notification_outcomes_dropped_total{{channel=\"{channel}\"}} {n}");
+            let _ = writeln!(out, "site_notification_outcomes_dropped_total{{channel=\"{channel}\"}} {n}");
         }
         let leading = self.leading();
         let _ = writeln!(
             out,
-            "# HELP jobs_leader 1 when this server runs the scheduled jobs and exports the database's figures (outbox_*, notification_deliveries_24h); one server at a time.\n# TYPE jobs_leader gauge\njobs_leader {}",
+            "# HELP site_jobs_leader 1 when this server runs the scheduled jobs and exports the database's figures (outbox_*, site_notification_deliveries_24h); one server at a time.\n# TYPE site_jobs_leader gauge\nsite_jobs_leader {}",
             u8::from(leading)
         );
         let _ = writeln!(
             out,
-            "# HELP scheduled_job_runs_total Scheduled jobs this server ran, by job.\n# TYPE scheduled_job_runs_total counter"
+            "# HELP site_scheduled_job_runs_total Scheduled jobs this server ran, by job.\n# TYPE site_scheduled_job_runs_total counter"
         );
         for (job, n) in self.job_runs.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-            let _ = writeln!(out, "scheduled_job_runs_total{{job=\"{job}\"}} {n}");
+            let _ = writeln!(out, "site_scheduled_job_runs_total{{job=\"{job}\"}} {n}");
         }
         let mut health = self.health();
         if !leading {
@@ -337,28 +410,28 @@ impl Metrics {
         let outboxes = &health.outboxes;
         let _ = writeln!(
             out,
-            "# HELP outbox_depth Notifications not delivered, by outbox and status (pending: being retried; failed: given up, see `site outbox retry`); database-wide, from the server with jobs_leader 1 only.\n# TYPE outbox_depth gauge"
+            "# HELP site_outbox_depth Notifications not delivered, by outbox and status (pending: being retried; failed: given up, see `site outbox retry`); database-wide, from the server with site_jobs_leader 1 only.\n# TYPE site_outbox_depth gauge"
         );
         for (name, o) in outboxes.iter() {
-            let _ = writeln!(out, "outbox_depth{{outbox=\"{name}\",status=\"pending\"}} {}", o.pending);
-            let _ = writeln!(out, "outbox_depth{{outbox=\"{name}\",status=\"failed\"}} {}", o.failed);
+            let _ = writeln!(out, "site_outbox_depth{{outbox=\"{name}\",status=\"pending\"}} {}", o.pending);
+            let _ = writeln!(out, "site_outbox_depth{{outbox=\"{name}\",status=\"failed\"}} {}", o.failed);
         }
         let _ = writeln!(
             out,
-            "# HELP outbox_oldest_undelivered_seconds Age of the oldest notification not yet delivered (0: none); database-wide, from the server with jobs_leader 1 only.\n# TYPE outbox_oldest_undelivered_seconds gauge"
+            "# HELP site_outbox_oldest_undelivered_seconds Age of the oldest notification not yet delivered (0: none); database-wide, from the server with site_jobs_leader 1 only.\n# TYPE site_outbox_oldest_undelivered_seconds gauge"
         );
         for (name, o) in outboxes.iter() {
             let age = o.oldest_undelivered_ms.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
-            let _ = writeln!(out, "outbox_oldest_undelivered_seconds{{outbox=\"{name}\"}} {age}");
+            let _ = writeln!(out, "site_outbox_oldest_undelivered_seconds{{outbox=\"{name}\"}} {age}");
         }
         let _ = writeln!(
             out,
-            "# HELP notification_deliveries_24h Delivery attempts of lead notifications in the last 24 hours, by channel and outcome; database-wide, from the server with jobs_leader 1 only.\n# TYPE notification_deliveries_24h gauge"
+            "# HELP site_notification_deliveries_24h Delivery attempts of lead notifications in the last 24 hours, by channel and outcome; database-wide, from the server with site_jobs_leader 1 only.\n# TYPE site_notification_deliveries_24h gauge"
         );
         for d in &health.deliveries_24h {
             let _ = writeln!(
                 out,
-                "notification_deliveries_24h{{channel=\"{}\",outcome=\"{}\"}} {}",
+                "site_notification_deliveries_24h{{channel=\"{}\",outcome=\"{}\"}} {}",
                 label_value(&d.channel),
                 label_value(&d.outcome),
                 d.count
@@ -370,29 +443,29 @@ impl Metrics {
                 let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
             };
             gauge(
-                "backup_last_success_timestamp_seconds",
+                "site_backup_last_success_timestamp_seconds",
                 "When the last scheduled backup was written and checked (Unix time; 0: none yet).",
                 secs(b.last_success_ms),
             );
             gauge(
-                "backup_last_attempt_timestamp_seconds",
+                "site_backup_last_attempt_timestamp_seconds",
                 "When the last scheduled backup ended, whatever its outcome (Unix time; 0: none yet).",
                 secs(b.last_attempt_ms),
             );
             gauge(
-                "backup_last_ok",
+                "site_backup_last_ok",
                 "1 when the last scheduled backup succeeded, 0 when it failed (or none ran yet).",
                 if b.last_ok { 1.0 } else { 0.0 },
             );
             gauge(
-                "backup_last_duration_seconds",
+                "site_backup_last_duration_seconds",
                 "How long the last scheduled backup took.",
                 b.last_duration_ms as f64 / 1000.0,
             );
-            gauge("backup_last_size_bytes", "Size of the last good backup.", b.last_bytes as f64);
+            gauge("site_backup_last_size_bytes", "Size of the last good backup.", b.last_bytes as f64);
             let _ = writeln!(
                 out,
-                "# HELP backup_failures_total Scheduled backups that failed.\n# TYPE backup_failures_total counter\nbackup_failures_total {}",
+                "# HELP site_backup_failures_total Scheduled backups that failed.\n# TYPE site_backup_failures_total counter\nsite_backup_failures_total {}",
                 b.failures
             );
         }
@@ -400,7 +473,214 @@ impl Metrics {
     }
 }
 
+impl Metrics {
+    /// `site_http_request_duration_seconds`, by route, routes in order.
+    fn write_durations(&self, out: &mut String) {
+        let name = "site_http_request_duration_seconds";
+        let _ = writeln!(
+            out,
+            "# HELP {name} Time to answer a request (to the answer's head), by route template ({PAGE_ROUTE}: a page or redirect; {UNMATCHED_ROUTE}: nothing matched).\n# TYPE {name} histogram"
+        );
+        let durations = self.durations.read().unwrap_or_else(|p| p.into_inner());
+        let mut routes: Vec<_> = durations.iter().collect();
+        routes.sort_by(|a, b| a.0.cmp(b.0));
+        for (route, d) in routes {
+            let route = label_value(route);
+            let mut total = 0;
+            for (i, n) in d.buckets.iter().enumerate() {
+                total += n.load(Ordering::Relaxed);
+                match REQUEST_BUCKETS.get(i) {
+                    Some(bound) => {
+                        let _ = writeln!(out, "{name}_bucket{{route=\"{route}\",le=\"{bound}\"}} {total}");
+                    }
+                    None => {
+                        let _ = writeln!(out, "{name}_bucket{{route=\"{route}\",le=\"+Inf\"}} {total}");
+                    }
+                }
+            }
+            let sum = d.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
+            let _ = writeln!(
+                out,
+                "{name}_sum{{route=\"{route}\"}} {sum}\n{name}_count{{route=\"{route}\"}} {total}"
+            );
+        }
+    }
+}
+
+/// The process's own figures, read from /proc at scrape time under the names every
+/// Prometheus client library uses (`process_…`), so stock dashboards and memory or restart
+/// alerts work. A figure that cannot be read (not Linux, /proc hidden) is left out.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct ProcessFigures {
+    pub cpu_seconds: Option<f64>,
+    pub start_time_seconds: Option<f64>,
+    pub resident_bytes: Option<u64>,
+    pub virtual_bytes: Option<u64>,
+    pub open_fds: Option<u64>,
+    pub max_fds: Option<u64>,
+}
+
+/// The clock ticks /proc counts CPU time and start times in: USER_HZ, 100 on every Linux
+/// the server runs on (the Prometheus clients assume the same).
+const USER_HZ: f64 = 100.0;
+
+impl ProcessFigures {
+    pub fn read() -> Self {
+        let read = |path: &str| std::fs::read_to_string(path).ok();
+        let mut figures = Self::default();
+        if let Some(stat) = read("/proc/self/stat") {
+            let boot = read("/proc/stat").and_then(|s| boot_time(&s));
+            (figures.cpu_seconds, figures.start_time_seconds) = from_stat(&stat, boot);
+        }
+        if let Some(status) = read("/proc/self/status") {
+            figures.resident_bytes = status_kb(&status, "VmRSS:").map(|kb| kb * 1024);
+            figures.virtual_bytes = status_kb(&status, "VmSize:").map(|kb| kb * 1024);
+        }
+        figures.open_fds = std::fs::read_dir("/proc/self/fd").ok().map(|d| d.count() as u64);
+        figures.max_fds = read("/proc/self/limits").and_then(|l| max_open_files(&l));
+        figures
+    }
+
+    fn write(&self, out: &mut String) {
+        let mut series = |name: &str, kind: &str, help: &str, value: Option<f64>| {
+            if let Some(v) = value {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
+            }
+        };
+        series(
+            "process_cpu_seconds_total",
+            "counter",
+            "Total user and system CPU time spent in seconds.",
+            self.cpu_seconds,
+        );
+        series(
+            "process_start_time_seconds",
+            "gauge",
+            "Start time of the process since unix epoch in seconds.",
+            self.start_time_seconds,
+        );
+        series(
+            "process_resident_memory_bytes",
+            "gauge",
+            "Resident memory size in bytes.",
+            self.resident_bytes.map(|b| b as f64),
+        );
+        series(
+            "process_virtual_memory_bytes",
+            "gauge",
+            "Virtual memory size in bytes.",
+            self.virtual_bytes.map(|b| b as f64),
+        );
+        series(
+            "process_open_fds",
+            "gauge",
+            "Number of open file descriptors.",
+            self.open_fds.map(|n| n as f64),
+        );
+        series(
+            "process_max_fds",
+            "gauge",
+            "Maximum number of open file descriptors.",
+            self.max_fds.map(|n| n as f64),
+        );
+    }
+}
+
+/// CPU seconds (user + system) and the start time (Unix seconds, given the boot time) from
+/// /proc/self/stat. Its second field, the command name, is in parentheses and may hold
+/// spaces: the fields are counted after its closing one.
+fn from_stat(stat: &str, boot_time: Option<u64>) -> (Option<f64>, Option<f64>) {
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+        return (None, None);
+    };
+    // After ")": field 3 (state) is the first; utime is 14, stime 15, starttime 22.
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok());
+    let cpu = match (field(14), field(15)) {
+        (Some(user), Some(system)) => Some((user + system) as f64 / USER_HZ),
+        _ => None,
+    };
+    let start = match (field(22), boot_time) {
+        (Some(ticks), Some(boot)) => Some(boot as f64 + ticks as f64 / USER_HZ),
+        _ => None,
+    };
+    (cpu, start)
+}
+
+/// The boot time (Unix seconds), the `btime` line of /proc/stat.
+fn boot_time(stat: &str) -> Option<u64> {
+    stat.lines()
+        .find_map(|l| l.strip_prefix("btime "))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// A `Name:   1234 kB` line of /proc/self/status, in kB.
+fn status_kb(status: &str, key: &str) -> Option<u64> {
+    let line = status.lines().find_map(|l| l.strip_prefix(key))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
+/// The soft limit of `Max open files` in /proc/self/limits (None when unlimited).
+fn max_open_files(limits: &str) -> Option<u64> {
+    let line = limits.lines().find_map(|l| l.strip_prefix("Max open files"))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
 /// A label value as the exposition format wants it (backslash, quote and newline escaped).
 fn label_value(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_process_figures_are_read_as_proc_writes_them() {
+        // A command name with a space and a parenthesis, as a thread may set it.
+        let stat = "4242 (site (x) 1) S 1 4242 4242 0 -1 4194560 900 0 0 0 250 75 0 0 20 0 9 0 12345 123456789 2048 18446744073709551615";
+        let (cpu, start) = from_stat(stat, Some(1_700_000_000));
+        assert_eq!(cpu, Some(3.25));
+        assert_eq!(start, Some(1_700_000_123.45));
+        assert_eq!(boot_time("cpu  1 2 3\nbtime 1700000000\nprocesses 5\n"), Some(1_700_000_000));
+        let status = "Name:\tsite\nVmSize:\t  123456 kB\nVmRSS:\t   20480 kB\n";
+        assert_eq!(status_kb(status, "VmRSS:"), Some(20480));
+        assert_eq!(status_kb(status, "VmSize:"), Some(123456));
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\nMax open files            65536                524288               files\n";
+        assert_eq!(max_open_files(limits), Some(65536));
+        #[cfg(target_os = "linux")]
+        {
+            let now = ProcessFigures::read();
+            assert!(
+                now.resident_bytes.is_some_and(|b| b > 0) && now.open_fds.is_some_and(|n| n > 0),
+                "{now:?}"
+            );
+            assert!(now.start_time_seconds.is_some_and(|t| t > 1_600_000_000.0), "{now:?}");
+        }
+    }
+
+    #[test]
+    fn request_durations_are_counted_by_route_with_cumulative_buckets() {
+        let m = Metrics::default();
+        m.request(Some("/api/leads"), 201, Duration::from_micros(800));
+        m.request(Some("/api/leads"), 201, Duration::from_millis(30));
+        m.request(None, 200, Duration::from_micros(100));
+        m.request(None, 404, Duration::from_secs(20));
+        let text = m.render(RenderFigures::default(), 0);
+        let name = "site_http_request_duration_seconds";
+        for line in [
+            format!("{name}_bucket{{route=\"/api/leads\",le=\"0.0005\"}} 0"),
+            format!("{name}_bucket{{route=\"/api/leads\",le=\"0.001\"}} 1"),
+            format!("{name}_bucket{{route=\"/api/leads\",le=\"0.05\"}} 2"),
+            format!("{name}_bucket{{route=\"/api/leads\",le=\"+Inf\"}} 2"),
+            format!("{name}_count{{route=\"/api/leads\"}} 2"),
+            format!("{name}_sum{{route=\"/api/leads\"}} 0.0308"),
+            format!("{name}_bucket{{route=\"(page)\",le=\"0.0005\"}} 1"),
+            format!("{name}_bucket{{route=\"(unmatched)\",le=\"10\"}} 0"),
+            format!("{name}_bucket{{route=\"(unmatched)\",le=\"+Inf\"}} 1"),
+        ] {
+            assert!(text.lines().any(|l| l == line), "missing {line}:\n{text}");
+        }
+        assert!(text.contains("site_build_info{version=\""), "{text}");
+    }
 }

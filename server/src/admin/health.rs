@@ -96,7 +96,7 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
     };
     groups.push(HealthGroup {
         title: "Deliveries in the last 24 hours".to_string(),
-        note: "Lead notification attempts by channel and outcome (/metrics: notification_deliveries_24h).".to_string(),
+        note: "Lead notification attempts by channel and outcome (/metrics: site_notification_deliveries_24h).".to_string(),
         figures: deliveries,
     });
     if let Some(b) = health.backups {

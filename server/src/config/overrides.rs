@@ -1,11 +1,14 @@
 //! The settings given as environment variables and as flags (`settings.rs`), as the last two
 //! figment layers (flags above the environment), whose errors name the variable or the flag
-//! rather than the key.
+//! rather than the key; below them, the secrets read from files (`<VAR>_FILE`, and systemd's
+//! credentials: docs/decisions/005-configuration-crate.md).
+
+use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use figment::value::{Dict, Map, Value};
-use figment::{Figment, Metadata, Profile, Provider};
+use figment::{Figment, Metadata, Profile, Provider, Source};
 
 use super::settings::{self, SETTINGS, Setting};
 
@@ -34,9 +37,52 @@ impl Origin {
     }
 }
 
-/// The settings given, each with its origin. Empty: the defaults and the file alone.
+/// The settings that may hold a secret (a password in a URL, a token, a signing key). Each
+/// is also read from the file its variable's `_FILE` twin names (`DATABASE_URL_FILE`), and
+/// from the systemd credential named as its variable in lower case (`database_url` in
+/// `$CREDENTIALS_DIRECTORY`, which `LoadCredential=` fills).
+pub const SECRET_KEYS: [&str; 5] = [
+    "server.database_url",
+    "server.metrics_token",
+    "notify.smtp_url",
+    "notify.webhook_url",
+    "notify.webhook_secret",
+];
+
+/// The most a secret file may hold: a secret is a line, not a file someone named by mistake.
+const MAX_SECRET_BYTES: u64 = 64 * 1024;
+
+/// How a secret file was named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileVia {
+    /// By `<VAR>_FILE`.
+    Variable,
+    /// By its name in systemd's credentials directory (`$CREDENTIALS_DIRECTORY`).
+    Credential,
+}
+
+/// The figment layer name of a systemd credential (`site config check` shows it).
+pub const CREDENTIAL_LAYER: &str = "credential";
+
+/// Whether a layer named `name` is a secret file's (`DATABASE_URL_FILE`, a credential).
+pub fn is_secret_file_layer(name: &str) -> bool {
+    name == CREDENTIAL_LAYER || name.ends_with("_FILE")
+}
+
+/// A secret read from a file, or why it could not be (the message names the variable and
+/// the path, never any of the content).
+#[derive(Debug, Clone)]
+struct SecretFile {
+    setting: &'static Setting,
+    via: FileVia,
+    path: PathBuf,
+    read: Result<String, String>,
+}
+
+/// The settings given, each with its origin, and the secrets read from files. Empty: the
+/// defaults and the file alone.
 #[derive(Debug, Clone, Default)]
-pub struct Overrides(Vec<(Origin, &'static Setting, String)>);
+pub struct Overrides(Vec<(Origin, &'static Setting, String)>, Vec<SecretFile>);
 
 impl Overrides {
     /// What the command line parsed: every setting clap found as a flag or in the environment.
@@ -54,22 +100,73 @@ impl Overrides {
                     Some((origin, s, value.clone()))
                 })
                 .collect(),
+            Vec::new(),
         )
     }
 
     /// `(VARIABLE, value)` pairs as if they were the environment (tests, and the example
-    /// environment file's check); a name that is no setting's variable is ignored.
+    /// environment file's check), `<VAR>_FILE` and `CREDENTIALS_DIRECTORY` included; a name
+    /// that is no setting's variable is ignored.
     pub fn from_env_pairs(pairs: &[(String, String)]) -> Self {
         Self(
             pairs
                 .iter()
                 .filter_map(|(var, value)| Some((Origin::Environment, settings::by_var(var)?, value.clone())))
                 .collect(),
+            Vec::new(),
         )
+        .with_secret_files(|name| pairs.iter().find(|(var, _)| var == name).map(|(_, v)| v.clone()))
     }
 
-    /// `layers` with the environment, then the flags, merged on top.
+    /// Reads the secrets kept in files: for each of [`SECRET_KEYS`], the file `<VAR>_FILE`
+    /// names (`var` reads the environment), and the credential of its name in
+    /// `CREDENTIALS_DIRECTORY` when there is one. A variable set beside its `_FILE` twin is
+    /// a problem (which one was meant?), as is a file that cannot be read; both surface when
+    /// the configuration is read.
+    pub fn with_secret_files(mut self, var: impl Fn(&str) -> Option<String>) -> Self {
+        let credentials = var("CREDENTIALS_DIRECTORY").filter(|d| !d.is_empty()).map(PathBuf::from);
+        for key in SECRET_KEYS {
+            let Some(setting) = settings::by_key(key) else { continue };
+            let file_var = format!("{}_FILE", setting.var);
+            if let Some(path) = var(&file_var).filter(|p| !p.is_empty()) {
+                let in_env = self.0.iter().any(|(o, s, _)| *o == Origin::Environment && s.key == key);
+                let read = if in_env {
+                    Err(format!("{} and {file_var} are both set: set one of them", setting.var))
+                } else {
+                    read_secret(Path::new(&path)).map_err(|e| format!("{file_var}={path}: cannot read it: {e}"))
+                };
+                self.1.push(SecretFile {
+                    setting,
+                    via: FileVia::Variable,
+                    path: path.into(),
+                    read,
+                });
+            }
+            if let Some(dir) = &credentials {
+                let path = dir.join(setting.var.to_ascii_lowercase());
+                if std::fs::symlink_metadata(&path).is_ok() {
+                    let read = read_secret(&path).map_err(|e| format!("credential {}: cannot read it: {e}", path.display()));
+                    self.1.push(SecretFile {
+                        setting,
+                        via: FileVia::Credential,
+                        path,
+                        read,
+                    });
+                }
+            }
+        }
+        self
+    }
+
+    /// `layers` with the secrets' files (systemd's credentials, then `<VAR>_FILE`), the
+    /// environment, then the flags, merged on top: each later one wins.
     pub(super) fn merge_into(&self, layers: Figment) -> Figment {
+        let mut layers = layers;
+        for via in [FileVia::Credential, FileVia::Variable] {
+            for file in self.1.iter().filter(|f| f.via == via) {
+                layers = layers.merge(file.clone());
+            }
+        }
         layers.merge(self.layer(Origin::Environment)).merge(self.layer(Origin::Flag))
     }
 
@@ -122,6 +219,39 @@ impl Provider for Layer {
             };
             insert(&mut dict, setting.key, value);
         }
+        Ok(Profile::Default.collect(dict))
+    }
+}
+
+/// A secret file's content, without its trailing line breaks: at most
+/// [`MAX_SECRET_BYTES`], UTF-8. The error never quotes the content.
+fn read_secret(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SECRET_BYTES + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_SECRET_BYTES {
+        return Err(format!("it holds more than {MAX_SECRET_BYTES} bytes, more than a secret"));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())?;
+    Ok(text.trim_end_matches(['\n', '\r']).to_string())
+}
+
+/// One secret file as a figment layer: its value at its key, the layer named as the
+/// variable that named it (`WEBHOOK_SECRET_FILE`) or `credential`, the file as its source.
+impl Provider for SecretFile {
+    fn metadata(&self) -> Metadata {
+        let name = match self.via {
+            FileVia::Variable => format!("{}_FILE", self.setting.var),
+            FileVia::Credential => CREDENTIAL_LAYER.to_string(),
+        };
+        Metadata::from(name, Source::File(self.path.clone()))
+    }
+
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        let value = self.read.clone().map_err(figment::Error::from)?;
+        let mut dict = Dict::new();
+        insert(&mut dict, self.setting.key, Value::from(value));
         Ok(Profile::Default.collect(dict))
     }
 }

@@ -58,6 +58,10 @@ fn walk(layers: &Figment, dict: &Dict, prefix: &str, rows: &mut Vec<Shown>) {
 fn row(layers: &Figment, key: String, value: &Value) -> Shown {
     let from = match layers.get_metadata(value.tag()) {
         Some(m) => match (m.source.as_ref().and_then(|s| s.file_path()), settings::by_key(&key)) {
+            // A secret's own file: which variable named it, or that it is a credential.
+            (Some(path), _) if super::overrides::is_secret_file_layer(&m.name) => {
+                format!("file {} ({})", path.display(), m.name)
+            }
             (Some(path), _) => format!("file {}", path.display()),
             (None, Some(setting)) if m.name == Origin::Environment.layer() => {
                 format!("environment {}", Origin::Environment.name(setting))

@@ -138,3 +138,109 @@ fn the_file_sits_between_the_defaults_and_the_environment() {
     assert!(e.starts_with("config file ") && e.contains("missing.toml"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A temporary folder of this test's own.
+fn secrets_dir(label: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("site-secrets-{label}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("credentials")).expect("temp dir");
+    dir
+}
+
+#[test]
+fn secrets_come_from_the_environment_then_their_files_then_credentials_then_the_file() {
+    let dir = secrets_dir("precedence");
+    let creds = dir.join("credentials");
+    std::fs::write(creds.join("metrics_token"), "from-the-credential-0123\n").expect("write");
+    std::fs::write(creds.join("webhook_secret"), "credential-signing-key\n").expect("write");
+    std::fs::write(dir.join("token"), "from-the-token-file-4567\r\n").expect("write");
+    let creds = creds.display().to_string();
+    let token_file = dir.join("token").display().to_string();
+    let overlay: toml::Table = "[server]\nmetrics_token = \"from-the-config-file-89\"".parse().expect("toml");
+
+    // The credential above the configuration file; its trailing line break is not part of it.
+    let c = Config::build(Some(overlay.clone()), &env(&[("CREDENTIALS_DIRECTORY", &creds)])).expect("config");
+    assert_eq!(c.server.metrics_token, "from-the-credential-0123");
+    assert_eq!(c.notify.webhook_secret, "credential-signing-key");
+    // <VAR>_FILE above the credential (CR LF trimmed as well).
+    let c = Config::build(
+        Some(overlay.clone()),
+        &env(&[("CREDENTIALS_DIRECTORY", &creds), ("METRICS_TOKEN_FILE", &token_file)]),
+    )
+    .expect("config");
+    assert_eq!(c.server.metrics_token, "from-the-token-file-4567");
+    assert_eq!(
+        c.notify.webhook_secret, "credential-signing-key",
+        "the other credential still counts"
+    );
+    // The variable above both.
+    let c = Config::build(
+        Some(overlay),
+        &env(&[("CREDENTIALS_DIRECTORY", &creds), ("METRICS_TOKEN", "from-the-variable-abcd")]),
+    )
+    .expect("config");
+    assert_eq!(c.server.metrics_token, "from-the-variable-abcd");
+    // Without any: the defaults (an empty CREDENTIALS_DIRECTORY is none).
+    let c = Config::build(None, &env(&[("CREDENTIALS_DIRECTORY", "")])).expect("config");
+    assert_eq!(c.server.metrics_token, "");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_secret_file_that_cannot_be_used_is_named_with_its_variable_and_never_quoted() {
+    let dir = secrets_dir("refused");
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "from-the-token-file-4567\n").expect("write");
+    let token_file = token_file.display().to_string();
+    // The variable and its _FILE twin: which one was meant?
+    let e = Config::build(
+        None,
+        &env(&[("METRICS_TOKEN", "from-the-variable-abcd"), ("METRICS_TOKEN_FILE", &token_file)]),
+    )
+    .expect_err("both set")
+    .to_string();
+    assert!(e.contains("METRICS_TOKEN and METRICS_TOKEN_FILE are both set"), "{e}");
+    assert!(!e.contains("from-the-"), "{e}");
+    // A file that is not there.
+    let missing = dir.join("missing").display().to_string();
+    let e = Config::build(None, &env(&[("WEBHOOK_SECRET_FILE", &missing)]))
+        .expect_err("missing")
+        .to_string();
+    assert!(e.contains(&format!("WEBHOOK_SECRET_FILE={missing}: cannot read it")), "{e}");
+    // A credential that is not text.
+    std::fs::write(dir.join("credentials").join("smtp_url"), [0xff, 0xfe, b'x']).expect("write");
+    let creds = dir.join("credentials").display().to_string();
+    let e = Config::build(None, &env(&[("CREDENTIALS_DIRECTORY", &creds)]))
+        .expect_err("not text")
+        .to_string();
+    assert!(e.contains("credential") && e.contains("smtp_url") && e.contains("not UTF-8"), "{e}");
+    // A secret file's value with the wrong shape is refused without being quoted.
+    std::fs::write(dir.join("credentials").join("smtp_url"), "not a url at all, secret-ish\n").expect("write");
+    let e = Config::build(None, &env(&[("CREDENTIALS_DIRECTORY", &creds)]))
+        .expect_err("bad url")
+        .to_string();
+    assert!(!e.contains("secret-ish"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn config_check_says_which_file_each_secret_came_from_and_hides_it() {
+    let dir = secrets_dir("report");
+    let creds = dir.join("credentials");
+    std::fs::write(creds.join("database_url"), "postgres://site:hunter22@db.example/site\n").expect("write");
+    std::fs::write(dir.join("hook"), "a-signing-key-of-some-length\n").expect("write");
+    let hook = dir.join("hook").display().to_string();
+    let overrides = Overrides::from_env_pairs(&env(&[
+        ("CREDENTIALS_DIRECTORY", &creds.display().to_string()),
+        ("WEBHOOK_SECRET_FILE", &hook),
+    ]));
+    let rows = shown_settings(&Config::layers(None, &overrides)).expect("rows");
+    let row = |key: &str| rows.iter().find(|r| r.key == key).cloned().expect("row");
+    let db = row("server.database_url");
+    assert_eq!(db.from, format!("file {} (credential)", creds.join("database_url").display()));
+    assert!(!db.value.contains("hunter22"), "{db:?}");
+    let secret = row("notify.webhook_secret");
+    assert_eq!(secret.value, "(set, hidden)");
+    assert_eq!(secret.from, format!("file {hook} (WEBHOOK_SECRET_FILE)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

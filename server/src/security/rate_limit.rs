@@ -12,7 +12,7 @@
 //! counts alone (in memory, as above) until it does: a charge waits for the database at most
 //! [`SHARED_CHARGE_DEADLINE`] (less when the request timeout is short), then the request is
 //! counted here, logged about once a minute and counted in `/metrics`
-//! (`rate_limit_fallbacks_total`).
+//! (`site_rate_limit_fallbacks_total`).
 
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};

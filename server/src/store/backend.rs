@@ -39,6 +39,12 @@ pub trait Writer: Send + Sync {
     /// False once the writer has stopped (closed, or its thread or task ended): writes would fail.
     fn writer_alive(&self) -> bool;
 
+    /// Resolves once the writer has taken a no-op off its queue and finished the group it
+    /// came with (whatever that group's outcome, and without a database round trip of its
+    /// own): proof that the writer turns, for systemd's watchdog (`systemd.rs`). A writer
+    /// stuck in a commit never answers; a stopped one answers `WriterStopped`.
+    async fn ping(&self) -> Result<(), StoreError>;
+
     /// Waits until every write handed to the writer is committed, then stops it.
     async fn close(&self);
 }

@@ -43,9 +43,9 @@ async fn metric(server: &TestServer, series: &str) -> u64 {
         .unwrap_or_else(|| panic!("no {series} in /metrics"))
 }
 
-const PUBLIC_RENDERS: &str = "renders_total{lane=\"public\"}";
-const STAFF_RENDERS: &str = "renders_total{lane=\"staff\"}";
-const REJECTED: &str = "render_queue_rejected_total";
+const PUBLIC_RENDERS: &str = "site_renders_total{lane=\"public\"}";
+const STAFF_RENDERS: &str = "site_renders_total{lane=\"staff\"}";
+const REJECTED: &str = "site_render_queue_rejected_total";
 
 /// Renders of both lanes so far.
 async fn all_renders(server: &TestServer) -> u64 {

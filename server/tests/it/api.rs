@@ -83,7 +83,7 @@ async fn a_repeat_is_stored_once_and_answered_exactly_like_a_new_lead() {
     assert_eq!(s.state.store.count_leads().await.expect("count"), 1, "stored once");
     let metrics = s.metrics().await;
     assert!(
-        metrics.contains("leads_accepted_total 1\n") && metrics.contains("leads_duplicate_total 1\n"),
+        metrics.contains("site_leads_accepted_total 1\n") && metrics.contains("site_leads_duplicate_total 1\n"),
         "{metrics}"
     );
 }

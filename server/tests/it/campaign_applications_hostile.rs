@@ -43,7 +43,7 @@ fn valid(email: &str) -> Value {
 async fn accepted(s: &common::TestServer) -> u64 {
     let text = s.metrics().await;
     text.lines()
-        .find_map(|l| l.strip_prefix("submissions_total{kind=\"campaign_application\",outcome=\"accepted\"} "))
+        .find_map(|l| l.strip_prefix("site_submissions_total{kind=\"campaign_application\",outcome=\"accepted\"} "))
         .map_or(0, |n| n.parse().expect("count"))
 }
 

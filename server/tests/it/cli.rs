@@ -422,3 +422,119 @@ fn no_secret_is_echoed_whatever_its_type_or_the_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Secrets kept in files: `<VAR>_FILE` and systemd's credentials (`$CREDENTIALS_DIRECTORY`,
+/// which `LoadCredential=` fills). `config check` says which file each came from without
+/// printing it; the server uses them (the database the credential names, the metrics token a
+/// `_FILE` holds); a file it cannot read stops it with the variable and the path named.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_are_read_from_files_and_credentials_and_never_printed() {
+    let dir = common::temp_dir("cli-secret-files");
+    let creds = dir.join("credentials");
+    std::fs::create_dir_all(&creds).expect("credentials dir");
+    let db = dir.join("from-the-credential.db");
+    std::fs::write(creds.join("database_url"), format!("sqlite:{}\n", db.display())).expect("write");
+    std::fs::write(creds.join("smtp_url"), "smtp://mailer:swordfish-credential@127.0.0.1:2525\n").expect("write");
+    let token = "token-from-a-file-7f3a9c2e51";
+    std::fs::write(dir.join("metrics_token"), format!("{token}\n")).expect("write");
+    let hook_secret = "hook-secret-from-a-file-0b8d";
+    std::fs::write(dir.join("hook"), format!("{hook_secret}\n")).expect("write");
+    let creds_dir = creds.display().to_string();
+    let token_file = dir.join("metrics_token").display().to_string();
+    let hook_file = dir.join("hook").display().to_string();
+    let env = [
+        ("CREDENTIALS_DIRECTORY", creds_dir.as_str()),
+        ("METRICS_TOKEN_FILE", token_file.as_str()),
+        ("WEBHOOK_URL", "https://hooks.example/lead"),
+        ("WEBHOOK_SECRET_FILE", hook_file.as_str()),
+        ("NOTIFY_RECIPIENTS", "dispatch@ringready.example"),
+    ];
+    let out = site(&dir, &["config", "check"], &env);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", stderr(&out));
+    for secret in [token, hook_secret, "swordfish"] {
+        assert!(!format!("{report}{}", stderr(&out)).contains(secret), "printed {secret}:\n{report}");
+    }
+    let credential = |name: &str| format!("file {} (credential)", creds.join(name).display());
+    assert_eq!(
+        checked(&report, "server.database_url"),
+        (format!("sqlite:{}", db.display()), credential("database_url"))
+    );
+    assert_eq!(checked(&report, "notify.smtp_url").1, credential("smtp_url"));
+    assert_eq!(
+        checked(&report, "server.metrics_token"),
+        ("(set, hidden)".into(), format!("file {token_file} (METRICS_TOKEN_FILE)"))
+    );
+    assert_eq!(
+        checked(&report, "notify.webhook_secret"),
+        ("(set, hidden)".into(), format!("file {hook_file} (WEBHOOK_SECRET_FILE)"))
+    );
+
+    // A file that cannot be read, and a variable beside its _FILE twin: refused at start,
+    // naming the variable and the path, printing nothing of the other secrets.
+    let missing = dir.join("missing").display().to_string();
+    for (bad, said) in [
+        (
+            [("WEBHOOK_SECRET_FILE", missing.as_str()), ("LISTEN", "127.0.0.1:1")],
+            format!("WEBHOOK_SECRET_FILE={missing}: cannot read it"),
+        ),
+        (
+            [
+                ("METRICS_TOKEN_FILE", token_file.as_str()),
+                ("METRICS_TOKEN", "a-variable-token-0123456"),
+            ],
+            "METRICS_TOKEN and METRICS_TOKEN_FILE are both set".to_string(),
+        ),
+    ] {
+        let mut env = env.to_vec();
+        env.retain(|(k, _)| !bad.iter().any(|(b, _)| b == k));
+        env.extend(bad);
+        let out = site(&dir, &[], &env);
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(out.status.code(), Some(1), "{all}");
+        assert!(all.contains(&said), "{all}");
+        assert!(!all.contains(token) && !all.contains("swordfish"), "{all}");
+    }
+
+    // The server uses them: its database is the credential's, /metrics on the site's port
+    // takes the token from the file.
+    let port = common::free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let mut env = env.to_vec();
+    env.extend([("LISTEN", listen.as_str()), ("METRICS_LISTEN", ""), ("RENDER_POOL_SIZE", "1")]);
+    let mut cmd = Command::new(SITE);
+    for (var, _) in VARIABLES.iter() {
+        cmd.env_remove(var);
+    }
+    let child = cmd
+        .current_dir(&dir)
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start site");
+    let client = common::client();
+    common::wait_healthy(&client, port).await;
+    assert!(db.exists(), "the database the credential names was opened");
+    let metrics = |bearer: Option<&str>| {
+        let mut r = client.get(format!("http://{listen}/metrics"));
+        if let Some(b) = bearer {
+            r = r.bearer_auth(b);
+        }
+        r.send()
+    };
+    assert_eq!(metrics(None).await.expect("metrics").status(), reqwest::StatusCode::UNAUTHORIZED);
+    let r = metrics(Some(token)).await.expect("metrics");
+    assert_eq!(r.status(), reqwest::StatusCode::OK);
+    assert!(r.text().await.expect("text").contains("site_build_info"));
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let output = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .expect("join")
+        .expect("wait");
+    let logs = format!("{}{}", stdout(&output), stderr(&output));
+    for secret in [token, hook_secret, "swordfish"] {
+        assert!(!logs.contains(secret), "the log holds {secret}:\n{logs}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

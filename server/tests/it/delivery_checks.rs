@@ -146,7 +146,7 @@ async fn adding_a_number_stops_its_pending_and_failed_notifications_and_retry_se
         server.state.notifier.refresh_summary().await;
         let metrics = server.metrics().await;
         assert!(
-            metrics.contains("notification_deliveries_24h{channel=\"webhook\",outcome=\"suppressed\"} 2"),
+            metrics.contains("site_notification_deliveries_24h{channel=\"webhook\",outcome=\"suppressed\"} 2"),
             "{name}: {metrics}"
         );
         let (html, _) = page(&server, &session, "/admin/health").await;

@@ -112,6 +112,8 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
         "Restart=on-failure",
         "EnvironmentFile=/etc/site/site.env",
         "KillSignal=SIGTERM",
+        "Type=notify",
+        "NotifyAccess=main",
     ] {
         assert!(unit.lines().any(|l| l == line), "deploy/site.service lacks {line}");
     }
@@ -126,6 +128,23 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
         stop * 1000 >= grace_ms + drain_ms + 10_000,
         "TimeoutStopSec={stop} leaves no room after the {drain_ms} ms drain and the {grace_ms} ms grace"
     );
+    // Every secret's credential is there to uncomment, named as the server looks for it.
+    for key in site_server::config::SECRET_KEYS {
+        let name = site_server::config::settings::by_key(key)
+            .expect("a setting")
+            .var
+            .to_ascii_lowercase();
+        let line = format!("#LoadCredential={name}:/etc/site/credentials/{name}");
+        assert!(unit.lines().any(|l| l == line), "deploy/site.service lacks {line}");
+    }
+    // The watchdog is pinged every half period (main.rs), and may wait a whole ping period
+    // for a busy writer: at least 10 s each.
+    let watchdog: u64 = unit
+        .lines()
+        .find_map(|l| l.strip_prefix("WatchdogSec="))
+        .and_then(|v| v.trim_end_matches('s').parse().ok())
+        .expect("WatchdogSec in seconds");
+    assert!(watchdog >= 20, "WatchdogSec={watchdog} leaves a writer no time to answer");
     // The database lives in the state directory, the one place the unit may write.
     let env = deploy("site.env");
     assert!(env.lines().any(|l| l == "DATABASE_URL=sqlite:///var/lib/site/site.db"));
@@ -204,6 +223,7 @@ fn the_admin_wrapper_is_a_valid_shell_script_running_site_as_the_service_does() 
         "EnvironmentFile=/etc/site/site.env",
         "WorkingDirectory=/var/lib/site",
         "/usr/local/bin/site \"$@\"",
+        "LoadCredential=",
     ] {
         assert!(script.contains(part), "deploy/site-admin lacks {part}");
     }

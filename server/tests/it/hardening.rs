@@ -105,7 +105,7 @@ async fn state_changing_requests_from_other_sites_are_refused_on_every_route() {
     assert!(r.headers()[LOCATION].to_str().expect("ascii").starts_with("/callback-requested"));
     assert_eq!(s.state.store.count_leads().await.expect("count"), 2);
     let metrics = s.metrics().await;
-    assert!(metrics.contains("leads_rejected_total{reason=\"cross_site\"} 5"), "{metrics}");
+    assert!(metrics.contains("site_leads_rejected_total{reason=\"cross_site\"} 5"), "{metrics}");
 }
 
 /// Reads what the server sends until it closes the connection; None when it is still open
@@ -173,7 +173,7 @@ async fn slow_clients_are_cut_off_by_deadlines() {
     assert!(answer.contains(site_server::api::MSG_TIMEOUT));
     assert_eq!(s.state.store.count_leads().await.expect("count"), 0);
     let metrics = s.metrics().await;
-    assert!(metrics.contains("leads_rejected_total{reason=\"timeout\"} 1"), "{metrics}");
+    assert!(metrics.contains("site_leads_rejected_total{reason=\"timeout\"} 1"), "{metrics}");
 }
 
 #[tokio::test]
@@ -221,7 +221,7 @@ async fn metrics_live_on_their_own_listener_or_behind_a_token() {
     );
     let metrics = s.metrics().await;
     assert!(
-        metrics.contains("leads_accepted_total") && metrics.contains("outbox_oldest_undelivered_seconds"),
+        metrics.contains("site_leads_accepted_total") && metrics.contains("site_outbox_oldest_undelivered_seconds"),
         "{metrics}"
     );
 
@@ -239,7 +239,7 @@ async fn metrics_live_on_their_own_listener_or_behind_a_token() {
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     let r = s.client.get(s.url("/metrics")).bearer_auth(token).send().await.expect("get");
     assert_eq!(r.status(), StatusCode::OK);
-    assert!(r.text().await.expect("text").contains("leads_accepted_total"));
+    assert!(r.text().await.expect("text").contains("site_leads_accepted_total"));
 }
 
 #[tokio::test]

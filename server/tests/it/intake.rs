@@ -182,7 +182,7 @@ async fn the_worker_delivers_a_submission_e_mail_to_the_real_smtp_server() {
     assert_eq!(s.state.store.outbox_counts(Outbox::Mail).await.expect("counts").delivered, 1);
     let metrics = s.metrics().await;
     assert!(
-        metrics.contains("notification_deliveries_total{channel=\"submission_email\",outcome=\"delivered\"} 1"),
+        metrics.contains("site_notification_deliveries_total{channel=\"submission_email\",outcome=\"delivered\"} 1"),
         "{metrics}"
     );
 }

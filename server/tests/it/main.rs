@@ -49,3 +49,4 @@ mod signin;
 mod staff;
 mod store;
 mod store_postgres;
+mod systemd;

@@ -76,10 +76,10 @@ async fn a_lead_arrives_by_email_with_everything_a_caller_needs() {
     assert_eq!((counts.delivered, counts.pending, counts.failed), (2, 0, 0));
     let metrics = s.metrics().await;
     assert!(
-        metrics.contains("notification_deliveries_total{channel=\"email\",outcome=\"delivered\"} 2"),
+        metrics.contains("site_notification_deliveries_total{channel=\"email\",outcome=\"delivered\"} 2"),
         "{metrics}"
     );
-    assert!(metrics.contains("notification_delivery_seconds_count 2"));
+    assert!(metrics.contains("site_notification_delivery_seconds_count 2"));
 }
 
 #[tokio::test]
@@ -110,7 +110,7 @@ async fn an_smtp_outage_delays_e_mails_but_loses_none() {
     }
     let metrics = s.metrics().await;
     assert!(
-        metrics.contains("notification_deliveries_total{channel=\"email\",outcome=\"retry\"}"),
+        metrics.contains("site_notification_deliveries_total{channel=\"email\",outcome=\"retry\"}"),
         "retries were counted"
     );
 }
@@ -257,7 +257,9 @@ async fn a_send_to_a_silent_peer_ends_at_its_deadline_and_is_retried() {
         let metrics = s.metrics().await;
         for channel in ["email", "webhook"] {
             assert!(
-                metrics.contains(&format!("notification_deliveries_total{{channel=\"{channel}\",outcome=\"retry\"}}")),
+                metrics.contains(&format!(
+                    "site_notification_deliveries_total{{channel=\"{channel}\",outcome=\"retry\"}}"
+                )),
                 "{name}: {channel} retries counted: {metrics}"
             );
         }

@@ -51,7 +51,7 @@ async fn a_notification_is_retried_far_past_ten_attempts_until_delivered() {
     common::eventually(30, "25 failed attempts", async || {
         metric(
             &s.metrics().await,
-            "notification_deliveries_total{channel=\"email\",outcome=\"retry\"}",
+            "site_notification_deliveries_total{channel=\"email\",outcome=\"retry\"}",
         ) >= 25.0
     })
     .await;
@@ -104,8 +104,8 @@ async fn after_three_days_a_notification_is_given_up_shown_and_sent_again_by_the
     common::eventually(10, "the failures in /metrics", async || {
         let m = s.metrics().await;
         ["leads", "mail"].iter().all(|o| {
-            metric(&m, &format!("outbox_depth{{outbox=\"{o}\",status=\"failed\"}}")) == 1.0
-                && metric(&m, &format!("outbox_oldest_undelivered_seconds{{outbox=\"{o}\"}}")) >= 73.0 * 3600.0
+            metric(&m, &format!("site_outbox_depth{{outbox=\"{o}\",status=\"failed\"}}")) == 1.0
+                && metric(&m, &format!("site_outbox_oldest_undelivered_seconds{{outbox=\"{o}\"}}")) >= 73.0 * 3600.0
         })
     })
     .await;
@@ -132,8 +132,8 @@ async fn after_three_days_a_notification_is_given_up_shown_and_sent_again_by_the
     common::eventually(10, "delivered and no longer counted as undelivered", async || {
         let m = s.metrics().await;
         ["leads", "mail"].iter().all(|o| {
-            metric(&m, &format!("outbox_depth{{outbox=\"{o}\",status=\"failed\"}}")) == 0.0
-                && metric(&m, &format!("outbox_oldest_undelivered_seconds{{outbox=\"{o}\"}}")) == 0.0
+            metric(&m, &format!("site_outbox_depth{{outbox=\"{o}\",status=\"failed\"}}")) == 0.0
+                && metric(&m, &format!("site_outbox_oldest_undelivered_seconds{{outbox=\"{o}\"}}")) == 0.0
         })
     })
     .await;
@@ -182,7 +182,7 @@ async fn a_webhook_redirect_is_a_failed_delivery_never_followed() {
     common::eventually(20, "two failed attempts", async || {
         metric(
             &s.metrics().await,
-            "notification_deliveries_total{channel=\"webhook\",outcome=\"retry\"}",
+            "site_notification_deliveries_total{channel=\"webhook\",outcome=\"retry\"}",
         ) >= 2.0
     })
     .await;
@@ -248,7 +248,7 @@ async fn smtp_to_a_non_loopback_host_is_never_sent_in_clear() {
     common::eventually(20, "two refused attempts", async || {
         metric(
             &s.metrics().await,
-            "notification_deliveries_total{channel=\"email\",outcome=\"retry\"}",
+            "site_notification_deliveries_total{channel=\"email\",outcome=\"retry\"}",
         ) >= 2.0
     })
     .await;

@@ -481,12 +481,12 @@ async fn the_server_backs_up_on_its_own_prunes_the_oldest_and_reports_it_in_metr
             Ok(r) => r.text().await.unwrap_or_default(),
             Err(_) => String::new(),
         };
-        metrics.contains("backup_last_ok 1")
+        metrics.contains("site_backup_last_ok 1")
     })
     .await;
     let success: f64 = metrics
         .lines()
-        .find_map(|l| l.strip_prefix("backup_last_success_timestamp_seconds "))
+        .find_map(|l| l.strip_prefix("site_backup_last_success_timestamp_seconds "))
         .and_then(|v| v.parse().ok())
         .expect("last success");
     let now = std::time::SystemTime::now()
@@ -494,7 +494,7 @@ async fn the_server_backs_up_on_its_own_prunes_the_oldest_and_reports_it_in_metr
         .expect("now")
         .as_secs_f64();
     assert!(now - success < 120.0, "{metrics}");
-    assert!(metrics.contains("backup_failures_total 0"), "{metrics}");
+    assert!(metrics.contains("site_backup_failures_total 0"), "{metrics}");
     let mut names: Vec<String> = std::fs::read_dir(&backups)
         .expect("dir")
         .flatten()

@@ -80,10 +80,10 @@ async fn a_full_render_queue_answers_503_with_retry_after() {
     assert_eq!(s.get("/hvac").await.status(), StatusCode::OK);
     // Both show in /metrics: the refusals, and the 5xx answers among all answers.
     let metrics = s.metrics().await;
-    assert!(metrics.contains(&format!("render_queue_rejected_total {busy}\n")), "{metrics}");
+    assert!(metrics.contains(&format!("site_render_queue_rejected_total {busy}\n")), "{metrics}");
     assert!(
-        metrics.contains(&format!("http_responses_total{{class=\"5xx\"}} {}\n", busy + failed)),
+        metrics.contains(&format!("site_http_responses_total{{class=\"5xx\"}} {}\n", busy + failed)),
         "{metrics}"
     );
-    assert!(metrics.contains("http_responses_total{class=\"2xx\"} 1\n"), "{metrics}");
+    assert!(metrics.contains("site_http_responses_total{class=\"2xx\"} 1\n"), "{metrics}");
 }

@@ -499,3 +499,63 @@ async fn script_free_variants_exist_only_when_switched_on() {
         assert!(body.contains("<h1"), "{path}");
     }
 }
+
+/// /metrics as dashboards read it: the standard process figures, the build, and request
+/// durations by route template, every path a visitor makes up under one label value, and
+/// every other series named `site_…`.
+#[tokio::test]
+async fn metrics_show_the_process_the_build_and_durations_by_route() {
+    let s = common::start_with(common::config(&[]), site_server::assets::SSR_BUNDLE).await;
+    for path in ["/", "/hvac-pro"] {
+        assert!(s.get(path).await.status().as_u16() < 400, "{path}");
+    }
+    for path in ["/made-up-one", "/made-up-two/deeper", "/wp-login.php"] {
+        assert_eq!(s.get(path).await.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    assert_eq!(s.get("/healthz").await.status(), StatusCode::OK);
+    let m = s.metrics().await;
+    let sample = |series: &str| -> Option<f64> {
+        m.lines()
+            .find_map(|l| l.strip_prefix(series).and_then(|rest| rest.strip_prefix(' ')))
+            .and_then(|v| v.parse().ok())
+    };
+    let count = |route: &str| sample(&format!("site_http_request_duration_seconds_count{{route=\"{route}\"}}"));
+    assert_eq!(count("(page)"), Some(2.0), "{m}");
+    assert_eq!(count("(unmatched)"), Some(3.0), "{m}");
+    assert_eq!(count("/healthz"), Some(1.0), "{m}");
+    assert_eq!(
+        sample("site_http_request_duration_seconds_bucket{route=\"/healthz\",le=\"+Inf\"}"),
+        Some(1.0),
+        "{m}"
+    );
+    assert!(
+        !m.contains("made-up") && !m.contains("wp-login"),
+        "a made-up path became a label:\n{m}"
+    );
+
+    let (version, commit) = (site_server::ops::version::VERSION, site_server::ops::version::COMMIT);
+    assert_eq!(
+        sample(&format!("site_build_info{{version=\"{version}\",commit=\"{commit}\"}}")),
+        Some(1.0),
+        "{m}"
+    );
+    assert!(sample("process_resident_memory_bytes").is_some_and(|b| b > 1_000_000.0), "{m}");
+    assert!(sample("process_virtual_memory_bytes").is_some_and(|b| b > 1_000_000.0), "{m}");
+    assert!(sample("process_cpu_seconds_total").is_some_and(|c| c > 0.0), "{m}");
+    let (open, max) = (sample("process_open_fds"), sample("process_max_fds"));
+    assert!(
+        open.is_some_and(|o| o > 2.0) && max.is_some_and(|x| x >= open.unwrap_or(0.0)),
+        "{m}"
+    );
+    let now = site_server::store::now_ms() as f64 / 1000.0;
+    assert!(
+        sample("process_start_time_seconds").is_some_and(|t| t <= now && t > now - 86_400.0),
+        "the test process started within a day: {m}"
+    );
+    for line in m.lines().filter(|l| !l.starts_with('#')) {
+        assert!(
+            line.starts_with("site_") || line.starts_with("process_"),
+            "unprefixed series: {line}"
+        );
+    }
+}

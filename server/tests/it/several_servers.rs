@@ -208,24 +208,24 @@ async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies(
         let mut leader = None;
         common::eventually(30, "one of the two runs the jobs and exports the outbox", async || {
             let figures = [one.metrics().await, two.metrics().await];
-            let leaders: Vec<usize> = (0..2).filter(|i| sample(&figures[*i], "jobs_leader") == Some(1.0)).collect();
-            if leaders.len() != 1 || !figures.iter().all(|m| sample(m, "jobs_leader").is_some()) {
+            let leaders: Vec<usize> = (0..2).filter(|i| sample(&figures[*i], "site_jobs_leader") == Some(1.0)).collect();
+            if leaders.len() != 1 || !figures.iter().all(|m| sample(m, "site_jobs_leader").is_some()) {
                 return false;
             }
             let (l, other) = (&figures[leaders[0]], &figures[1 - leaders[0]]);
-            assert_eq!(sample(other, "jobs_leader"), Some(0.0), "{name}");
+            assert_eq!(sample(other, "site_jobs_leader"), Some(0.0), "{name}");
             assert_eq!(
-                sample(other, "scheduled_job_runs_total{job=\"retention\"}"),
+                sample(other, "site_scheduled_job_runs_total{job=\"retention\"}"),
                 None,
                 "{name}: only the leader purges"
             );
             assert!(
-                !other.contains("outbox_depth{") && !other.contains("outbox_oldest_undelivered_seconds{"),
+                !other.contains("site_outbox_depth{") && !other.contains("site_outbox_oldest_undelivered_seconds{"),
                 "{name}: the database's figures come from the leader only: {other}"
             );
             leader = Some(leaders[0]);
-            sample(l, "scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
-                && sample(l, "outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
+            sample(l, "site_scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
+                && sample(l, "site_outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
         })
         .await;
         let leader = leader.expect("a leader");
@@ -237,9 +237,9 @@ async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies(
         let survivor = &servers[1 - leader];
         common::eventually(30, "the other server takes the jobs over", async || {
             let m = survivor.metrics().await;
-            sample(&m, "jobs_leader") == Some(1.0)
-                && sample(&m, "scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
-                && sample(&m, "outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
+            sample(&m, "site_jobs_leader") == Some(1.0)
+                && sample(&m, "site_scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
+                && sample(&m, "site_outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
         })
         .await;
         let now_held = survivor.state.store.jobs_leader().await.expect("read").expect("held");

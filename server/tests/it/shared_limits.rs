@@ -250,9 +250,9 @@ async fn a_slow_console_query_does_not_hold_up_a_session_check() {
     server.state.store.close().await;
 }
 
-/// The sample of `rate_limit_fallbacks_total` for `limit` in a /metrics text (0 when absent).
+/// The sample of `site_rate_limit_fallbacks_total` for `limit` in a /metrics text (0 when absent).
 fn fallbacks(metrics: &str, limit: &str) -> u64 {
-    let prefix = format!("rate_limit_fallbacks_total{{limit=\"{limit}\"}} ");
+    let prefix = format!("site_rate_limit_fallbacks_total{{limit=\"{limit}\"}} ");
     metrics
         .lines()
         .find_map(|l| l.strip_prefix(&prefix))

@@ -108,6 +108,33 @@ async fn a_repeat_within_ten_minutes_returns_the_first_lead() {
     }
 }
 
+/// systemd's watchdog pings while the writer answers a ping (main.rs): it answers while it
+/// commits groups, and says it has stopped once closed.
+#[tokio::test]
+async fn the_writer_answers_a_ping_amid_writes_and_not_once_closed() {
+    for (name, store) in stores().await {
+        store.ping().await.unwrap_or_else(|e| panic!("{name}: an idle writer answers: {e}"));
+        let mut tasks = Vec::new();
+        for i in 0..50 {
+            let store = Arc::clone(&store);
+            tasks.push(tokio::spawn(async move {
+                store
+                    .submit_lead(lead(&format!("+1412555{:04}", 3000 + i), "solar"), vec![], now_ms())
+                    .await
+            }));
+        }
+        store.ping().await.unwrap_or_else(|e| panic!("{name}: a busy writer answers: {e}"));
+        for t in tasks {
+            t.await.expect("task").expect("submit");
+        }
+        store.close().await;
+        assert!(
+            matches!(store.ping().await, Err(site_server::store::StoreError::WriterStopped)),
+            "{name}: a closed writer does not answer"
+        );
+    }
+}
+
 #[tokio::test]
 async fn concurrent_submissions_are_all_committed() {
     for (name, store) in stores().await {

@@ -42,15 +42,26 @@ pub(super) enum Op {
     },
 }
 
+/// What the writer's queue carries.
+pub(super) enum Queued {
+    Write(Op),
+    /// Answered once the group it was taken with is finished (`Writer::ping`).
+    Ping(oneshot::Sender<()>),
+}
+
 impl PgStore {
     pub(super) async fn send(&self, op: Op) -> Result<(), StoreError> {
+        self.queue(Queued::Write(op)).await
+    }
+
+    async fn queue(&self, queued: Queued) -> Result<(), StoreError> {
         let sender = self
             .writer
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
             .ok_or(StoreError::WriterStopped)?;
-        sender.send(op).await.map_err(|_| StoreError::WriterStopped)
+        sender.send(queued).await.map_err(|_| StoreError::WriterStopped)
     }
 }
 
@@ -67,6 +78,12 @@ impl Writer for PgStore {
             .unwrap_or_else(|p| p.into_inner())
             .as_ref()
             .is_some_and(|s| !s.is_closed())
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.queue(Queued::Ping(reply)).await?;
+        answer.await.map_err(|_| StoreError::WriterStopped)
     }
 
     async fn close(&self) {
@@ -148,7 +165,11 @@ impl Prepared {
 /// trips never wait behind request tasks for a turn on the server's runtime (under load that
 /// wait, six times a group, cost more than the database's own work). The receiver answers
 /// once the writer has stopped (its queue closed and the last group committed).
-pub(super) async fn start(target: PgTarget, schema: Option<&str>, ops: mpsc::Receiver<Op>) -> Result<oneshot::Receiver<()>, StoreError> {
+pub(super) async fn start(
+    target: PgTarget,
+    schema: Option<&str>,
+    ops: mpsc::Receiver<Queued>,
+) -> Result<oneshot::Receiver<()>, StoreError> {
     let (ready_tx, ready) = oneshot::channel::<Result<(), StoreError>>();
     let (done_tx, done) = oneshot::channel::<()>();
     let schema = schema.map(str::to_string);
@@ -185,14 +206,25 @@ pub(super) async fn start(target: PgTarget, schema: Option<&str>, ops: mpsc::Rec
     Ok(done)
 }
 
-async fn writer_loop(mut conn: Option<Prepared>, target: PgTarget, schema: Option<String>, mut ops: mpsc::Receiver<Op>) {
+async fn writer_loop(mut conn: Option<Prepared>, target: PgTarget, schema: Option<String>, mut ops: mpsc::Receiver<Queued>) {
     while let Some(first) = ops.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match ops.try_recv() {
-                Ok(op) => batch.push(op),
-                Err(_) => break,
+        let mut batch = Vec::new();
+        let mut pings = Vec::new();
+        let mut next = Some(first);
+        while let Some(op) = next {
+            match op {
+                Queued::Write(op) => batch.push(op),
+                Queued::Ping(reply) => pings.push(reply),
             }
+            next = if batch.len() < MAX_BATCH { ops.try_recv().ok() } else { None };
+        }
+        // A ping proves the loop turns, not that the database answers: a database that is
+        // down makes writes fail (and /healthz stays up), it is no reason to restart.
+        if batch.is_empty() {
+            for ping in pings {
+                let _ = ping.send(());
+            }
+            continue;
         }
         // A lost connection (database restart, failover) is replaced before the next group.
         if conn.as_ref().is_none_or(|c| c.client.is_closed()) {
@@ -207,6 +239,9 @@ async fn writer_loop(mut conn: Option<Prepared>, target: PgTarget, schema: Optio
         match conn.as_mut() {
             Some(c) => commit_batch(c, batch).await,
             None => drop(batch), // dropping the replies tells every waiter it failed
+        }
+        for ping in pings {
+            let _ = ping.send(());
         }
     }
 }

@@ -13,9 +13,16 @@ use super::SqliteStore;
 use crate::store::backend::Writer;
 use crate::store::{MAX_BATCH, StoreError};
 
-/// Work for the writer: runs inside the group transaction and returns what to do once the
-/// group's commit succeeded (true) or failed (false).
-pub(super) type Job = Box<dyn FnOnce(&Connection) -> Box<dyn FnOnce(bool) + Send> + Send>;
+/// A write for the writer: runs inside the group transaction and returns what to do once
+/// the group's commit succeeded (true) or failed (false).
+pub(super) type Write = Box<dyn FnOnce(&Connection) -> Box<dyn FnOnce(bool) + Send> + Send>;
+
+/// What the writer's queue carries.
+pub(super) enum Job {
+    Write(Write),
+    /// Answered once the group it was taken with is finished (`Writer::ping`).
+    Ping(oneshot::Sender<()>),
+}
 
 /// Starts the writer thread on `conn`.
 pub(super) fn start(conn: Connection) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
@@ -34,7 +41,7 @@ impl SqliteStore {
         f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, StoreError> {
         let (reply, answer) = oneshot::channel();
-        let job: Job = Box::new(move |conn: &Connection| {
+        let job: Write = Box::new(move |conn: &Connection| {
             let result = in_savepoint(conn, f);
             Box::new(move |committed: bool| {
                 let outcome = match (committed, result) {
@@ -50,7 +57,7 @@ impl SqliteStore {
             .unwrap_or_else(|p| p.into_inner())
             .clone()
             .ok_or(StoreError::WriterStopped)?;
-        sender.send(job).await.map_err(|_| StoreError::WriterStopped)?;
+        sender.send(Job::Write(job)).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 }
@@ -77,6 +84,18 @@ impl Writer for SqliteStore {
         sender_open && thread_running
     }
 
+    async fn ping(&self) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let sender = self
+            .writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or(StoreError::WriterStopped)?;
+        sender.send(Job::Ping(reply)).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)
+    }
+
     async fn close(&self) {
         // Dropping the sender lets the writer drain what is queued and stop.
         drop(self.writer.lock().unwrap_or_else(|p| p.into_inner()).take());
@@ -89,18 +108,26 @@ impl Writer for SqliteStore {
 
 fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>) {
     while let Some(first) = jobs.blocking_recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match jobs.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
+        let mut batch = Vec::new();
+        let mut pings = Vec::new();
+        let mut next = Some(first);
+        while let Some(job) = next {
+            match job {
+                Job::Write(write) => batch.push(write),
+                Job::Ping(reply) => pings.push(reply),
             }
+            next = if batch.len() < MAX_BATCH { jobs.try_recv().ok() } else { None };
         }
-        commit_batch(&mut conn, batch);
+        if !batch.is_empty() {
+            commit_batch(&mut conn, batch);
+        }
+        for ping in pings {
+            let _ = ping.send(());
+        }
     }
 }
 
-fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
+fn commit_batch(conn: &mut Connection, batch: Vec<Write>) {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
         tracing::error!(error = %e, "cannot begin a write transaction");
         for job in batch {
