@@ -1,5 +1,5 @@
-# RingReady website. `make run` builds everything and starts the site; `make test` runs
-# every test suite; `make` alone lists the targets. Both install what is missing: npm
+# RingReady website. `make run` builds everything and starts the site; `make check` is the
+# fast loop to run while working; `make test` runs every test suite; `make` alone lists the targets. Both install what is missing: npm
 # packages, the Python tools' virtualenv, and Debian's chromium, Java and python3-venv
 # (through apt-get, with sudo when not root).
 
@@ -22,7 +22,7 @@ NODE_MIN := 20.19.0
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types test test-rust test-js test-e2e test-api test-cluster test-restore typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test test-rust test-js test-e2e test-api test-cluster test-restore typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -103,7 +103,18 @@ java:
 	fi
 
 ## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL).
-test: lint test-js test-rust test-e2e test-api test-restore test-cluster
+test: lint test-js deploy-tools test-rust test-e2e test-api test-restore test-cluster
+
+# The integration test modules `make check` leaves to `make test`: each starts servers as
+# processes, crashes or upgrades them, or loads a database, and takes from tens of seconds
+# to minutes (docs/development.md, "The fast loop: `make check`"). A module is fast unless named here.
+SLOW_IT := process crash admin_load several_servers rolling copy_store exposure systemd
+
+## The fast loop while working (a few minutes): lint, type checks, vitest, the bench report's test, the Rust unit tests and the fast integration tests.
+check: lint test-js
+	python3 -m unittest bench/test_report.py
+	$(CARGO) test --locked --workspace --lib
+	$(CARGO) test --locked -p site-server --test it -- $(foreach m,$(SLOW_IT),--skip $(m)::)
 
 ## Runs the restore drill: the disk dies under steady and burst lead traffic, Litestream's replica (a directory, then an S3 bucket on moto) brings the leads back.
 test-restore: web tools faketime
@@ -141,8 +152,8 @@ typecheck: deps
 test-js: deps typecheck
 	npx vitest run
 
-## Runs the Rust tests (unit and integration).
-test-rust: web deploy-tools
+## Runs the Rust tests (unit and integration); the deploy/ checks skip, naming `make deploy-tools`, without caddy and systemd.
+test-rust: web
 	$(CARGO) test --locked --workspace --no-fail-fast
 
 ## Runs the browser tests (Playwright on Debian's chromium), the HTML checker and axe included.
@@ -155,7 +166,7 @@ test-api: web tools
 	$(CARGO) build --locked --bin site
 	python3 scripts/api-contract.py
 
-## Measures the site against its budgets (README, Benchmarks); BENCH_ONLY=leads runs one section.
+## Measures the site and writes the figures into docs/benchmarks.md; BENCH_ONLY=leads runs one section.
 bench: build chromium
 	python3 bench/bench.py
 

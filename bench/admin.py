@@ -24,7 +24,7 @@ import urllib.parse
 
 from common import percentile, sign_in
 
-# BENCH_ADMIN_LEADS: fewer for a quick try of the section itself (the README's figures are at 1M).
+# BENCH_ADMIN_LEADS: fewer for a quick try of the section itself (docs/benchmarks.md's figures are at 1M).
 LEADS = int(os.environ.get("BENCH_ADMIN_LEADS", "1000000"))
 P95_AIM_MS = 50
 REQUESTS = int(os.environ.get("BENCH_ADMIN_REQUESTS", "200"))

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""`make bench`: measures the site against its performance budgets (README, Benchmarks) in one run.
+"""`make bench`: measures the site against its performance budgets in one run, and writes each
+section's summary into docs/benchmarks.md (bench/report.py: the generated part, with the date
+and the commit; a section not run keeps its previous figures). BENCH_WRITE_DOCS=0 only prints.
 
 This file holds main() and the list of sections; common.py what they share (starting a
 `site` process, HTTP, a staff session, `site seed`, a PostgreSQL database for the run, the
@@ -64,6 +66,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -75,6 +78,7 @@ import leads  # noqa: E402
 import lighthouse  # noqa: E402
 import ops  # noqa: E402
 import render  # noqa: E402
+import report  # noqa: E402
 import sizes  # noqa: E402
 import throughput  # noqa: E402
 from common import ROOT, Bench, BenchError, Knobs, run  # noqa: E402
@@ -138,6 +142,17 @@ def versions(bench):
     return f"{bench.cores} cores, {node}, {nginx}, {wrk}"
 
 
+def write_docs(bench, ran, date, machine, extra):
+    """Each section run gets its block in docs/benchmarks.md, replacing the previous one."""
+    order = [name for name, _ in SECTIONS]
+    sha = report.commit(ROOT)
+    blocks = {name: report.section_block(name, date, sha, machine, bench.rows_of(name), extra.get(name, ""))
+              for name in ran}
+    path = os.path.join(ROOT, "docs", "benchmarks.md")
+    report.write(path, blocks, order)
+    print(f"\nwrote {', '.join(ran)} into {os.path.relpath(path, ROOT)} (commit {sha}, {date})", flush=True)
+
+
 # ================================================================== main
 def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -151,14 +166,21 @@ def main():
     try:
         check_tools(bench)
         print(f"site bench: {versions(bench)}", flush=True)
+        started = time.strftime("%Y-%m-%d", time.gmtime())
+        machine = f"{versions(bench)}, load average {os.getloadavg()[0]:.1f} at the start"
         figures = {}
         for name, measure in SECTIONS:
             if measure and name in bench.knobs.only:
+                bench.section = name
                 figures[name] = measure(bench)
         bench.summary()
+        extra = {}
         if figures.get("lighthouse"):
+            extra["lighthouse"] = lighthouse.markdown(bench, figures["lighthouse"])
             bench.say("Lighthouse summary (Markdown)")
-            print(lighthouse.markdown(bench, figures["lighthouse"]))
+            print(extra["lighthouse"])
+        if os.environ.get("BENCH_WRITE_DOCS", "1") != "0":
+            write_docs(bench, [n for n in figures], started, machine, extra)
         failed, code = False, 0
     except BenchError as e:
         print(f"bench: {e}", file=sys.stderr)

@@ -91,6 +91,7 @@ class Bench:
         self.procs = []
         self.logs = []
         self.rows = []
+        self.section = None  # the section running: each summary row is filed under it
         self.cleanups = []
 
     # -------------------------------------------------------------- output
@@ -104,12 +105,16 @@ class Bench:
 
     def row(self, *cells):
         """A line of the summary printed at the end: what, figures, aim, verdict."""
-        self.rows.append(tuple(cells) + ("",) * (4 - len(cells)))
+        self.rows.append((self.section, tuple(cells) + ("",) * (4 - len(cells))))
 
     def summary(self):
         self.say("summary")
-        for cells in self.rows:
+        for _, cells in self.rows:
             print("%-28s %-38s %-28s %s" % cells)
+
+    def rows_of(self, section):
+        """The summary rows a section made (docs/benchmarks.md gets them, bench/report.py)."""
+        return [cells for name, cells in self.rows if name == section]
 
     def path(self, *parts):
         return os.path.join(self.tmp, *parts)

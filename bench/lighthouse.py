@@ -331,7 +331,7 @@ def print_target(bench, target, page, stripped):
 
 # ------------------------------------------------------------------ Markdown
 def markdown(bench, results):
-    """The Lighthouse rows as a Markdown table, for the README."""
+    """The Lighthouse rows as a Markdown table, for docs/benchmarks.md."""
     if results["note"]:
         return f"Lighthouse {results['note']}"
 

@@ -1,6 +1,10 @@
 //! The whole HTTP application, assembled in one place: the page routes and every API
 //! family's own router, under the security headers. Tests drive it over real HTTP
 //! (`axum::serve`) or in process (`tower::ServiceExt::oneshot`).
+//!
+//! `fn app(state) -> Router`: the page routes and every API family's `router()` under
+//! `api::guard` and the security headers, each answer counted by its status class; the
+//! console's routes come from `admin`. `metrics_app` is the metrics listener's router.
 
 use std::sync::Arc;
 

@@ -2,6 +2,10 @@
 //! environment variable the binary reads, each of them a flag too (the configuration's own
 //! are declared in `config/settings.rs`). `site --help` and `site COMMAND --help` are
 //! written from here; `main.rs` dispatches on what `parse` returns. A usage error exits 2.
+//!
+//! `VARIABLES` lists every variable `site` reads, with the key each sets; the settings are
+//! accepted after any command. `staff` brings its subcommands, `store` the
+//! `Outbox` that `site outbox retry` names.
 
 use std::path::PathBuf;
 use std::sync::LazyLock;

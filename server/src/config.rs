@@ -3,6 +3,9 @@
 //! (docs/decisions/005). This module keeps the typed struct and the validation; the
 //! settings a variable or a flag may set are declared once, for clap, in `settings.rs`. A
 //! bad value stops the server with a message naming the key and where it came from.
+//!
+//! `config/overrides.rs` turns the variables and flags into the last two layers;
+//! `config/report.rs` gives every value with its layer, secrets hidden.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;

@@ -2,6 +2,9 @@
 //! command line (`site --help` lists the commands and every environment variable); the
 //! operator's commands do their work in `site_server::ops` and `staff::cli`; this file
 //! dispatches, sets up the log, and runs the server.
+//!
+//! `site seed` (hidden from `--help`) goes to `Store::seed_leads`; serving takes the SQLite
+//! server lock (`ops::lock`) first.
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -8,6 +8,9 @@
 //! by the server running the scheduled jobs only (`site_jobs_leader 1`), so that a sum across
 //! servers counts them once; every other series is this server's own
 //! (docs/operations.md, "Monitoring").
+//!
+//! `Health` hands out `store`'s outbox and delivery counts to /metrics and the console's
+//! health page.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;

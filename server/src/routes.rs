@@ -1,6 +1,9 @@
 //! The page routes: pages, redirects, not-found, static assets, robots, sitemap, health and
 //! liveness; /metrics on its own listener (or behind a token). The API families bring their
 //! own routers; `app.rs` merges them.
+//!
+//! An asset of another release (a rolling upgrade: a page of the old release asking for its
+//! files) is read from the database, where each release records its own at start.
 
 use std::sync::Arc;
 

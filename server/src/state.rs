@@ -1,6 +1,11 @@
 //! The shared state every handler reads (`AppState`), and its construction at start:
 //! catalogue, consent wording, store, notifier, page table, render pool, error pages and
 //! security headers.
+//!
+//! `AppState::check` is what `site config check` builds of it: everything but the engines,
+//! the listener and the database. `AppState::record_assets` writes this release's hashed
+//! files to the database at start, or only marks the release started when the database
+//! already knows it (docs/decisions/024).
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -11,6 +11,17 @@
 //! A handler takes the session and the form as extractors (`StaffSession`, `FormFields`)
 //! and returns `Result<Response, ConsoleError>`: `error.rs` turns every failure into its
 //! answer, and `page::answer_errors` renders the refusals staff should read as message pages.
+//!
+//! The files: `access.rs` (the middleware, nothing else: `identify`, `require_session`,
+//! `private_headers`); `session.rs` (`StaffSession`, with the page frame and audit lines)
+//! and `form.rs` (`FormFields`), the handlers' extractors; `error.rs` (`ConsoleError`);
+//! `page.rs` (pages rendered per request through `pages::renderer`, and `answer_errors`);
+//! `links.rs` (the console's paths and query strings); `login.rs`, `cookies.rs`, `zone.rs`
+//! (the business's time zone, for the daily counts); one file per screen, its props in
+//! `server/src/pages/admin/` under the same name: `funnel.rs`, `leads.rs`, `submissions.rs`,
+//! `suppressions.rs`, `data_requests.rs`, `health.rs`, `audit.rs`; `export.rs` (the CSV
+//! exports, streamed in keyset batches) over `csv.rs` (RFC 4180, formulas neutralised).
+//! Inside `admin/` no two files import each other, and none imports `mod.rs`.
 
 pub mod access;
 mod audit;

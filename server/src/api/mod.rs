@@ -7,6 +7,15 @@
 //! pipeline of the public forms, each a `Form`) and `error`, the one error type, answered as
 //! a 4xx with `{"error": "<a sentence a visitor understands>"}` (or 503 when the database
 //! cannot take the write).
+//!
+//! The files: `error.rs` (`ApiError` and its JSON answer); `guard.rs` (the checks every
+//! request passes: deadlines, cross-site refusal, rate limit, declared size); `request.rs`
+//! (the extractors `Submission`, the body as fields, and `SentAs`, the declared encoding);
+//! `form.rs` (`handle::<F>`: honeypot, validate, store, 201 or 303, a refusal as JSON or as
+//! the form's page; the `Form` trait, implemented by `Callback` in `submit_lead.rs`,
+//! `AccountRequestForm` in `account_requests.rs` and `CampaignApplicationForm` in
+//! `campaign_applications.rs`; `store_submission`, a form that is not a lead stored with its
+//! staff e-mail). `pages` gives the no-JavaScript answers.
 
 pub mod account_requests;
 pub mod campaign_applications;

@@ -1,6 +1,6 @@
 //! Lead webhooks: the lead as JSON, POSTed with an HMAC-SHA256 signature of a timestamp and
 //! the body (`X-Signature-256: t=<unix seconds>,v1=<hex>`, the MAC of "<t>.<body>"), so a
-//! receiver can refuse a replayed delivery (README, "Webhook"), and an `Idempotency-Key`
+//! receiver can refuse a replayed delivery (docs/operations.md, "The webhook"), and an `Idempotency-Key`
 //! naming the notification (`lead-ID.webhook`), the same on every attempt and every server,
 //! so a receiver can drop a repeat sent after a crash (docs/decisions/019). Redirects are
 //! never followed: any 3xx is a failed delivery. Errors never carry the URL (it may hold a

@@ -2,6 +2,14 @@
 //! `site backup`, `site restore` and `site copy-store`, the server's own scheduled backups,
 //! and the lock that keeps two servers off one SQLite file. `main.rs` dispatches what
 //! `cli` parsed to these.
+//!
+//! One file per command: `version.rs` (`site --version`), `config_check.rs` (`site config
+//! check`: every value with its origin, every problem, through `AppState::check`; no
+//! listener, no database), `backup.rs` (`site backup`, scheduled backups and their pruning),
+//! `restore.rs`, `copy_store.rs` (SQLite to PostgreSQL, verified by count and hash), and
+//! `lock.rs` (one server per SQLite file). `tables.rs` lists every table in dependency
+//! order: the one list to extend when a migration adds one. Only `config_check.rs` imports
+//! `cli`, `config` and `state`.
 
 pub mod backup;
 pub mod config_check;

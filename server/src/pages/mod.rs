@@ -1,6 +1,13 @@
 //! The page layer: every canonical route with the props, head and structured data its
 //! render needs (a pure function of catalogue, config and icons, built once at start), the
 //! renderer that turns them into documents through the render cache, and the error pages.
+//!
+//! `props.rs` holds `PageProps`, whose types (and every type they reach) are generated into
+//! `client/lib/props.gen.ts`. `admin/` holds the console's props, one file per screen named
+//! as its handler in `server/src/admin/`, with the frame, the message page and `Labeled` in
+//! `admin/mod.rs`. `renderer.rs` renders through the cache (or, for one visitor's answer,
+//! without it); `errors.rs` the error pages; `legal.rs` the legal texts; `sign_in.rs` the
+//! sign-in page, rendered once and filled in per visit.
 
 pub mod admin;
 pub mod errors;

@@ -1,6 +1,10 @@
 //! Security headers on every answer (HSTS when the public URL is https), the cross-site
 //! rule for state-changing requests, and the per-client rate limit. Third-party hosts enter
 //! the CSP only while their switch is on in configuration.
+//!
+//! Rate limits are per IPv4 address or IPv6 /64, or per any other key (a staff session's
+//! budget); on PostgreSQL they are counted in the database for every server
+//! (docs/decisions/022).
 
 pub mod cross_site;
 pub mod rate_limit;

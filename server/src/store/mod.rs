@@ -10,6 +10,10 @@
 //! Writes from requests go through one writer per process that commits them in groups:
 //! each request waits until the transaction holding its row is durable, but many requests
 //! share one fsync. See docs/decisions/002-group-commit.md.
+//!
+//! Beside this file: `sql.rs` (the statements both run word for word, docs/decisions/015),
+//! `migrations.rs`, `erasure.rs` (`ERASURE`) and `seed.rs` (`SeedPlan`); each file says what
+//! it holds.
 
 mod assets;
 pub mod backend;

@@ -151,7 +151,7 @@ fn the_unit_is_hardened_restarts_and_waits_for_the_drain() {
     assert!(unit.lines().any(|l| l == "WorkingDirectory=/var/lib/site"));
 
     let Ok(version) = Command::new("systemd-analyze").arg("--version").output() else {
-        eprintln!("SKIPPED systemd-analyze verify: systemd-analyze is not installed (Debian package systemd)");
+        eprintln!("SKIPPED systemd-analyze verify: systemd-analyze is not installed: run `make deploy-tools` (Debian package systemd)");
         return;
     };
     assert!(version.status.success());
@@ -197,7 +197,7 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
         "Caddy replaces X-Forwarded-For with the address it saw (the server trusts its last entry)"
     );
     let Ok(version) = Command::new("caddy").arg("version").output() else {
-        eprintln!("SKIPPED caddy validate: caddy is not installed (Debian package caddy)");
+        eprintln!("SKIPPED caddy validate: caddy is not installed: run `make deploy-tools` (Debian package caddy)");
         return;
     };
     assert!(version.status.success());

@@ -1,6 +1,8 @@
 //! The repository's documents cannot drift from the code: the module map in
-//! docs/architecture.md ("Module map") matches the crate's `crate::` imports, and every
-//! comment or document cites only files and headings the repository has.
+//! docs/architecture.md ("Module map") matches the crate's `crate::` imports and keeps each
+//! row to a line, every comment or document cites only files and headings the repository
+//! has, a "`name` in `path`" pointer names a file that holds the name, and the README stays
+//! short enough to read in five minutes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -237,6 +239,26 @@ fn the_module_map_matches_the_crates_imports() {
     assert!(pairs.is_empty(), "modules that import each other: {pairs:?}");
 }
 
+/// A module map row fits on a line: the details belong in the module's own `//!` comment.
+const MODULE_MAP_ROW_MAX: usize = 200;
+
+#[test]
+fn module_map_rows_fit_on_a_line() {
+    let doc = read(&repo().join("docs/architecture.md"));
+    let section = doc.split("## Module map").nth(1).expect("a \"Module map\" section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let long: Vec<String> = section
+        .lines()
+        .filter(|l| l.starts_with("| `") && l.chars().count() > MODULE_MAP_ROW_MAX)
+        .map(|l| format!("{} characters: {}", l.chars().count(), l.chars().take(60).collect::<String>()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "module map rows over {MODULE_MAP_ROW_MAX} characters (move the details into the module's own //! comment):\n{}",
+        long.join("\n")
+    );
+}
+
 #[test]
 fn imports_are_read_from_single_and_grouped_uses() {
     let text = "use crate::store::Store;\nuse crate::{config::Config, phone, time::{now, Clock}};\n// crate::pages\nlet x = crate::metrics::Health;\nsite_server::ops";
@@ -387,7 +409,8 @@ fn comments_and_documents_cite_only_what_the_repository_has() {
             if path.ends_with(".md")
                 && let Some(quoted) = follows.strip_prefix(", \"").or_else(|| follows.strip_prefix(" \""))
                 && let Some((heading, _)) = quoted.split_once('"')
-                && !headings(&read(&top.join(&path))).contains(heading)
+                // A heading may be quoted across a line break.
+                && !headings(&read(&top.join(&path))).contains(&heading.split_whitespace().collect::<Vec<_>>().join(" "))
             {
                 problems.push(format!(
                     "{shown}: cites the heading \"{heading}\" of {path}, which it does not have"
@@ -414,6 +437,117 @@ fn the_citation_check_finds_what_it_should() {
     );
     assert!(exists(&repo(), "docs/decisions/001"));
     assert!(!exists(&repo(), "client/islands/NoSuchIsland.tsx"));
+}
+
+/// "`name` in `path`" (the path backticked or not, on the same line or the next): the name
+/// and the repository path it points into. Only paths from the repository's root are read
+/// (`server/src/x.rs`, `rustfmt.toml`); a path relative to its context (`admin/mod.rs`) is not.
+fn name_pointers(text: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let after_open = &rest[open + 1..];
+        let Some(close) = after_open.find('`') else { break };
+        let name = &after_open[..close];
+        let after = &after_open[close + 1..];
+        rest = after;
+        if name.is_empty() || name.contains('\n') {
+            continue;
+        }
+        let Some(tail) = after.strip_prefix(" in") else { continue };
+        if !tail.starts_with([' ', '\n']) {
+            continue; // "`x` into", "`x` inside"
+        }
+        // The next line of a comment starts with its marker.
+        let tail = tail.trim_start_matches([' ', '\n', '\t', '*', '/', '!', '#']);
+        let tail = tail.strip_prefix('`').unwrap_or(tail);
+        let path: String = tail
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+            .collect();
+        let path = path.trim_end_matches(['.', '-']).to_string();
+        let from_root = ROOTS.iter().any(|r| path.starts_with(&format!("{r}/")))
+            || (!path.contains('/') && path.contains('.') && repo().join(&path).is_file());
+        if from_root && path.rsplit('/').next().is_some_and(|last| last.contains('.')) {
+            found.push((name.to_string(), path));
+        }
+    }
+    found
+}
+
+/// Whether a file holds what a pointer names: every word of the name (`PageTable::build`:
+/// `PageTable` and `build`; `<Honeypot />`: `Honeypot`), placeholders aside (`N`,
+/// `<concern>`).
+fn holds(text: &str, name: &str) -> bool {
+    let mut words = String::new();
+    let mut rest = name;
+    while let Some(at) = rest.find('<') {
+        words.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        match after.find('>') {
+            Some(end) if after[..end].chars().all(|c| c.is_ascii_lowercase() || c == '_') && end > 0 => rest = &after[end + 1..],
+            _ => {
+                words.push('<');
+                rest = after;
+            }
+        }
+    }
+    words.push_str(rest);
+    words
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.chars().count() > 1)
+        .all(|w| text.contains(w))
+}
+
+#[test]
+fn pointers_to_a_name_in_a_file_hold() {
+    let top = repo();
+    let mut problems = Vec::new();
+    for (file, text) in repository_texts() {
+        let shown = file.strip_prefix(&top).unwrap_or(&file).display().to_string();
+        for (name, path) in name_pointers(&text) {
+            match std::fs::read_to_string(top.join(&path)) {
+                Ok(target) if holds(&target, &name) => {}
+                Ok(_) => problems.push(format!("{shown}: points at `{name}` in {path}, which does not hold it")),
+                Err(_) => problems.push(format!("{shown}: points at `{name}` in {path}, which the repository does not have")),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} pointers to fix:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_pointer_check_finds_what_it_should() {
+    let text = "/** nothing (`HONEYPOT_FIELD` in\n * server/src/forms/fields.rs). `x` in `dir` and `max_width` in `rustfmt.toml`, `y` into server/a.rs, `Labeled` in `admin/mod.rs` */";
+    assert_eq!(
+        name_pointers(text),
+        [
+            ("HONEYPOT_FIELD".to_string(), "server/src/forms/fields.rs".to_string()),
+            ("max_width".to_string(), "rustfmt.toml".to_string()),
+        ]
+    );
+    assert!(holds("impl PageTable { fn build() }", "PageTable::build"));
+    assert!(holds(
+        "fn migration(n, compatible_back_to)",
+        "migration!(N, …, compatible_back_to = M)"
+    ));
+    assert!(holds("pub use leads::Type;", "pub use <concern>::Type;"));
+    assert!(!holds("pub use leads::Lead;", "pub use <concern>::Type;"));
+    assert!(!holds("pub const OTHER: &str", "HONEYPOT_FIELD"));
+}
+
+/// The README is what a newcomer reads first: what the site is, what to install, the
+/// commands, the first five minutes, where things are. Everything else has a document.
+const README_MAX_LINES: usize = 150;
+
+#[test]
+fn the_readme_is_read_in_five_minutes() {
+    let readme = read(&repo().join("README.md"));
+    let lines = readme.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, over {README_MAX_LINES}: move details to docs/ (development.md, operations.md, product.md, benchmarks.md)"
+    );
 }
 
 #[test]
