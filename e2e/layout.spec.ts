@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 import { ACCOUNT_REQUESTS, accountDialog, chooseAccountType, expectStoredRequest, registrationDialog } from "./support/accounts";
 import { addForm, addStaff, signIn } from "./support/admin";
 import { application, applyLink, availableCampaigns, cards, dashboard, live } from "./support/campaigns";
-import { consolePageRoutes, LONG_SOURCE, type SeededConsole, seedMonthOnce } from "./support/console";
+import { chartEstimateShortfalls, consolePageRoutes, LONG_SOURCE, type SeededConsole, seedMonthOnce } from "./support/console";
 import { BROKEN_URL, MAIN_URL } from "./support/env";
 import { chooser, menuButton, nav, servicesMenu } from "./support/home";
 import { hydrate } from "./support/hydrate";
@@ -344,10 +344,12 @@ for (const screen of SCREENS) {
 
       await look(false);
 
-      // The funnel's charts: what they show; their figures, opened (each table scrolls inside its own box).
+      // The funnel's charts: what they show, then every label they could show at this scale;
+      // their figures, opened (each table scrolls inside its own box).
       await page.goto("/admin");
       await expect(page.getByRole("list", { name: "Leads per day by source: totals" })).toContainText(LONG_SOURCE);
       await expect(page.getByRole("img", { name: "Leads per day by service" }).locator("text")).toContainText(["0", "2,500", "5,000"]);
+      expect.soft(await chartEstimateShortfalls(page), "the charts' estimates of their text").toEqual([]);
       for (const figures of await page.locator("summary", { hasText: "Figures per day" }).all()) await press(figures);
       await expect(page.getByRole("table", { name: "Leads per day by source" })).toBeVisible();
       await check(page, "/admin with its figures per day open");

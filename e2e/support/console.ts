@@ -1,6 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { ASCENT_EM, DESCENT_EM, textWidth } from "../../client/features/admin/chartFrame";
+import { formatNumber } from "../../client/lib/format";
 import { execute, query } from "./db";
 import { MAIN_DB, repoRoot, resultsDir } from "./env";
 
@@ -112,4 +115,43 @@ async function seedMonth(): Promise<void> {
   );
   const [{ n }] = await query<{ n: number }>(MAIN_DB, "SELECT COUNT(*) AS n FROM leads WHERE utm_source = ?", [LONG_SOURCE]);
   if (n !== 40) throw new Error(`seeded ${n} of the 40 newsletter leads`);
+}
+
+/** Every label the funnel's charts can show: the axis's ticks for a busiest day of one lead to
+ * a hundred thousand (tops of 1, 2 or 5 × 10^n, and their halves), and the dates. */
+export const CHART_LABELS: ReadonlyArray<string> = [
+  ...[1, 10, 100, 1000, 10_000, 100_000].flatMap((p) => [p, 2 * p, 5 * p]).flatMap((top) => [formatNumber(top), formatNumber(top / 2)]),
+  ...["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map((m) => `${m} 28`),
+];
+
+/**
+ * Where the chart's estimate of its text (client/features/admin/chartFrame.ts) is short of
+ * what the browser draws: each label is set in the page's first chart, at the chart's font
+ * size, and its box (in the chart's units, at the scale the chart is drawn at) compared with
+ * the estimated width, ascent and descent.
+ */
+export async function chartEstimateShortfalls(page: Page): Promise<string[]> {
+  const measured = await page.evaluate((labels) => {
+    const svg = document.querySelector('svg[role="img"]');
+    if (!svg) throw new Error("no chart on the page");
+    const size = Number(svg.getAttribute("font-size"));
+    return labels.map((label) => {
+      const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      text.setAttribute("x", "0");
+      text.setAttribute("y", "100");
+      text.textContent = label;
+      svg.append(text);
+      const box = text.getBBox();
+      text.remove();
+      return { label, size, width: box.width, above: 100 - box.y, below: box.y + box.height - 100 };
+    });
+  }, CHART_LABELS);
+  const problems: string[] = [];
+  for (const m of measured) {
+    const estimate = textWidth(m.label, m.size);
+    if (m.width > estimate) problems.push(`"${m.label}" is ${m.width.toFixed(2)} wide, estimated ${estimate.toFixed(2)}`);
+    if (m.above > ASCENT_EM * m.size) problems.push(`"${m.label}" reaches ${m.above.toFixed(2)} above its baseline`);
+    if (m.below > DESCENT_EM * m.size) problems.push(`"${m.label}" reaches ${m.below.toFixed(2)} below its baseline`);
+  }
+  return problems;
 }
