@@ -5,11 +5,11 @@ import type { Page } from "@playwright/test";
 import { ASCENT_EM, DESCENT_EM, textWidth } from "../../client/features/admin/chartFrame";
 import { formatNumber } from "../../client/lib/format";
 import { execute, query } from "./db";
-import { MAIN_DB, repoRoot, resultsDir } from "./env";
+import { CONSOLE_DB, repoRoot, resultsDir } from "./env";
 
 // The staff console as the layout gate sees it: the console's routes as its router lists them
 // (server/src/admin/mod.rs), and a month of leads seeded once per run with the real
-// `site seed` command.
+// `site seed` command, in the database of the gate's own console server (CONSOLE_URL).
 
 const SITE = join(repoRoot, "target", "debug", "site");
 const ADMIN_ROUTER = join(repoRoot, "server", "src", "admin", "mod.rs");
@@ -53,7 +53,16 @@ const SEED_DIR = join(resultsDir, "layout-console-seed");
 const SEED_DONE = join(SEED_DIR, "done");
 
 function seed(args: string[]): void {
-  execFileSync(SITE, ["seed", ...args], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: `sqlite:${MAIN_DB}` }, encoding: "utf8" });
+  execFileSync(SITE, ["seed", ...args], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: `sqlite:${CONSOLE_DB}` }, encoding: "utf8" });
+}
+
+/** The id of the account request stored for `email` on the console's server. */
+export async function accountRequestId(email: string): Promise<string> {
+  const rows = await query<{ id: string }>(CONSOLE_DB, "SELECT id FROM submissions WHERE kind = 'account_request' AND email = ?", [
+    email.toLowerCase(),
+  ]);
+  if (rows.length !== 1) throw new Error(`${rows.length} account requests stored for ${email}`);
+  return rows[0].id;
 }
 
 /** A campaign's UTM source as long as the funnel keeps one (60 characters), with nowhere a
@@ -62,10 +71,9 @@ export const LONG_SOURCE = "spring_newsletter_for_homeowners_in_the_south_hills_
 
 /**
  * A month of leads in the default server's database, seeded by whichever test asks first (the
- * others wait for it): 3,000 leads spread over the last 30 days, 100 a day, and 3,000 more in
- * the last 25 hours, a busy day (the shape of `site seed --leads 3000`), each with its e-mail
- * notification. The funnel's busiest day then has close to 3,000 leads, and its charts' axis
- * goes up to 5,000. Then 40 leads over the month from a newsletter whose long UTM source is
+ * others wait for it): 3,000 leads spread over the last 30 days, 100 a day, and 3,000 more on
+ * a busy day, yesterday, each with its e-mail notification. The funnel's busiest day then has
+ * about 3,100 leads whatever the time of the run, and its charts' axis goes up to 5,000. Then 40 leads over the month from a newsletter whose long UTM source is
  * among the five busiest, so the source chart's legend names it (written straight into the
  * table, as `site seed` writes, through the table's triggers).
  */
@@ -96,24 +104,46 @@ export async function seedMonthOnce(): Promise<SeededConsole> {
     if (failed) throw new Error(failed);
   }
   const leads = await query<{ id: string; phone_e164: string }>(
-    MAIN_DB,
+    CONSOLE_DB,
     "SELECT MIN(id) AS id, MIN(phone_e164) AS phone_e164 FROM leads WHERE id LIKE 'layout-month-%' GROUP BY delivery_status ORDER BY 1",
   );
   return { leadIds: leads.map((l) => l.id), phone: leads[0]?.phone_e164 ?? "" };
 }
 
+/** Noon of yesterday in the business's time zone (catalogue/site.toml), to the hour. */
+function yesterdayNoonMs(): number {
+  const zone = /^time_zone = "([^"]+)"/m.exec(readFileSync(join(repoRoot, "catalogue", "site.toml"), "utf8"))?.[1];
+  if (!zone) throw new Error("no time_zone in catalogue/site.toml");
+  const date = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date(Date.now() - 86_400_000));
+  const [y, m, d] = date.split("-").map(Number);
+  const utcNoon = Date.UTC(y, m - 1, d, 12);
+  const hour = Number(new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(utcNoon));
+  return utcNoon - (hour - 12) * 3_600_000;
+}
+
 async function seedMonth(): Promise<void> {
   seed(["--leads", "3000", "--spacing-ms", String(864_000), "--id-prefix", "layout-month", "--notifications"]);
-  seed(["--leads", "3000", "--id-prefix", "layout-busy", "--notifications"]);
+  // The busy day: yesterday, 3,000 leads in the two and a half hours before noon.
+  seed([
+    "--leads",
+    "3000",
+    "--newest-ms",
+    String(yesterdayNoonMs()),
+    "--spacing-ms",
+    "3000",
+    "--id-prefix",
+    "layout-busy",
+    "--notifications",
+  ]);
   await execute(
-    MAIN_DB,
+    CONSOLE_DB,
     `WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < 40)
        INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, delivery_status, utm_source)
        SELECT printf('layout-long-%02d', i), ? - i * 61000000, 'roofing', 'Newsletter Reader', printf('+1412399%04d', i), '15213', 1,
               (SELECT consent_sha256 FROM leads WHERE id = 'layout-month-00000000'), 'pending', ? FROM k`,
     [Date.now(), LONG_SOURCE],
   );
-  const [{ n }] = await query<{ n: number }>(MAIN_DB, "SELECT COUNT(*) AS n FROM leads WHERE utm_source = ?", [LONG_SOURCE]);
+  const [{ n }] = await query<{ n: number }>(CONSOLE_DB, "SELECT COUNT(*) AS n FROM leads WHERE utm_source = ?", [LONG_SOURCE]);
   if (n !== 40) throw new Error(`seeded ${n} of the 40 newsletter leads`);
 }
 
