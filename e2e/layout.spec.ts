@@ -1,12 +1,21 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { accountDialog, chooseAccountType, registrationDialog } from "./support/accounts";
+import { ACCOUNT_REQUESTS, accountDialog, chooseAccountType, registrationDialog } from "./support/accounts";
+import { addForm, addStaff, signIn } from "./support/admin";
 import { application, applyLink, availableCampaigns, cards, dashboard, live } from "./support/campaigns";
-import { BROKEN_URL } from "./support/env";
+import {
+  accountRequestId,
+  chartEstimateShortfalls,
+  consolePageRoutes,
+  LONG_SOURCE,
+  type SeededConsole,
+  seedMonthOnce,
+} from "./support/console";
+import { BROKEN_URL, CONSOLE_DB, CONSOLE_URL } from "./support/env";
 import { chooser, menuButton, nav, servicesMenu } from "./support/home";
 import { hydrate } from "./support/hydrate";
 import { layoutProblems, SCREENS } from "./support/layout";
-import { callbackForm, fillCallbackForm, services, statusSheet, uniquePhone } from "./support/service";
+import { callbackForm, fillCallbackForm, press, services, statusSheet, uniquePhone } from "./support/service";
 
 // The layout gate: every public page, and every overlay, at every width from a small phone
 // to a desktop (support/layout.ts: SCREENS). At each: the page does not scroll sideways,
@@ -14,6 +23,9 @@ import { callbackForm, fillCallbackForm, services, statusSheet, uniquePhone } fr
 // sideways (support/layout.ts: layoutProblems). One page per width and test, reused for
 // page after page and overlay after overlay, so that the whole gate takes a few minutes.
 // Runs in its own project ("layout"), at the widths it sets itself.
+//
+// The staff console too: every screen of it (CONSOLE, below), signed in, over a month of
+// seeded leads, so that the funnel's charts show the figures of a busy store.
 
 /** Records what is wrong with the layout now, under `what`, and lets the test go on (the
  * test fails at its end, listing every problem it met). */
@@ -34,6 +46,47 @@ async function closeWithEscape(page: Page, dialog: Locator): Promise<void> {
 }
 
 const REGISTRATION_TYPES = ["Homeowner", "Contractors & Call Buyers", "Affiliate Partners"];
+
+/** What a console screen's addresses are made of: the seeded leads, and the records the test
+ * makes at its width (an account request, a number on the do-not-call list). */
+interface ConsoleRecords extends SeededConsole {
+  submissionId: string;
+}
+
+/**
+ * Every screen of the staff console, by the console's route (as server/src/admin/mod.rs names
+ * it), with the addresses the gate looks at it on. A route the console adds fails "every
+ * console screen is in the layout gate's table" until it has its line here. The screens
+ * marked `signedOut` are looked at before signing in, the others after.
+ */
+const CONSOLE: ReadonlyArray<{ route: string; signedOut?: true; visit: (r: ConsoleRecords) => string[] }> = [
+  { route: "/admin/login", signedOut: true, visit: () => ["/admin/login"] },
+  { route: "/admin", visit: () => ["/admin", "/admin?days=90"] },
+  // Not a screen: it answers with a redirect to /admin.
+  { route: "/admin/", visit: () => [] },
+  { route: "/admin/leads", visit: (r) => ["/admin/leads", `/admin/leads?phone=${encodeURIComponent(r.phone)}`] },
+  { route: "/admin/leads/{id}", visit: (r) => r.leadIds.map((id) => `/admin/leads/${id}`) },
+  { route: "/admin/account-requests", visit: () => ["/admin/account-requests"] },
+  { route: "/admin/applications", visit: () => ["/admin/applications"] },
+  { route: "/admin/submissions/{id}", visit: (r) => [`/admin/submissions/${r.submissionId}`] },
+  { route: "/admin/data-requests", visit: (r) => ["/admin/data-requests", `/admin/data-requests?q=${encodeURIComponent(r.phone)}`] },
+  { route: "/admin/suppressions", visit: () => ["/admin/suppressions"] },
+  { route: "/admin/health", visit: () => ["/admin/health"] },
+  { route: "/admin/audit", visit: () => ["/admin/audit"] },
+];
+
+test("every console screen is in the layout gate's table", () => {
+  const routes = consolePageRoutes();
+  expect(routes, "the router's routes were read").toEqual(expect.arrayContaining(["/admin", "/admin/login", "/admin/leads/{id}"]));
+  expect(
+    routes.filter((r) => !CONSOLE.some((s) => s.route === r)),
+    "console routes the table lacks",
+  ).toEqual([]);
+  expect(
+    CONSOLE.map((s) => s.route).filter((r) => !routes.includes(r)),
+    "routes in the table the console no longer has",
+  ).toEqual([]);
+});
 
 for (const screen of SCREENS) {
   test.describe(`${screen.width} px`, () => {
@@ -240,6 +293,77 @@ for (const screen of SCREENS) {
       await expect(modal.getByRole("alert")).toBeVisible();
       await check(page, "the application modal with its error");
       await closeWithEscape(page, modal);
+    });
+
+    // On the console's own server: its month of leads stays out of the other tests' funnels.
+    test.describe(() => {
+      test.use({ baseURL: CONSOLE_URL });
+      test("the staff console, signed in, over a month of leads", async ({ page }, testInfo) => {
+        test.setTimeout(180_000);
+        const seeded = await seedMonthOnce();
+        // An account request, for the submission screen.
+        const email = `layout-${screen.width}-${Date.now() % 1_000_000}@example.com`;
+        const request = await page.request.post(ACCOUNT_REQUESTS, {
+          headers: { Origin: CONSOLE_URL, Accept: "application/json" },
+          form: {
+            source: "request",
+            accountType: "call-buyer",
+            firstName: "Layout",
+            lastName: `Width ${screen.width}`,
+            email,
+            phone: "+1 (814) 555-0177",
+            companyName: "Gate Roofing LLC",
+            businessType: "roofing",
+            monthlyBudget: "2500-5000",
+            serviceAreas: "Pittsburgh, Allegheny County and the South Hills",
+          },
+          maxRedirects: 0,
+        });
+        expect(request.status(), await request.text()).toBeLessThan(400);
+        const records: ConsoleRecords = { ...seeded, submissionId: await accountRequestId(email) };
+        const look = async (signedOut: boolean) => {
+          for (const s of CONSOLE.filter((c) => Boolean(c.signedOut) === signedOut)) {
+            for (const path of s.visit(records)) {
+              const answer = await page.goto(path);
+              expect(answer?.status(), path).toBe(200);
+              await check(page, path);
+            }
+          }
+        };
+
+        await look(true);
+        const staff = `layout-${screen.width}-${testInfo.repeatEachIndex}@ringready.example`;
+        addStaff(staff, CONSOLE_DB);
+        await signIn(page, staff);
+
+        // The console's sections, as its navigation lists them: each is in the table.
+        const sections = await page
+          .getByRole("navigation", { name: "Console" })
+          .getByRole("link")
+          .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+        expect(sections.filter((p) => !CONSOLE.some((s) => s.route === p))).toEqual([]);
+
+        // A number on the do-not-call list, so that its screen shows one.
+        const number = uniquePhone(testInfo);
+        await page.goto("/admin/suppressions");
+        await addForm(page).getByLabel("Phone").fill(number.input);
+        await addForm(page).getByLabel("Reason").fill("Asked not to be called again, on the phone");
+        await press(page.getByRole("button", { name: "Add to the list" }));
+        await expect(page).toHaveURL(/done=added/);
+        await check(page, "/admin/suppressions?done=added");
+
+        await look(false);
+
+        // The funnel's charts: what they show, then every label they could show at this scale;
+        // their figures, opened (each table scrolls inside its own box).
+        await page.goto("/admin");
+        await expect(page.getByRole("list", { name: "Leads per day by source: totals" })).toContainText(LONG_SOURCE);
+        await expect(page.getByRole("img", { name: "Leads per day by service" }).locator("text")).toContainText(["0", "2,500", "5,000"]);
+        expect.soft(await chartEstimateShortfalls(page), "the charts' estimates of their text").toEqual([]);
+        for (const figures of await page.locator("summary", { hasText: "Figures per day" }).all()) await press(figures);
+        await expect(page.getByRole("table", { name: "Leads per day by source" })).toBeVisible();
+        await check(page, "/admin with its figures per day open");
+      });
     });
   });
 }

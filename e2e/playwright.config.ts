@@ -5,6 +5,9 @@ import {
   BROKEN_DB,
   BROKEN_LISTEN,
   BROKEN_URL,
+  CONSOLE_DB,
+  CONSOLE_LISTEN,
+  CONSOLE_URL,
   MAIN_DB,
   MAIN_LISTEN,
   MAIN_URL,
@@ -23,11 +26,12 @@ import {
 // Browser tests against the real server binary (target/debug/site), in Debian's
 // Chromium. Nothing is downloaded: build first (see Makefile, `make test-e2e`).
 //
-// Four servers: the default one (4173, certification script off) stores leads in its own
+// Five servers: the default one (4173, certification script off) stores leads in its own
 // SQLite file and e-mails them to a local SMTP test server (global-setup.ts); the second (4174)
 // has TRUSTEDFORM_ENABLED=true, and its tests serve a stand-in for TrustedForm's script; the
 // third (4175) has the ad pixel on; the fourth (4182) renders nothing in time, so every page
-// is the server-only 500 page (whose HTML the checker reads).
+// is the server-only 500 page (whose HTML the checker reads); the fifth (4176) is the layout
+// gate's staff console, whose month of seeded leads would crowd the other tests' funnels.
 // Playwright empties test-results/ before a run and each server deletes its database file
 // before it starts, so every run starts from empty databases and an empty Maildir.
 // (E2E_REUSE=1 reuses running servers, whose databases the tests then cannot see.)
@@ -37,7 +41,7 @@ const LAYOUT_GATE = /[\\/]layout\.spec\.ts$/;
 const baseURL = MAIN_URL;
 
 /** Deletes the server's SQLite files, then runs the server in the shell's place. Its
- * /metrics listener is off: the default port (8079) would collide between the four servers
+ * /metrics listener is off: the default port (8079) would collide between the servers
  * and with a second checkout running the suite. */
 function siteCommand(db: string): string {
   const rel = relative(repoRoot, db);
@@ -138,6 +142,20 @@ export default defineConfig({
         RENDER_POOL_SIZE: "1",
       },
       url: `${PIXEL_URL}/healthz`,
+    },
+    {
+      ...serverDefaults,
+      name: "site-console",
+      command: siteCommand(CONSOLE_DB),
+      env: {
+        LISTEN: CONSOLE_LISTEN,
+        DATABASE_URL: `sqlite:${CONSOLE_DB}`,
+        // Every width signs in and posts an account request from one IP.
+        RATE_LIMIT_PER_MINUTE: "100000",
+        ADMIN_SIGN_IN_RATE_LIMIT_PER_MINUTE: "100000",
+        RENDER_POOL_SIZE: "1",
+      },
+      url: `${CONSOLE_URL}/healthz`,
     },
     {
       ...serverDefaults,

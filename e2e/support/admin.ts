@@ -15,12 +15,13 @@ export const PASSWORD = "a long staff passphrase for the e2e run";
 const SITE = join(repoRoot, "target", "debug", "site");
 const SHOTS = join(resultsDir, "admin-console");
 
-/** Makes a staff account with the real command line, against the e2e server's database. */
-export function addStaff(email: string): string {
+/** Makes a staff account with the real command line, against an e2e server's database (the
+ * default server's unless told). */
+export function addStaff(email: string, db: string = MAIN_DB): string {
   return execFileSync(SITE, ["staff", "add", email], {
     cwd: repoRoot,
     input: `${PASSWORD}\n`,
-    env: { ...process.env, DATABASE_URL: `sqlite:${MAIN_DB}` },
+    env: { ...process.env, DATABASE_URL: `sqlite:${db}` },
     encoding: "utf8",
   });
 }

@@ -23,17 +23,23 @@ export const PIXEL_LISTEN = `127.0.0.1:${PORT_BASE + 2}`;
 export const PIXEL_URL = `http://${PIXEL_LISTEN}`;
 export const PIXEL_ID = "1234567890";
 
+/** The fifth server: the layout gate's staff console, over a month of seeded leads in a
+ * database of its own (the other tests' funnels never see them). */
+export const CONSOLE_LISTEN = `127.0.0.1:${PORT_BASE + 3}`;
+export const CONSOLE_URL = `http://${CONSOLE_LISTEN}`;
+
 /** The fourth server: every render times out (RENDER_TIMEOUT_MS=1), so every page is the
  * server-only 500 page; for checking that page's HTML. */
 export const BROKEN_LISTEN = `127.0.0.1:${PORT_BASE + 9}`;
 export const BROKEN_URL = `http://${BROKEN_LISTEN}`;
 
-/** Both servers' SQLite files live here; Playwright empties test-results before each run. */
+/** The servers' SQLite files live here; Playwright empties test-results before each run. */
 export const dbDir = join(resultsDir, "e2e-db");
 export const MAIN_DB = join(dbDir, "site.db");
 export const TF_DB = join(dbDir, "trustedform.db");
 export const PIXEL_DB = join(dbDir, "pixel.db");
 export const BROKEN_DB = join(dbDir, "broken.db");
+export const CONSOLE_DB = join(dbDir, "console.db");
 
 /** The SMTP test server (scripts/smtp-server.mjs, started by global-setup.ts) stores what it receives in this Maildir. */
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || PORT_BASE + 17);

@@ -23,6 +23,12 @@ export const SCREENS = [
  * - a box's content spills out of it sideways, or a box scrolls sideways (text and buttons
  *   running under their neighbours: a row of buttons wider than its column). Boxes that clip
  *   on purpose (`overflow: hidden`) and form fields (which scroll their own text) are left out.
+ *   A table's scroll box is the one box that may scroll sideways: a labelled region the
+ *   keyboard can reach (`[role=region][tabindex="0"][aria-label]`, the console's TableScroll),
+ *   as wide tables are meant to fit a phone. The controls in it are reached by scrolling it,
+ *   so it is the box that must lie inside the window.
+ * - an SVG image's text (a chart's axis labels) is not wholly inside the image's box: the
+ *   image draws it cut at its edge.
  * While a modal dialog is open only the open dialogs are looked at (the page under them was
  * looked at before they opened): each must lie inside the window too.
  */
@@ -36,6 +42,13 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       return `<${el.tagName.toLowerCase()}${id}> "${text}"`;
     };
     const shown = (el: Element): boolean => el.checkVisibility({ visibilityProperty: true }) && !el.closest('[aria-hidden="true"]');
+    const SCROLLER = '[role="region"][tabindex="0"][aria-label]';
+    const scrolls = (el: Element): boolean => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+    /** The table's scroll box the element is in, if any. */
+    const scrollerOf = (el: Element): Element | null => {
+      for (let box = el.closest(SCROLLER); box; box = box.parentElement?.closest(SCROLLER) ?? null) if (scrolls(box)) return box;
+      return null;
+    };
 
     const page = document.documentElement;
     if (page.scrollWidth > width) problems.push(`the page scrolls sideways: ${page.scrollWidth} px of content in a ${width} px window`);
@@ -49,8 +62,11 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     }
 
     for (const scope of scopes) {
-      for (const control of Array.from(scope.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary"))) {
-        if (!shown(control)) continue;
+      const looked = new Set<Element>();
+      for (const found of Array.from(scope.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary"))) {
+        const control = scrollerOf(found) ?? found;
+        if (looked.has(control) || !shown(control)) continue;
+        looked.add(control);
         const r = control.getBoundingClientRect();
         // Visually hidden (a skip link until focused): a 1 px box.
         if (r.width <= 1 && r.height <= 1) continue;
@@ -88,6 +104,22 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         return most;
       };
 
+      for (const svg of Array.from(scope.querySelectorAll("svg"))) {
+        if (!svg.checkVisibility({ visibilityProperty: true })) continue;
+        const box = svg.getBoundingClientRect();
+        for (const text of Array.from(svg.querySelectorAll("text"))) {
+          const r = text.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;
+          const out = Math.max(box.left - r.left, r.right - box.right, box.top - r.top, r.bottom - box.bottom);
+          if (out > 0.5) {
+            const where = `${Math.round(r.left - box.left)} to ${Math.round(r.right - box.left)} px across, ${Math.round(r.top - box.top)} to ${Math.round(r.bottom - box.top)} px down`;
+            problems.push(
+              `SVG text reaches ${out.toFixed(1)} px outside its image (${where} a ${Math.round(box.width)} × ${Math.round(box.height)} px image): "${text.textContent}" in ${nameOf(svg)}`,
+            );
+          }
+        }
+      }
+
       const overflowing: HTMLElement[] = [];
       for (const el of [scope, ...Array.from(scope.querySelectorAll("*"))]) {
         if (!(el instanceof HTMLElement) || el.matches("input, select, textarea, option")) continue;
@@ -96,6 +128,7 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         const style = getComputedStyle(el);
         if (style.display === "inline" || style.display === "contents") continue;
         if (style.overflowX === "hidden" || style.overflowX === "clip") continue;
+        if (el.matches(SCROLLER) && scrolls(el)) continue;
         if (!shown(el)) continue;
         if (style.overflowX === "visible" && beyond(el) <= 1) continue;
         overflowing.push(el);

@@ -1,21 +1,21 @@
 import { formatNumber } from "../../lib/format";
 import type { FunnelSeries } from "../../lib/types";
+import { chartFrame } from "./chartFrame";
 
 // A column chart of counts per day, stacked by series, drawn as SVG on the server: it needs
 // no JavaScript and scales to its box. The SVG is one image with a name and a summary; the
 // figures themselves are in the table beside it. Each series is one <path> of all its
 // columns' pieces: a 90-day chart is then a dozen elements, not a thousand, to render per
-// request.
+// request. The plot's box makes room for the text around it (chartFrame.ts): the axis is as
+// wide as its widest label, so no label is cut at the image's edge.
 
 /** Series colours (the last one, grey, is for "Other"): told apart without relying on hue alone by their order in the legend and the table. */
 export const SERIES_COLORS = ["#1d4ed8", "#d97706", "#047857", "#be185d", "#0e7490", "#64748b"];
 
 const W = 480;
 const H = 220;
-const LEFT = 44;
-const RIGHT = 8;
-const TOP = 10;
-const BOTTOM = 28;
+/** The text's size, in the image's units (the image scales to its box). */
+export const FONT_SIZE = 15;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "2026-11-20" → "Nov 20". */
@@ -33,6 +33,11 @@ export function niceTop(max: number): number {
     if (step * power >= max) return step * power;
   }
   return 10 * power;
+}
+
+/** The values the axis marks with a line and a label: none, half the top, the top. */
+export function ticks(top: number): number[] {
+  return [0, top / 2, top];
 }
 
 /** The colour of a series' place, "Other" (when present) always grey. */
@@ -60,22 +65,29 @@ export function DailyChart({
 }) {
   const totals = values.map((v) => v.reduce((a, b) => a + b, 0));
   const top = niceTop(Math.max(0, ...totals));
-  const plotW = W - LEFT - RIGHT;
-  const plotH = H - TOP - BOTTOM;
+  const marks = ticks(top).map((value) => ({ value, label: formatNumber(value) }));
+  const frame = chartFrame(
+    W,
+    H,
+    marks.map((m) => m.label),
+    FONT_SIZE,
+  );
+  const plotW = frame.right - frame.left;
+  const plotH = frame.bottom - frame.top;
   const step = plotW / Math.max(1, dates.length);
   const barW = step > 4 ? step * 0.8 : step;
-  const y = (n: number) => TOP + plotH - (n / top) * plotH;
-  const x0 = (d: number) => LEFT + d * step + (step - barW) / 2;
+  const y = (n: number) => frame.bottom - (n / top) * plotH;
+  const x0 = (d: number) => frame.left + d * step + (step - barW) / 2;
   const middle = Math.floor((dates.length - 1) / 2);
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full" fontSize="15">
+    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full" fontSize={FONT_SIZE}>
       <title id={`${id}-title`}>{title}</title>
       <desc id={`${id}-desc`}>{summary}</desc>
-      {[0, top / 2, top].map((tick) => (
-        <g key={tick}>
-          <line x1={LEFT} x2={W - RIGHT} y1={y(tick)} y2={y(tick)} stroke="#cbd5e1" strokeWidth="1" />
-          <text x={LEFT - 6} y={y(tick) + 4} textAnchor="end" fill="#334155">
-            {formatNumber(tick)}
+      {marks.map(({ value, label }) => (
+        <g key={value}>
+          <line x1={frame.left} x2={frame.right} y1={y(value)} y2={y(value)} stroke="#cbd5e1" strokeWidth="1" />
+          <text x={frame.labelX} y={y(value) + frame.tickShift} textAnchor="end" fill="#334155">
+            {label}
           </text>
         </g>
       ))}
@@ -89,8 +101,8 @@ export function DailyChart({
           .map((d) => (
             <text
               key={d}
-              x={LEFT + d * step + step / 2}
-              y={H - 8}
+              x={frame.left + d * step + step / 2}
+              y={frame.dateY}
               textAnchor={d === 0 ? "start" : d === dates.length - 1 ? "end" : "middle"}
               fill="#334155"
             >
@@ -126,9 +138,12 @@ export function Legend({ series, label }: { series: ReadonlyArray<FunnelSeries>;
   return (
     <ul aria-label={label} className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-800">
       {series.map((s, i) => (
-        <li key={s.label} className="flex items-center gap-2">
-          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ backgroundColor: seriesColor(series, i) }} />
-          <span className="break-words">{s.label}</span>
+        <li key={s.label} className="flex min-w-0 items-center gap-2">
+          {/* A drawn swatch, not a styled box: the console's CSP refuses inline styles. */}
+          <svg aria-hidden="true" viewBox="0 0 12 12" className="h-3 w-3 shrink-0">
+            <rect width="12" height="12" rx="2" fill={seriesColor(series, i)} />
+          </svg>
+          <span className="min-w-0 [overflow-wrap:anywhere]">{s.label}</span>
           <span className="font-bold">{formatNumber(s.total)}</span>
         </li>
       ))}
