@@ -33,7 +33,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types test test-rust test-js test-e2e test-api test-cluster typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release test-release cargo-deb lintian web types test test-rust test-js test-e2e test-api test-cluster typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -68,13 +68,45 @@ $(WEB_OUT) &: node_modules/.installed $(WEB_SOURCES) catalogue/services.json
 build: web
 	$(CARGO) build --release --locked --bin site
 
-## Builds the optimised, stripped binary an operator installs (target/release/site); prints its size and SHA-256.
-release: web
-	$(CARGO) build --release --locked --bin site
-	@bytes=$$(stat -c %s target/release/site); \
-	echo "target/release/site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB)"; \
-	echo "sha256 $$(sha256sum target/release/site | cut -d' ' -f1)"; \
-	./target/release/site --version
+## Builds the release into dist/: the archive, the Debian package and SHA256SUMS (reproducibly; docs/operations.md).
+release: web cargo-deb lintian
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" CARGO_TARGET_DIR=$(RELEASE_TARGET) \
+		$(CARGO) build --release --locked --bin site
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) CARGO_TARGET_DIR=$(RELEASE_TARGET) scripts/release/package.sh release dist
+	python3 scripts/release/check_package.py dist
+	lintian --fail-on error,warning dist/site_*.deb
+	@bytes=$$(stat -c %s $(RELEASE_TARGET)/release/site); \
+	echo "site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB)"; \
+	$(RELEASE_TARGET)/release/site --version
+
+## Packs the debug binary as make release packs the release one, then checks the package (its files, unit, scripts) and runs lintian.
+test-release: web cargo-deb lintian
+	$(CARGO) build --locked --bin site
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) scripts/release/package.sh dev target/dist-test
+	python3 scripts/release/check_package.py target/dist-test
+	lintian --fail-on error,warning target/dist-test/site_*.deb
+
+# The release's inputs: times from the commit (SOURCE_DATE_EPOCH), paths of this checkout and
+# of cargo's home mapped to fixed names so that none leaks into the binary, and a target
+# directory of its own (other RUSTFLAGS: sharing target/release would rebuild everything each
+# time `make build` and `make release` alternate).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
+RELEASE_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/build/site --remap-path-prefix=$(CARGO_HOME_DIR)=/cargo
+RELEASE_TARGET := target/dist
+CARGO_DEB_VERSION := 3.8.0
+
+## Installs cargo-deb (crates.io) into .tools/cargo when it is missing.
+cargo-deb: .tools/cargo/bin/cargo-deb
+.tools/cargo/bin/cargo-deb:
+	CARGO_INSTALL_ROOT=$(CURDIR)/.tools/cargo $(CARGO) install cargo-deb --locked --version $(CARGO_DEB_VERSION)
+
+## Installs Debian's lintian (make release checks the package with it) when it is missing.
+lintian:
+	@if ! command -v lintian >/dev/null; then \
+		echo "installing lintian (Debian package)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian >/dev/null; \
+	fi
 
 ## Builds everything and starts the site on http://127.0.0.1:8080 (LISTEN), SQLite in ./data.
 run: build
@@ -121,8 +153,8 @@ java:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
 	fi
 
-## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, cluster (with TEST_DATABASE_URL).
-test: lint test-js test-rust test-e2e test-api test-cluster
+## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, cluster (with TEST_DATABASE_URL), the package.
+test: lint test-js test-rust test-e2e test-api test-cluster test-release
 
 ## Runs the cluster test alone (needs TEST_DATABASE_URL): 3 servers behind Caddy, one killed, all upgraded one by one.
 test-cluster:
