@@ -70,7 +70,7 @@ build: web
 
 ## Builds the release into dist/: the archive, the Debian package and SHA256SUMS (reproducibly; docs/operations.md).
 release: web cargo-deb lintian
-	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" CARGO_TARGET_DIR=$(RELEASE_TARGET) \
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" CFLAGS="$(RELEASE_CFLAGS)" CARGO_TARGET_DIR=$(RELEASE_TARGET) \
 		$(CARGO) build --release --locked --bin site
 	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) CARGO_TARGET_DIR=$(RELEASE_TARGET) scripts/release/package.sh release dist
 	python3 scripts/release/check_package.py dist
@@ -93,6 +93,8 @@ test-release: web cargo-deb lintian
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 RELEASE_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/build/site --remap-path-prefix=$(CARGO_HOME_DIR)=/cargo
+# The same for the C the crates compile (QuickJS's assert() names its source file).
+RELEASE_CFLAGS := -O2 -ffile-prefix-map=$(CURDIR)=/build/site -ffile-prefix-map=$(CARGO_HOME_DIR)=/cargo
 RELEASE_TARGET := target/dist
 CARGO_DEB_VERSION := 3.8.0
 
