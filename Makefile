@@ -94,7 +94,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 RELEASE_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/build/site --remap-path-prefix=$(CARGO_HOME_DIR)=/cargo
 # The same for the C the crates compile (QuickJS's assert() names its source file).
-RELEASE_CFLAGS := -O2 -ffile-prefix-map=$(CURDIR)=/build/site -ffile-prefix-map=$(CARGO_HOME_DIR)=/cargo
+RELEASE_CFLAGS := -ffile-prefix-map=$(CURDIR)=/build/site -ffile-prefix-map=$(CARGO_HOME_DIR)=/cargo
 RELEASE_TARGET := target/dist
 CARGO_DEB_VERSION := 3.8.0
 
