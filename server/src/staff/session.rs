@@ -16,7 +16,7 @@ pub const TOUCH_AFTER_MS: i64 = 60 * 1000;
 /// A fresh random value: 32 bytes from the operating system, as 64 hex digits.
 pub fn random_token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
-    getrandom::getrandom(&mut bytes)?;
+    getrandom::fill(&mut bytes)?;
     Ok(hex(&bytes))
 }
 

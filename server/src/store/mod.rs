@@ -106,10 +106,13 @@ impl From<rusqlite::Error> for StoreError {
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> Self {
-        // The plain Display says only "db error"; the server's own message says what.
-        match e.as_db_error() {
-            Some(db) => StoreError::Database(format!("{} ({})", db.message(), db.code().code())),
-            None => StoreError::Database(e.to_string()),
+        // The plain Display says only "db error"; the server's own message says what. Other
+        // kinds name only the kind ("authentication error", "error performing TLS handshake"):
+        // the cause says why (a refused certificate, "server did not use channel binding").
+        match (e.as_db_error(), std::error::Error::source(&e)) {
+            (Some(db), _) => StoreError::Database(format!("{} ({})", db.message(), db.code().code())),
+            (None, Some(cause)) => StoreError::Database(format!("{e}: {cause}")),
+            (None, None) => StoreError::Database(e.to_string()),
         }
     }
 }

@@ -222,7 +222,7 @@ fn the_admin_wrapper_is_a_valid_shell_script_running_site_as_the_service_does() 
         "--uid=site",
         "EnvironmentFile=/etc/site/site.env",
         "WorkingDirectory=/var/lib/site",
-        "/usr/local/bin/site \"$@\"",
+        "/usr/bin/site \"$@\"",
         "LoadCredential=",
     ] {
         assert!(script.contains(part), "deploy/site-admin lacks {part}");

@@ -99,6 +99,83 @@ async fn sslmode_is_honoured() {
     store.close().await;
 }
 
+/// Channel binding against the local server. The data offered is the hash of the
+/// certificate the server really presents (a TLS session opened by hand, as tokio-postgres
+/// opens it); a URL that requires binding connects only if the server did bind (SCRAM-SHA-256-PLUS):
+/// refused, with the reason, by a server that authenticates otherwise (trust, on our machines);
+/// and the default (prefer) connects over TLS whatever the server's method.
+#[tokio::test]
+async fn channel_binding_is_offered_and_required_when_asked() {
+    use tokio_postgres::tls::{MakeTlsConnect, TlsConnect};
+    let Some(url) = database_url() else { return };
+    let target = PgTarget::parse(&with_params(&url, "sslmode=require")).expect("url");
+    let (host, port) = match (target.config.get_hosts().first(), target.config.get_ports().first()) {
+        (Some(tokio_postgres::config::Host::Tcp(host)), port) => (host.clone(), port.copied().unwrap_or(5432)),
+        _ => {
+            eprintln!("TEST_DATABASE_URL names no TCP host: channel binding was not tested");
+            return;
+        }
+    };
+    let mut tcp = tokio::net::TcpStream::connect((host.as_str(), port)).await.expect("connect");
+    // SSLRequest: length 8, code 80877103; 'S' means the server will speak TLS.
+    tcp.write_all(&[0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]).await.expect("SSLRequest");
+    let mut answer = [0u8; 1];
+    tcp.read_exact(&mut answer).await.expect("answer");
+    if answer[0] != b'S' {
+        eprintln!("the PostgreSQL at {host}:{port} has TLS off: channel binding was not tested");
+        return;
+    }
+    let mut make = target.tls.clone().expect("TLS connector");
+    let connector = make.make_tls_connect(&host).expect("connector");
+    let stream = connector.connect(tcp).await.expect("TLS handshake");
+    let offered = stream.server_end_point().expect("a certificate signed with a SHA-2 hash binds");
+    drop(stream);
+    // The certificate the server is configured with, read through the server itself
+    // (pg_read_file: the test's role is a superuser on our machines).
+    let (client, connection) = target.connect().await.expect("connect");
+    tokio::spawn(connection);
+    let pem: String = match client.query_one("SELECT pg_read_file(current_setting('ssl_cert_file'))", &[]).await {
+        Ok(row) => row.get(0),
+        Err(e) => {
+            eprintln!("could not read the server's certificate ({e}): only the refusals were tested");
+            String::new()
+        }
+    };
+    if !pem.is_empty() {
+        let certificate = CertificateDer::from_pem_slice(pem.as_bytes()).expect("PEM");
+        let expected = site_server::store::postgres::tls::server_end_point(&certificate).expect("end point");
+        assert_eq!(offered, expected, "the hash of the certificate the server presents");
+    }
+    assert!(offered.len() >= 32, "a SHA-2 digest");
+
+    assert!(
+        session_is_encrypted(&PgTarget::parse(&with_params(&url, "sslmode=require&channel_binding=prefer")).expect("url"))
+            .await
+            .expect("prefer connects")
+    );
+    // Does the server check passwords? Trust (our machines) takes a wrong one; SCRAM does not.
+    let mut wrong = PgTarget::parse(&with_params(&url, "sslmode=require&channel_binding=disable")).expect("url");
+    wrong.config.password("not-the-password-of-this-test");
+    let trusts = session_is_encrypted(&wrong).await.is_ok();
+    let required = PgTarget::parse(&with_params(&url, "sslmode=require&channel_binding=require")).expect("url");
+    match (trusts, session_is_encrypted(&required).await) {
+        (true, Err(e)) => {
+            assert!(e.contains("server did not use channel binding"), "refused for the reason: {e}");
+            eprintln!("channel binding: this server authenticates without SCRAM; require was refused, as it must be");
+        }
+        (true, Ok(_)) => panic!("channel_binding=require connected to a server that did not authenticate by SCRAM"),
+        // SCRAM over TLS: the server offers SCRAM-SHA-256-PLUS and must take the bound proof.
+        (false, Ok(encrypted)) => {
+            assert!(encrypted);
+            eprintln!("channel binding: SCRAM-SHA-256-PLUS accepted by the server");
+        }
+        (false, Err(e)) => panic!("channel_binding=require refused by a server that checks passwords: {e}"),
+    }
+    // And never in plain.
+    let err = PgTarget::parse(&with_params(&url, "sslmode=disable&channel_binding=require")).expect_err("plain");
+    assert!(err.to_string().contains("needs TLS"), "{err}");
+}
+
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/fixtures/pg-tls");
 
 /// A TLS-terminating proxy in front of the local PostgreSQL, presenting a certificate for
