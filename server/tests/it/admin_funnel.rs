@@ -470,7 +470,11 @@ async fn a_visitors_markup_in_a_source_is_only_text_on_the_funnel_page() {
         let text = unescape_html(&html);
         // The sources are on the page, as text (each UTM source, in lower case, at least
         // the start of it).
-        for shown in ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "'><svg onload=alert(3)>"] {
+        for shown in [
+            "<script>alert(1)</script>",
+            "\"><img src=x onerror=alert(1)>",
+            "'><svg onload=alert(3)>",
+        ] {
             assert!(text.contains(shown), "{name}: {shown} is shown as text");
         }
         assert!(text.contains("<b>wwwww"), "{name}: the long source, or its start");

@@ -171,7 +171,10 @@ async fn the_consent_wording_matches_after_folding_white_space_and_nothing_else(
         ("a Cyrillic a", shown.replacen(at("agree"), "\u{430}gree", 1)),
         ("a Greek omicron", shown.replacen(at("phone"), "ph\u{3bf}ne", 1)),
         ("a full-width letter", shown.replacen(at("STOP"), "\u{ff33}TOP", 1)),
-        ("a zero-width space for a space", shown.replacen(at("my prior"), "my\u{200b}prior", 1)),
+        (
+            "a zero-width space for a space",
+            shown.replacen(at("my prior"), "my\u{200b}prior", 1),
+        ),
         ("a zero-width space in a word", shown.replacen(at("consent"), "con\u{200b}sent", 1)),
         ("a soft hyphen in a word", shown.replacen(at("independent"), "inde\u{ad}pendent", 1)),
         ("a byte order mark first", format!("\u{feff}{shown}")),

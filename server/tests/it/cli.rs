@@ -434,6 +434,9 @@ struct Secret {
     needs: &'static [(&'static str, &'static str)],
 }
 
+/// Environment variables and their values.
+type Variables = [(&'static str, &'static str)];
+
 const SECRETS: [Secret; 4] = [
     Secret {
         var: "DATABASE_URL",
@@ -563,7 +566,7 @@ fn no_secret_given_by_environment_or_flag_is_printed() {
     assert_eq!(files(&dir), Vec::<String>::new(), "nothing opened or made");
     // Starts refused because of the secret itself, by variable and by flag: (secret, its
     // value, other variables, what the error says, what must not be printed).
-    let refused: [(&Secret, &str, &[(&str, &str)], &str, &str); 5] = [
+    let refused: [(&Secret, &str, &Variables, &str, &str); 5] = [
         (&SECRETS[0], SECRETS[0].value, &[], "database postgres://site:", SECRETS[0].secret),
         (
             &SECRETS[1],

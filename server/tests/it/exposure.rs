@@ -277,7 +277,11 @@ async fn no_secret_reaches_the_logs_given_by_environment_or_flag() {
         let dir = common::temp_dir("secret-logs");
         let (database_url, store, schema) = match &pg {
             Some(url) => {
-                let schema = format!("store_test_{}_{}_secrets{by_flag}", site_server::store::now_ms(), std::process::id());
+                let schema = format!(
+                    "store_test_{}_{}_secrets{by_flag}",
+                    site_server::store::now_ms(),
+                    std::process::id()
+                );
                 let pg = site_server::store::postgres::PgStore::connect(url, Some(&schema))
                     .await
                     .expect("postgres");
