@@ -257,6 +257,18 @@ async fn every_backup_is_readable_by_its_owner_only() {
     assert_eq!(mode(&backups), 0o700, "the folder the server made for them");
 }
 
+/// A server process killed when the test fails before stopping it.
+struct Running(Option<std::process::Child>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 /// The four secrets of the configuration, as the start-up test gives them.
 const CONFIG_SECRETS: [&str; 4] = [
     "DbPassword-Secret1",
@@ -330,12 +342,14 @@ async fn no_secret_reaches_the_logs_given_by_environment_or_flag() {
                 env.push((var, value));
             }
         }
-        let child = site_command(&args, &env)
-            .current_dir(&dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start site");
+        let mut child = Running(Some(
+            site_command(&args, &env)
+                .current_dir(&dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start site"),
+        ));
         let client = common::client();
         common::wait_healthy(&client, port).await;
         let r = common::post_lead(&client, port, &common::lead_body("hvac", &common::phone(31))).await;
@@ -367,7 +381,7 @@ async fn no_secret_reaches_the_logs_given_by_environment_or_flag() {
         for secret in CONFIG_SECRETS {
             assert!(!figures.contains(secret), "{how}: {secret} in the metrics");
         }
-        let logs = stop(child).await;
+        let logs = stop(child.0.take().expect("running")).await;
         store.close().await;
         if let (Some(url), Some(schema)) = (&pg, schema) {
             let (db, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("connect");
