@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::config::{Overrides, Settings, settings};
+use crate::config::{Overrides, Secrecy, Settings, settings};
 use crate::staff::cli::StaffCommand;
 use crate::store::Outbox;
 
@@ -192,11 +192,18 @@ fn outbox_id(text: &str) -> Result<OutboxId, String> {
 /// The command line as clap reads it: every argument's environment value hidden from the
 /// help (it may be a secret), and the configuration and settings accepted after any
 /// command too (`site backup --database-url … FILE`), listed by `--help` but not by `-h`.
+/// A setting that is or may carry a secret takes the next word as its value whatever it
+/// starts with: `--webhook-secret --x…` is the secret, not an unknown option that clap's
+/// error would print.
 pub fn command() -> clap::Command {
     Cli::command().mut_args(|arg| {
         let shared = settings::by_key(arg.get_id().as_str()).is_some();
         let source = arg.get_env().is_some();
-        arg.hide_env_values(true).global(source).hide_short_help(shared)
+        let secret = shared && Secrecy::of(arg.get_id().as_str()) != Secrecy::Public;
+        arg.hide_env_values(true)
+            .global(source)
+            .hide_short_help(shared)
+            .allow_hyphen_values(secret)
     })
 }
 

@@ -19,7 +19,7 @@ use thiserror::Error;
 use crate::forms;
 use crate::phone::UsPhone;
 pub use overrides::{Origin, Overrides, SECRET_KEYS};
-pub use report::{Shown, shown_settings};
+pub use report::{Secrecy, Shown, shown_settings};
 pub use settings::{SETTINGS, Setting, Settings};
 
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");

@@ -2,7 +2,8 @@
 //! database keeps by trigger (leads per local day by service and by source, delivered within
 //! a minute, suppressed, erased) against leads seeded with known times, sources and
 //! deliveries; the same counts made anew from the leads when the time zone changes; the
-//! slowest deliveries; and the screen itself over real HTTP.
+//! slowest deliveries; and the screen itself over real HTTP, where a source a visitor chose
+//! is only ever text.
 
 use crate::common;
 
@@ -396,5 +397,111 @@ async fn the_first_screen_shows_the_funnel_over_real_http() {
         let r = server.client.get(server.url("/admin")).send().await.expect("get");
         assert_eq!(r.status(), StatusCode::SEE_OTHER);
         assert_eq!(r.headers()["location"], "/admin/login?next=/admin");
+    }
+}
+
+/// A page's `<script` elements: each one's text, up to its end tag.
+fn script_texts(html: &str) -> Vec<String> {
+    let lower = html.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("<script") {
+        let start = from + at;
+        let end = lower[start..].find("</script").map_or(html.len(), |e| start + e);
+        out.push(html[start..end].to_string());
+        from = end.max(start + 1);
+    }
+    out
+}
+
+/// Sources a visitor chose (UTM sources and referrers holding markup, or too long) reach the
+/// funnel's page only as text: escaped in the HTML and in every island's props, never a tag,
+/// never inside or out of a script element. Read from the page alone (how a source is keyed
+/// may change), with the leads sent over HTTP as a visitor's page sends them. Both stores.
+#[tokio::test]
+async fn a_visitors_markup_in_a_source_is_only_text_on_the_funnel_page() {
+    let long = format!("<b>{}</b>", "w".repeat(1500));
+    let utm_sources = [
+        "<script>alert(1)</script>",
+        "\"><img src=x onerror=alert(1)>",
+        "</script><script>alert(2)</script><!--",
+        "'><svg onload=alert(3)>\u{2028}&amp;",
+        long.as_str(),
+    ];
+    let referrers = [
+        "https://evil.example/\"><img src=x onerror=alert(4)>",
+        "https://evil.example/?q=</script><script>alert(5)</script>",
+        "javascript:alert(6)",
+    ];
+    let encode = |s: &str| -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    for (name, store) in stores().await {
+        let server = start_with_store(config(&[("RATE_LIMIT_PER_MINUTE", "100000")]), assets::SSR_BUNDLE, store).await;
+        add_staff(&server, "gus@ringready.example").await;
+        let session = sign_in(&server, "gus@ringready.example").await;
+        let (before, _) = page(&server, &session, "/admin").await;
+        let mut n = 0;
+        let mut send = async |page_url: String, referrer: Option<&str>| {
+            n += 1;
+            let mut body = common::lead_body("hvac", &common::phone(8000 + n));
+            body["pageUrl"] = serde_json::json!(page_url);
+            if let Some(referrer) = referrer {
+                body["referrer"] = serde_json::json!(referrer);
+            }
+            common::accepted_lead(&server, &body, referrer.unwrap_or("")).await;
+        };
+        for source in utm_sources {
+            let url = format!("https://www.ringready.example/hvac?utm_source={}", encode(source));
+            send(url, Some("https://www.google.com/")).await;
+        }
+        for referrer in referrers {
+            send("https://www.ringready.example/hvac".into(), Some(referrer)).await;
+        }
+
+        let r = get(&server, &session, "/admin").await;
+        assert_eq!(r.status(), StatusCode::OK, "{name}");
+        let html = r.text().await.expect("body");
+        let text = unescape_html(&html);
+        // The sources are on the page, as text (each UTM source, in lower case, at least
+        // the start of it).
+        for shown in [
+            "<script>alert(1)</script>",
+            "\"><img src=x onerror=alert(1)>",
+            "'><svg onload=alert(3)>",
+        ] {
+            assert!(text.contains(shown), "{name}: {shown} is shown as text");
+        }
+        assert!(text.contains("<b>wwwww"), "{name}: the long source, or its start");
+        // Never as markup: no tag, no script element more than the page always has, and no
+        // visitor's text inside one.
+        let lower = html.to_ascii_lowercase();
+        let before_lower = before.to_ascii_lowercase();
+        for tag in ["<img", "<svg", "<b>", "<!--"] {
+            assert_eq!(
+                lower.matches(tag).count(),
+                before_lower.matches(tag).count(),
+                "{name}: no {tag:?} more than the page had without the leads"
+            );
+        }
+        assert_eq!(script_texts(&html), script_texts(&before), "{name}: the same script elements");
+        assert_eq!(
+            lower.matches("</script").count(),
+            before_lower.matches("</script").count(),
+            "{name}: no script element closed early"
+        );
+        assert!(!lower.contains("javascript:"), "{name}: no javascript: link");
+        // Every island's props are an attribute of well-formed JSON holding no raw markup.
+        for props in html.split("data-props=\"").skip(1) {
+            let value = props.split('"').next().unwrap_or("");
+            assert!(!value.contains('<') && !value.contains('>'), "{name}: {value}");
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(&unescape_html(value));
+            assert!(parsed.is_ok(), "{name}: props that parse: {value}");
+        }
     }
 }

@@ -122,6 +122,102 @@ async fn the_consent_record_is_kept_with_the_lead() {
     assert_eq!(lead.zip_code.as_deref(), Some("15213"));
 }
 
+/// The consent wording sent with a lead is the wording shown once white space is folded
+/// (`leads::consent`: any run of Unicode white space is one space, the ends trimmed), and
+/// nothing else: a changed word, letter case, punctuation, a look-alike letter, an invisible
+/// character that is not white space, or a word added or taken away is refused as a page
+/// out of date, and no lead is stored. Accepted, the lead keeps the wording as shown and its
+/// SHA-256, whatever white space it came with. On both stores.
+#[tokio::test]
+async fn the_consent_wording_matches_after_folding_white_space_and_nothing_else() {
+    let shown = common::consent_text();
+    let at = |pattern: &'static str| {
+        assert!(shown.contains(pattern), "the wording has {pattern:?}: {shown}");
+        pattern
+    };
+    let spaces = |with: &[&str]| {
+        let mut out = String::new();
+        for (i, word) in shown.split(' ').enumerate() {
+            if i > 0 {
+                out.push_str(with[i % with.len()]);
+            }
+            out.push_str(word);
+        }
+        out
+    };
+    let matched: Vec<(&str, String)> = vec![
+        ("as shown", shown.clone()),
+        ("spaces around it", format!("  \t{shown}\n ")),
+        ("runs of spaces", spaces(&["   "])),
+        ("tabs", spaces(&["\t"])),
+        ("line feeds and CR LF", spaces(&["\n", "\r\n", " \n\n "])),
+        ("vertical tab and form feed", spaces(&["\u{b}", "\u{c}"])),
+        ("no-break spaces", spaces(&["\u{a0}", "\u{202f}"])),
+        ("other Unicode spaces", spaces(&["\u{2003}", "\u{3000}", "\u{2009}", "\u{1680}"])),
+        ("Unicode line breaks", spaces(&["\u{2028}", "\u{2029}", "\u{85}"])),
+    ];
+    let refused: Vec<(&str, String)> = vec![
+        ("a changed word", shown.replacen(at("call and text"), "call and email", 1)),
+        ("a word taken away", shown.replacen(at("is not a condition"), "is a condition", 1)),
+        ("a word added", shown.replacen(at("my prior"), "my own prior", 1)),
+        ("a sentence added", format!("{shown} I also agree to marketing.")),
+        ("the wording twice", format!("{shown} {shown}")),
+        ("two words joined", shown.replacen(at("Consent is"), "Consentis", 1)),
+        ("a letter's case", shown.replacen(at("By checking"), "by checking", 1)),
+        ("all in capitals", shown.to_uppercase()),
+        ("the last full stop", shown.trim_end_matches('.').to_string()),
+        ("a comma for a semicolon", shown.replacen(at("apply;"), "apply,", 1)),
+        ("an added comma", shown.replacen(at("this box and"), "this box, and", 1)),
+        ("a Cyrillic a", shown.replacen(at("agree"), "\u{430}gree", 1)),
+        ("a Greek omicron", shown.replacen(at("phone"), "ph\u{3bf}ne", 1)),
+        ("a full-width letter", shown.replacen(at("STOP"), "\u{ff33}TOP", 1)),
+        (
+            "a zero-width space for a space",
+            shown.replacen(at("my prior"), "my\u{200b}prior", 1),
+        ),
+        ("a zero-width space in a word", shown.replacen(at("consent"), "con\u{200b}sent", 1)),
+        ("a soft hyphen in a word", shown.replacen(at("independent"), "inde\u{ad}pendent", 1)),
+        ("a byte order mark first", format!("\u{feff}{shown}")),
+        ("another dash", shown.replacen(at("prerecorded"), "pre-recorded", 1)),
+        ("empty", String::new()),
+        ("white space only", " \t\n ".into()),
+    ];
+    for (name, store) in common::stores::stores().await {
+        let s = common::start_with_store(open_limit(), site_server::assets::SSR_BUNDLE, store).await;
+        let mut n = 9000;
+        for (case, text) in &matched {
+            n += 1;
+            let mut body = common::lead_body("hvac", &common::phone(n));
+            body["tcpa_text"] = json!(text);
+            let r = post_json(&s, SUBMIT, &body).await;
+            assert_eq!(r.status(), StatusCode::CREATED, "{name}, {case}: {text:?}");
+            let id = r.json::<Value>().await.expect("json")["id"].as_str().expect("id").to_string();
+            let lead = s.state.store.lead(&id).await.expect("read").expect("stored");
+            assert_eq!(lead.consent_text, shown, "{name}, {case}: kept as shown");
+            assert_eq!(
+                lead.consent_sha256,
+                site_server::leads::consent::sha256_hex(&shown),
+                "{name}, {case}"
+            );
+        }
+        let stored = s.state.store.count_leads().await.expect("count");
+        assert_eq!(stored, matched.len() as i64, "{name}");
+        for (case, text) in &refused {
+            n += 1;
+            let mut body = common::lead_body("hvac", &common::phone(n));
+            body["tcpa_text"] = json!(text);
+            let (status, message) = error_of(post_json(&s, SUBMIT, &body).await).await;
+            assert_eq!(
+                (status, message.as_str()),
+                (StatusCode::BAD_REQUEST, site_server::leads::validate::MSG_CONSENT_TEXT),
+                "{name}, {case}: {text:?}"
+            );
+        }
+        let after = s.state.store.count_leads().await.expect("count");
+        assert_eq!(after, stored, "{name}: no refused lead is stored");
+    }
+}
+
 #[tokio::test]
 async fn bodies_types_and_rates_the_api_refuses() {
     let s = common::start_with(common::config(&[("RATE_LIMIT_PER_MINUTE", "5")]), site_server::assets::SSR_BUNDLE).await;

@@ -535,6 +535,184 @@ async fn secrets_are_read_from_files_and_credentials_and_never_printed() {
     let logs = format!("{}{}", stdout(&output), stderr(&output));
     for secret in [token, hook_secret, "swordfish"] {
         assert!(!logs.contains(secret), "the log holds {secret}:\n{logs}");
+
+/// One secret setting: its variable, its flag, a value that is (or carries) the secret, and
+/// the secret itself, which must never be printed.
+struct Secret {
+    var: &'static str,
+    flag: &'static str,
+    value: &'static str,
+    secret: &'static str,
+    /// What else a valid configuration needs beside it.
+    needs: &'static [(&'static str, &'static str)],
+}
+
+/// Environment variables and their values.
+type Variables = [(&'static str, &'static str)];
+
+const SECRETS: [Secret; 4] = [
+    Secret {
+        var: "DATABASE_URL",
+        flag: "--database-url",
+        value: "postgres://site:DbPassword-Secret1@127.0.0.1:1/site?sslmode=disable",
+        secret: "DbPassword-Secret1",
+        needs: &[],
+    },
+    Secret {
+        var: "SMTP_URL",
+        flag: "--smtp-url",
+        value: "smtp://mailer:SmtpPassword-Secret2@127.0.0.1:2525",
+        secret: "SmtpPassword-Secret2",
+        needs: &[("NOTIFY_RECIPIENTS", "dispatch@ringready.example")],
+    },
+    Secret {
+        var: "WEBHOOK_SECRET",
+        flag: "--webhook-secret",
+        value: "WebhookKey-Secret3-long-enough",
+        secret: "WebhookKey-Secret3",
+        needs: &[("WEBHOOK_URL", "https://hooks.example/lead")],
+    },
+    Secret {
+        var: "METRICS_TOKEN",
+        flag: "--metrics-token",
+        value: "MetricsToken-Secret4-long-enough",
+        secret: "MetricsToken-Secret4",
+        needs: &[],
+    },
+];
+
+/// The configuration key a variable sets.
+fn settings_key(var: &str) -> &'static str {
+    VARIABLES
+        .iter()
+        .find(|(v, _)| v == var)
+        .and_then(|(_, key)| *key)
+        .unwrap_or_else(|| panic!("{var} sets a key"))
+}
+
+/// `site ARGS` with `secret` given by its variable (`by_flag` false) or by its flag, before
+/// the arguments, and the variables `env`: how it ended and everything it printed.
+fn with_secret(dir: &Path, secret: &Secret, value: &str, by_flag: bool, args: &[&str], env: &[(&str, &str)]) -> (Output, String) {
+    // What the test gives wins over what the secret needs.
+    let mut env: Vec<(&str, &str)> = [secret.needs, env].concat();
+    let mut line: Vec<&str> = Vec::new();
+    if by_flag {
+        line.extend([secret.flag, value]);
+    } else {
+        env.push((secret.var, value));
+    }
+    line.extend_from_slice(args);
+    let out = site(dir, &line, &env);
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    (out, all)
+}
+
+/// No secret given by variable or by flag is printed: by `site --help` and `-h`, by every
+/// command's `--help`, by `site config check`, by a start that is refused (an invalid
+/// configuration, a secret too short, a database that does not answer, an SMTP URL that
+/// cannot be read) or by a usage error, even one about the secret's own flag (a secret that
+/// starts with `-` is the flag's value, not an unknown option repeated in the error).
+#[test]
+fn no_secret_given_by_environment_or_flag_is_printed() {
+    let dir = common::temp_dir("cli-secret-sources");
+    let db = [("DATABASE_URL", "sqlite:site.db")];
+    let commands: &[&[&str]] = &[
+        &["--help"],
+        &["-h"],
+        &["serve", "--help"],
+        &["config", "check", "--help"],
+        &["config", "check"],
+        &["backup", "--help"],
+        &["restore", "--help"],
+        &["copy-store", "--help"],
+        &["outbox", "retry", "--help"],
+        &["staff", "add", "--help"],
+        &["staff", "disable", "--help"],
+        &["staff", "unlock", "--help"],
+        &["staff", "list", "--help"],
+        &["seed", "--help"],
+        // Refused starts: the configuration, then a usage error.
+        &["--trusted-proxy-hops", "0"],
+        &["--bogus"],
+        &["frobnicate"],
+    ];
+    for secret in &SECRETS {
+        // The database's URL is the database: the others run with a SQLite file that is
+        // never opened.
+        let env: &[(&str, &str)] = if secret.var == "DATABASE_URL" { &[] } else { &db };
+        for by_flag in [false, true] {
+            let how = if by_flag { secret.flag } else { secret.var };
+            for args in commands {
+                let (out, all) = with_secret(&dir, secret, secret.value, by_flag, args, env);
+                assert!(!all.contains(secret.secret), "{how} {args:?} printed the secret:\n{all}");
+                assert!(!all.is_empty(), "{how} {args:?} said something");
+                if args.last() == Some(&"--help") || *args == ["config", "check"] {
+                    assert_eq!(out.status.code(), Some(0), "{how} {args:?}:\n{all}");
+                }
+            }
+            // Flags after the command, as `site backup --database-url … FILE` takes them.
+            if by_flag {
+                let line = ["config", "check", secret.flag, secret.value];
+                let out = site(&dir, &line, &[env, secret.needs].concat());
+                let all = format!("{}{}", stdout(&out), stderr(&out));
+                assert_eq!(out.status.code(), Some(0), "{line:?}:\n{all}");
+                assert!(!all.contains(secret.secret), "{line:?} printed the secret:\n{all}");
+            }
+            // A secret that starts with a hyphen or two is still the flag's value (a
+            // variable's value never was anything else).
+            let hyphens = if by_flag {
+                vec![format!("-{}", secret.value), format!("--{}", secret.value)]
+            } else {
+                Vec::new()
+            };
+            for value in hyphens {
+                let (out, all) = with_secret(&dir, secret, &value, by_flag, &["config", "check"], env);
+                assert!(!all.contains(secret.secret), "{how} printed a secret that starts with '-':\n{all}");
+                if !secret.var.ends_with("_URL") {
+                    assert_eq!(out.status.code(), Some(0), "{how} {value}:\n{all}");
+                    let key = settings_key(secret.var);
+                    assert_eq!(checked(&stdout(&out), key).0, "(set, hidden)", "{how} {value}");
+                }
+            }
+        }
+    }
+    assert_eq!(files(&dir), Vec::<String>::new(), "nothing opened or made");
+    // Starts refused because of the secret itself, by variable and by flag: (secret, its
+    // value, other variables, what the error says, what must not be printed).
+    let refused: [(&Secret, &str, &Variables, &str, &str); 5] = [
+        (&SECRETS[0], SECRETS[0].value, &[], "database postgres://site:", SECRETS[0].secret),
+        (
+            &SECRETS[1],
+            SECRETS[1].value,
+            &[("NOTIFY_RECIPIENTS", "")],
+            "notify.recipients",
+            SECRETS[1].secret,
+        ),
+        (
+            &SECRETS[1],
+            "smtp://mailer:SmtpPassword-Secret2@127.0.0.1:99999",
+            &[],
+            "notify.smtp_url",
+            SECRETS[1].secret,
+        ),
+        // Too short to be used, and still a secret.
+        (&SECRETS[2], "WhKey-Secret5", &[], "notify.webhook_secret", "WhKey-Secret5"),
+        (&SECRETS[3], "MtTok-Secret6", &[], "server.metrics_token", "MtTok-Secret6"),
+    ];
+    // An address this machine does not have: a start that got that far fails there.
+    let listen = ("LISTEN", "192.0.2.1:80");
+    for (secret, value, extra, says, hidden) in refused {
+        let env: Vec<(&str, &str)> = if secret.var == "DATABASE_URL" {
+            vec![listen]
+        } else {
+            vec![db[0], listen]
+        };
+        for by_flag in [false, true] {
+            let (out, all) = with_secret(&dir, secret, value, by_flag, &[], &[&env[..], extra].concat());
+            assert_eq!(out.status.code(), Some(1), "{} {value}: refused:\n{all}", secret.var);
+            assert!(all.contains(says), "{} says {says}:\n{all}", secret.var);
+            assert!(!all.contains(hidden), "{} printed the secret:\n{all}", secret.var);
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,6 @@
 //! What could leak, checked through the real binary and real HTTP: database credentials in
-//! the start line and start errors, a lead sent in clear to a host the webhook check did
+//! the start line and start errors, any secret setting in a running server's logs or
+//! figures (by variable or by flag), a lead sent in clear to a host the webhook check did
 //! not see, a visitor's address chosen by the visitor behind a proxy, and backups readable
 //! by other users.
 
@@ -254,4 +255,144 @@ async fn every_backup_is_readable_by_its_owner_only() {
         assert_eq!(mode(file), 0o600, "{}", file.display());
     }
     assert_eq!(mode(&backups), 0o700, "the folder the server made for them");
+}
+
+/// A server process killed when the test fails before stopping it.
+struct Running(Option<std::process::Child>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The four secrets of the configuration, as the start-up test gives them.
+const CONFIG_SECRETS: [&str; 4] = [
+    "DbPassword-Secret1",
+    "SmtpPassword-Secret2",
+    "WebhookKey-Secret3",
+    "MetricsToken-Secret4",
+];
+
+/// A server started with every secret setting (the database's password when PostgreSQL runs
+/// here, the SMTP relay's password, the webhook's key, the metrics token), given by the
+/// environment and then by flags: nothing it writes from start to stop names one, with a
+/// lead's e-mail and webhook failing meanwhile (the relay and the receiver are not there)
+/// and /metrics asked with a wrong token, then with the right one (whose figures name none).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_secret_reaches_the_logs_given_by_environment_or_flag() {
+    let pg = std::env::var("TEST_DATABASE_URL").ok();
+    for by_flag in [false, true] {
+        let dir = common::temp_dir("secret-logs");
+        let (database_url, store, schema) = match &pg {
+            Some(url) => {
+                let schema = format!(
+                    "store_test_{}_{}_secrets{by_flag}",
+                    site_server::store::now_ms(),
+                    std::process::id()
+                );
+                let pg = site_server::store::postgres::PgStore::connect(url, Some(&schema))
+                    .await
+                    .expect("postgres");
+                let (base, query) = url.split_once('?').unwrap_or((url, ""));
+                let (scheme, rest) = base.split_once("://").expect("a URL");
+                let (user, host) = rest.split_once('@').expect("a user in TEST_DATABASE_URL");
+                let user = user.split(':').next().unwrap_or(user);
+                let mut served = format!("{scheme}://{user}:{}@{host}?options=-csearch_path%3D{schema}", CONFIG_SECRETS[0]);
+                if !query.is_empty() {
+                    served.push('&');
+                    served.push_str(query);
+                }
+                (served, site_server::store::Store::Postgres(pg), Some(schema))
+            }
+            None => {
+                let db = dir.join("site.db");
+                let url = format!("sqlite:{}", db.display());
+                let store = site_server::store::Store::open(&url).await.expect("sqlite");
+                (url, store, None)
+            }
+        };
+        let how = if by_flag { "by flag" } else { "by environment" };
+        let (port, metrics_port) = (common::free_port(), common::free_port());
+        let (listen, metrics_listen) = (format!("127.0.0.1:{port}"), format!("127.0.0.1:{metrics_port}"));
+        let smtp_url = format!("smtp://mailer:{}@127.0.0.1:{}", CONFIG_SECRETS[1], common::free_port());
+        let webhook_url = format!("http://127.0.0.1:{}/hook", common::free_port());
+        let webhook_secret = format!("{}-long-enough", CONFIG_SECRETS[2]);
+        let metrics_token = format!("{}-long-enough", CONFIG_SECRETS[3]);
+        let secrets = [
+            ("DATABASE_URL", "--database-url", database_url.as_str()),
+            ("SMTP_URL", "--smtp-url", smtp_url.as_str()),
+            ("WEBHOOK_SECRET", "--webhook-secret", webhook_secret.as_str()),
+            ("METRICS_TOKEN", "--metrics-token", metrics_token.as_str()),
+        ];
+        let mut env = vec![
+            ("LISTEN", listen.as_str()),
+            ("METRICS_LISTEN", metrics_listen.as_str()),
+            ("NOTIFY_RECIPIENTS", "dispatch@ringready.example"),
+            ("WEBHOOK_URL", webhook_url.as_str()),
+        ];
+        let mut args = Vec::new();
+        for (var, flag, value) in secrets {
+            if by_flag {
+                args.extend([flag, value]);
+            } else {
+                env.push((var, value));
+            }
+        }
+        let mut child = Running(Some(
+            site_command(&args, &env)
+                .current_dir(&dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start site"),
+        ));
+        let client = common::client();
+        common::wait_healthy(&client, port).await;
+        let r = common::post_lead(&client, port, &common::lead_body("hvac", &common::phone(31))).await;
+        assert_eq!(r.status(), StatusCode::CREATED);
+        common::eventually(60, "the e-mail and the webhook were each tried", async || {
+            let rows = store
+                .outbox_rows(site_server::store::Outbox::Leads, "pending", 10)
+                .await
+                .expect("rows");
+            rows.len() == 2 && rows.iter().all(|r| r.attempts >= 1)
+        })
+        .await;
+        // The token guards /metrics on the site's own listener.
+        let r = client
+            .get(format!("http://{listen}/metrics"))
+            .bearer_auth("a-wrong-token-of-some-length")
+            .send()
+            .await
+            .expect("metrics");
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+        let r = client
+            .get(format!("http://{listen}/metrics"))
+            .bearer_auth(&metrics_token)
+            .send()
+            .await
+            .expect("metrics");
+        assert_eq!(r.status(), StatusCode::OK, "the token given {how} is the one in force");
+        let figures = r.text().await.expect("figures");
+        for secret in CONFIG_SECRETS {
+            assert!(!figures.contains(secret), "{how}: {secret} in the metrics");
+        }
+        let logs = stop(child.0.take().expect("running")).await;
+        store.close().await;
+        if let (Some(url), Some(schema)) = (&pg, schema) {
+            let (db, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("connect");
+            tokio::spawn(connection);
+            let _ = db.batch_execute(&format!("DROP SCHEMA \"{schema}\" CASCADE")).await;
+        }
+        assert!(logs.contains("serving on") && logs.contains("stopped"), "{how}: {logs}");
+        let database = if pg.is_some() { "(PostgreSQL)" } else { "(SQLite)" };
+        assert!(logs.contains(database), "{how}: the start line names the database: {logs}");
+        for secret in CONFIG_SECRETS {
+            assert!(!logs.contains(secret), "{how}: {secret} in {logs}");
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Rolling upgrades (docs/operations.md, "Running several servers"): an older binary runs on a
 //! database a newer one migrated when every newer migration is marked compatible with it,
 //! and refuses one that is not, having written nothing; every server answers for the
-//! content-hashed files another release recorded in the database. On both stores.
+//! content-hashed files another release recorded in the database, by their exact names
+//! only. On both stores.
 
 use crate::common;
 
@@ -305,5 +306,131 @@ async fn a_hashed_file_recorded_by_another_release_is_served_immutable_with_its_
         assert!(restarted.expect("restart b"), "{name}: b is known");
         assert!(store.recorded_asset(&third.files[0].path).await.expect("read").is_some(), "{name}");
         assert!(store.recorded_asset(&other.files[0].path).await.expect("read").is_some(), "{name}");
+    }
+}
+
+/// GETs `target` as written, byte for byte, over a raw connection (an HTTP client would
+/// tidy `..`, `\`, NUL and raw UTF-8 away before sending): the status and the body.
+async fn raw_get(addr: &str, target: &[u8]) -> (u16, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut request = b"GET ".to_vec();
+    request.extend_from_slice(target);
+    request.extend_from_slice(b" HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(&request).await.expect("send");
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut answer))
+        .await
+        .expect("answered within 30 s")
+        .expect("read");
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("a status line for {:?}: {text:.200}", String::from_utf8_lossy(target)));
+    let body = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or_else(Vec::new, |at| answer[at + 4..].to_vec());
+    (status, body)
+}
+
+/// The files served from the database answer only to their exact names: a path that
+/// climbs out (`..`, percent-encoded, with backslashes), carries a NUL, is very long, has
+/// double slashes or Unicode, or is not of the hashed shape is answered 404 (400 or 414 when
+/// the HTTP layer refuses the request line itself), never 500, never another file's bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_file_is_served_by_its_exact_name_only() {
+    for (name, store) in common::stores::stores().await {
+        let server = common::start_with_store(common::config(&[]), site_server::assets::SSR_BUNDLE, Arc::clone(&store)).await;
+        server.state.record_assets().await.expect("record this release");
+        let other = release("d");
+        store.record_assets(&other, KEEP_RELEASES).await.expect("record d");
+        let file = &other.files[0].path;
+        let (status, body) = raw_get(&server.addr(), file.as_bytes()).await;
+        assert_eq!((status, body.as_slice()), (200, other.files[0].body.as_slice()), "{name}: {file}");
+        let runtime = server.state.assets.runtime_url.clone();
+        let runtime_body = server
+            .client
+            .get(server.url(&runtime))
+            .header("accept-encoding", "identity")
+            .send()
+            .await
+            .expect("runtime")
+            .bytes()
+            .await
+            .expect("body");
+        let bare = file.trim_start_matches("/assets/");
+        let mut targets: Vec<Vec<u8>> = [
+            "/assets/..".to_string(),
+            "/assets/../..".into(),
+            "/assets/../../../../etc/passwd".into(),
+            "/assets/../site.db".into(),
+            format!("/assets/../assets/{bare}"),
+            format!("/assets/x/../{bare}"),
+            format!("/assets/./{bare}"),
+            "/assets/..%2f..%2f..%2fetc%2fpasswd".into(),
+            "/assets/%2e%2e%2f%2e%2e%2fsite.db".into(),
+            format!("/assets/%2E%2E%2F{bare}"),
+            format!("/assets/%2e%2e/{bare}"),
+            "/assets/%252e%252e%252fsite.db".into(),
+            "/assets/..\\..\\site.db".into(),
+            "/assets/..%5c..%5csite.db".into(),
+            format!("/assets/x\\..\\{bare}"),
+            format!("{file}%00"),
+            format!("{file}%00.css"),
+            format!("{runtime}%00.html"),
+            format!("/assets//{bare}"),
+            format!("//assets/{bare}"),
+            format!("/assets/{bare}/"),
+            format!("{file}/"),
+            format!("{file}.map"),
+            format!("{file}%20"),
+            format!("{file};.css"),
+            file.to_uppercase(),
+            format!("/assets/{}.js", "a".repeat(129)),
+            format!("/assets/{}", "a".repeat(8000)),
+            format!("/assets/{}", "a".repeat(70_000)),
+            "/assets/".into(),
+            "/assets/.env".into(),
+            "/assets/site.db".into(),
+            "/assets/Cargo.toml".into(),
+            "/assets/chunk.js".into(),
+            "/assets/index.html".into(),
+            "/assets/ch%C3%BCnk-dddddddd1.js".into(),
+            "/assets/%EF%BC%8E%EF%BC%8E%EF%BC%8Fsite.db".into(),
+            "/assets/%c0%ae%c0%ae%c0%afsite.db".into(),
+            format!("/assets/{}", bare.replace('-', "\u{2010}")),
+        ]
+        .into_iter()
+        .map(String::into_bytes)
+        .collect();
+        // As raw bytes: a NUL, a raw non-ASCII name and a raw backslash.
+        targets.push([file.as_bytes(), b"\0"].concat());
+        targets.push("/assets/chünk-dddddddd1.js".as_bytes().to_vec());
+        targets.push(b"/assets/\\chunk-dddddddd1.js".to_vec());
+        for target in &targets {
+            let shown = String::from_utf8_lossy(target);
+            let shown = shown.get(..120).unwrap_or(&shown);
+            let (status, body) = raw_get(&server.addr(), target).await;
+            // 400 and 414 come from the HTTP layer, refusing the request line itself (a raw
+            // NUL, a target over 64 KiB) before any route sees it.
+            assert!(matches!(status, 400 | 404 | 414), "{name}: {shown:?} answered {status}");
+            for other_bytes in other.files.iter().map(|f| f.body.as_slice()).chain([runtime_body.as_ref()]) {
+                assert!(
+                    !body.windows(other_bytes.len()).any(|w| w == other_bytes),
+                    "{name}: {shown:?} answered a file's bytes"
+                );
+            }
+            let text = String::from_utf8_lossy(&body);
+            assert!(
+                !text.contains("SQLite format") && !text.contains("root:x:0:0"),
+                "{name}: {shown:?}: {text:.200}"
+            );
+        }
+        // The file is still served by its name.
+        let (status, _) = raw_get(&server.addr(), file.as_bytes()).await;
+        assert_eq!(status, 200, "{name}");
     }
 }

@@ -3,15 +3,18 @@
 //! database's clock's and an outcome is recorded only under the claim that sent it; a
 //! notification sent twice carries one `Message-ID`; on PostgreSQL a notification queued by
 //! one server wakes another's worker (LISTEN/NOTIFY); one server at a time runs the
-//! scheduled jobs and exports the database's figures, and another takes over when it dies.
+//! scheduled jobs and exports the database's figures, and another takes over when it dies;
+//! a visitor's request repeated through two servers stores one lead and sends one webhook.
 
 use crate::common;
+
+use std::sync::Arc;
 
 use serde_json::json;
 use site_server::leads::RequestContext;
 use site_server::notify::delivery_key;
 use site_server::notify::email::EmailSender;
-use site_server::store::{Channel, Mail, NewSubmission, Outbox, OutboxItem, Store, SubmissionKind, now_ms};
+use site_server::store::{Channel, Mail, NewSubmission, Outbox, OutboxItem, Person, Store, SubmissionKind, now_ms};
 
 use common::stores::{Raw, execute, texts, twin_stores};
 
@@ -309,4 +312,92 @@ async fn a_lead_taken_by_one_server_is_sent_by_another_woken_by_the_database() {
         worker.state.store.outbox_counts(Outbox::Leads).await.expect("counts").delivered == 2
     })
     .await;
+}
+
+/// The E.164 form of a [`common::phone`] number, as a lead and its webhook carry it.
+fn e164(phone: &str) -> String {
+    format!("+1{}", phone.chars().filter(char::is_ascii_digit).collect::<String>())
+}
+
+/// Sends `body` twice, the first through `first` and the second through `second`: one after
+/// the other (the visitor's browser retrying), or both at the same moment, each on a
+/// connection of its own. Both are answered 201, as a new lead would be.
+async fn post_twice(first: &common::TestServer, second: &common::TestServer, body: &serde_json::Value, at_once: bool) {
+    let post = |base: String, barrier: Option<Arc<tokio::sync::Barrier>>| {
+        let body = body.clone();
+        async move {
+            let client = common::client();
+            if let Some(barrier) = barrier {
+                barrier.wait().await;
+            }
+            client
+                .post(format!("{base}/.netlify/functions/submit-lead"))
+                .json(&body)
+                .send()
+                .await
+                .expect("post")
+                .status()
+        }
+    };
+    let statuses = if at_once {
+        let barrier = Some(Arc::new(tokio::sync::Barrier::new(2)));
+        let one = tokio::spawn(post(first.base.clone(), barrier.clone()));
+        let two = tokio::spawn(post(second.base.clone(), barrier));
+        [one.await.expect("task"), two.await.expect("task")]
+    } else {
+        [post(first.base.clone(), None).await, post(second.base.clone(), None).await]
+    };
+    assert_eq!(statuses, [reqwest::StatusCode::CREATED; 2], "{body}");
+}
+
+/// The same submission POSTed twice, through two servers on one PostgreSQL (once one after
+/// the other, once at the same moment) or twice through SQLite's one server: one lead is
+/// stored, one webhook notification queued, and the receiver is sent it once. Each server
+/// runs its workers, so either may be the one that sends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_request_repeated_through_two_servers_stores_one_lead_and_sends_one_webhook() {
+    for (name, a, b, _) in twin_stores().await {
+        let hook = common::Hook::start(200).await;
+        let env = [
+            ("WEBHOOK_URL", hook.url.as_str()),
+            ("WEBHOOK_SECRET", "a webhook secret of some length"),
+            ("RATE_LIMIT_PER_MINUTE", "100000"),
+        ];
+        let one = common::start_with_store(common::config(&env), site_server::assets::SSR_BUNDLE, a).await;
+        // SQLite has one server per file (`site` refuses a second): both requests reach it.
+        let two = match name {
+            "postgres" => Some(common::start_with_store(common::config(&env), site_server::assets::SSR_BUNDLE, b).await),
+            _ => None,
+        };
+        let second = two.as_ref().unwrap_or(&one);
+        let mut phones = Vec::new();
+        for (n, at_once) in [(0, false), (1, true), (2, false), (3, true)] {
+            let phone = common::phone(7000 + n);
+            // Every other pair starts at the second server.
+            let (x, y) = if n % 2 == 0 { (&one, second) } else { (second, &one) };
+            post_twice(x, y, &common::lead_body("hvac", &phone), at_once).await;
+            phones.push(e164(&phone));
+        }
+        let store = &one.state.store;
+        for phone in &phones {
+            let found = store.person_records(&Person::PhoneE164(phone.clone())).await.expect("records");
+            assert_eq!(found.leads.len(), 1, "{name}: {phone} is stored once");
+        }
+        common::eventually(30, "every webhook is delivered", async || {
+            store.outbox_counts(Outbox::Leads).await.expect("counts").delivered == phones.len() as i64
+        })
+        .await;
+        let counts = store.outbox_counts(Outbox::Leads).await.expect("counts");
+        assert_eq!((counts.pending, counts.failed), (0, 0), "{name}: one notification per lead");
+        // Give a second send, were there one, the time to arrive.
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        for phone in &phones {
+            let sent: Vec<_> = hook.requests().into_iter().filter(|r| &r.phone == phone).collect();
+            assert_eq!(sent.len(), 1, "{name}: {phone}'s webhook is sent once: {sent:?}");
+        }
+        assert_eq!(hook.requests().len(), phones.len(), "{name}: nothing else was sent");
+        for s in [Some(one), two].into_iter().flatten() {
+            s.state.store.close().await;
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! The limits several servers on one PostgreSQL share (docs/decisions/022-shared-limits.md),
 //! with two app servers (two stores, two routers) on one database over real HTTP: a client
 //! whose requests are spread over both gets one rate limit and one sign-in lockout, not
-//! two; expired windows are purged. The pool: a slow console query does not hold up a
+//! two, and new servers started on the database within the window (a restart) keep both;
+//! expired windows are purged. The pool: a slow console query does not hold up a
 //! session check on the same server. SQLite keeps its limits in memory, as before.
 //! PostgreSQL parts run when TEST_DATABASE_URL is set.
 
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, RETRY_AFTER};
 use site_server::assets;
-use site_server::staff::throttle::PER_ACCOUNT;
+use site_server::staff::throttle::{PER_ACCOUNT, PER_CLIENT};
 use site_server::store::backend::Limits;
 use site_server::store::{LeadFilter, LimitKey, LoginRules, Reserved, Store, Verdict, now_ms};
 
@@ -351,6 +352,137 @@ async fn a_locked_limits_table_falls_back_to_the_servers_own_count_within_the_re
     assert_eq!(hits().await, Some(1));
     assert_eq!(fallbacks(&server.metrics().await, "api"), 4, "no fallback once the table is free");
     server.state.store.close().await;
+
+/// A server's restart on PostgreSQL: its store is closed (its limits' worker and connections
+/// with it, as when the process stops) and a new server opens a new store on the same
+/// schema, with nothing in memory.
+async fn restarted(raw: &Raw, env: &[(&str, &str)]) -> TestServer {
+    let Raw::Postgres { url, schema } = raw else {
+        panic!("a PostgreSQL pair")
+    };
+    let store = site_server::store::postgres::PgStore::connect(url, Some(schema))
+        .await
+        .expect("the same schema, again");
+    start_with_store(config(env), assets::SSR_BUNDLE, Arc::new(Store::Postgres(store))).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitors_rate_limit_outlives_a_restart_of_every_server_within_the_window() {
+    let Some((a, b, raw)) = two_stores().await else {
+        return;
+    };
+    let env = [("RATE_LIMIT_PER_MINUTE", "6"), ("TRUST_FORWARDED_FOR", "true")];
+    let servers = [
+        start_with_store(config(&env), assets::SSR_BUNDLE, a).await,
+        start_with_store(config(&env), assets::SSR_BUNDLE, b).await,
+    ];
+    fresh_window(&pg_client(&raw).await).await;
+    let post = async |server: &TestServer, visitor: &str, n: u32| {
+        server
+            .client
+            .post(server.url(SUBMIT))
+            .header("x-forwarded-for", visitor)
+            .json(&common::lead_body("hvac", &common::phone(n)))
+            .send()
+            .await
+            .expect("post")
+            .status()
+    };
+    for n in 0..6 {
+        let status = post(&servers[n as usize % 2], "198.51.100.7", n).await;
+        assert_eq!(status, StatusCode::CREATED, "request {n} of 6, on server {}", n % 2);
+    }
+    // Both servers stop; two new ones start on the same database, within the minute.
+    for s in servers {
+        s.state.store.close().await;
+    }
+    let servers = [restarted(&raw, &env).await, restarted(&raw, &env).await];
+    for (i, server) in servers.iter().enumerate() {
+        assert_eq!(
+            post(server, "198.51.100.7", 10 + i as u32).await,
+            StatusCode::TOO_MANY_REQUESTS,
+            "restarted server {i}: the visitor's six are still counted"
+        );
+    }
+    assert_eq!(
+        post(&servers[0], "198.51.100.8", 20).await,
+        StatusCode::CREATED,
+        "another visitor is not limited"
+    );
+    for s in &servers {
+        s.state.store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_lockout_outlives_a_restart_of_every_server_until_its_window_ends() {
+    let Some((a, b, raw)) = two_stores().await else { return };
+    let env = [("RATE_LIMIT_PER_MINUTE", "100000"), ("TRUST_FORWARDED_FOR", "true")];
+    let servers = [
+        start_with_store(config(&env), assets::SSR_BUNDLE, a).await,
+        start_with_store(config(&env), assets::SSR_BUNDLE, b).await,
+    ];
+    add_staff(&servers[0], "ola@ringready.example").await;
+    add_staff(&servers[0], "pia@ringready.example").await;
+    let guess = async |server: &TestServer, visitor: &str, email: &str, password: &str| {
+        let (csrf, cookie) = login_form(server).await;
+        server
+            .client
+            .post(server.url("/admin/login"))
+            .header(COOKIE, format!("rr_admin_login={cookie}"))
+            .header("x-forwarded-for", visitor)
+            .form(&[("email", email), ("password", password), ("csrf", csrf.as_str())])
+            .send()
+            .await
+            .expect("post login")
+            .status()
+    };
+    // The account's lockout: five guesses from five clients, over both servers.
+    for n in 0..PER_ACCOUNT {
+        let status = guess(&servers[n % 2], &format!("192.0.2.{n}"), "ola@ringready.example", "wrong").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "guess {n}, on server {}", n % 2);
+    }
+    // A client's lockout: twenty guesses from one address, each at an account of its own.
+    for n in 0..PER_CLIENT {
+        let email = format!("user{n}@ringready.example");
+        let status = guess(&servers[n % 2], "203.0.113.77", &email, "wrong").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "client guess {n}, on server {}", n % 2);
+    }
+    // Every server stops; two new ones start on the same database.
+    for s in servers {
+        s.state.store.close().await;
+    }
+    let servers = [restarted(&raw, &env).await, restarted(&raw, &env).await];
+    let right = common::admin::PASSWORD;
+    for (i, server) in servers.iter().enumerate() {
+        assert_eq!(
+            guess(server, "192.0.2.99", "ola@ringready.example", right).await,
+            StatusCode::TOO_MANY_REQUESTS,
+            "restarted server {i}: the account is still locked, even with the right password"
+        );
+        assert_eq!(
+            guess(server, "203.0.113.77", "pia@ringready.example", right).await,
+            StatusCode::TOO_MANY_REQUESTS,
+            "restarted server {i}: the client is still locked, even with the right password"
+        );
+    }
+    // The lockouts end with their window, not with a restart.
+    for server in &servers {
+        server.state.staff.clock.advance(site_server::staff::throttle::WINDOW_MS);
+    }
+    assert_eq!(
+        guess(&servers[1], "192.0.2.99", "ola@ringready.example", right).await,
+        StatusCode::SEE_OTHER,
+        "the account signs in once the window has passed"
+    );
+    assert_eq!(
+        guess(&servers[0], "203.0.113.77", "pia@ringready.example", right).await,
+        StatusCode::SEE_OTHER,
+        "the client signs in once the window has passed"
+    );
+    for s in &servers {
+        s.state.store.close().await;
+    }
 }
 
 #[tokio::test]
