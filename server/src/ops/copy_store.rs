@@ -9,6 +9,11 @@
 //! PostgreSQL keeps some columns with triggers (docs/decisions/010): they are switched off
 //! for the table inside each batch's transaction, so rows arrive exactly as they were (a
 //! crash mid-batch rolls that back too). Sequences are set past the copied ids afterwards.
+//!
+//! The funnel's daily counts (`lead_days`) are not copied: they are counted anew on the copy
+//! from the leads copied, in the zone copied (`business_zone`), so they are exactly what the
+//! copy's own triggers and recount make of those leads, and an erasure on the copy finds
+//! every source it counted (docs/decisions/012).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -127,7 +132,7 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
     }
     let _lock = DatabaseLock::acquire(from).map_err(|e| super::restore::server_running(&e, from))?;
     let source = open_source(from)?;
-    let pg = postgres::connect_migrated(to, schema)
+    let mut pg = postgres::connect_migrated(to, schema)
         .await
         .map_err(|e| format!("PostgreSQL: {e}"))?;
     check_tables(&source, &pg).await?;
@@ -153,6 +158,15 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
     let next_ids = sqlite_sequences(&source)?;
     let _ = source.execute_batch("COMMIT");
     set_sequences(&pg, &plans, &next_ids).await?;
+    let started = std::time::Instant::now();
+    let counted = postgres::count_lead_days(&mut pg)
+        .await
+        .map_err(|e| format!("PostgreSQL, counting the funnel's daily counts (lead_days) from the copied leads: {e}"))?;
+    let _ = writeln!(
+        out,
+        "counted lead_days {counted:>9} rows anew from the copied leads in {} ms",
+        started.elapsed().as_millis()
+    );
     let mut result = Vec::with_capacity(figures.len());
     for (p, rows, hash) in figures {
         let (pg_rows, pg_hash) = postgres_tally(&pg, p).await?;

@@ -35,6 +35,8 @@ mod writer;
 
 pub mod tls;
 
+pub use funnel::count_lead_days;
+
 use std::sync::Mutex;
 use std::time::Duration;
 

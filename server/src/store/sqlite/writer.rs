@@ -17,9 +17,17 @@ use crate::store::{MAX_BATCH, StoreError};
 /// group's commit succeeded (true) or failed (false).
 pub(super) type Job = Box<dyn FnOnce(&Connection) -> Box<dyn FnOnce(bool) + Send> + Send>;
 
+/// A job as queued: most share a group; one `alone` gets a transaction of its own, so that
+/// what it does after the commit (in the writer thread, before any later write) sees the
+/// database exactly as that job left it (the funnel's recount takes its snapshot there).
+pub(super) struct Queued {
+    job: Job,
+    alone: bool,
+}
+
 /// Starts the writer thread on `conn`.
-pub(super) fn start(conn: Connection) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
-    let (tx, rx) = mpsc::channel::<Job>(8192);
+pub(super) fn start(conn: Connection) -> Result<(mpsc::Sender<Queued>, JoinHandle<()>), StoreError> {
+    let (tx, rx) = mpsc::channel::<Queued>(8192);
     let thread = std::thread::Builder::new()
         .name("sqlite-writer".into())
         .spawn(move || writer_loop(conn, rx))
@@ -44,14 +52,44 @@ impl SqliteStore {
                 let _ = reply.send(outcome);
             })
         });
+        self.queue(Queued { job, alone: false }).await?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    /// Runs `f` in a transaction of its own and, once that is durable, `then` with its result,
+    /// in the writer thread before any later write is begun.
+    pub(super) async fn write_alone<T: Send + 'static, U: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+        then: impl FnOnce(&T) -> U + Send + 'static,
+    ) -> Result<(T, U), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let job: Job = Box::new(move |conn: &Connection| {
+            let result = in_savepoint(conn, f);
+            Box::new(move |committed: bool| {
+                let outcome = match (committed, result) {
+                    (true, Ok(t)) => {
+                        let u = then(&t);
+                        Ok((t, u))
+                    }
+                    (true, Err(e)) => Err(StoreError::from(e)),
+                    (false, _) => Err(StoreError::Database("commit failed".into())),
+                };
+                let _ = reply.send(outcome);
+            })
+        });
+        self.queue(Queued { job, alone: true }).await?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    async fn queue(&self, job: Queued) -> Result<(), StoreError> {
         let sender = self
             .writer
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
             .ok_or(StoreError::WriterStopped)?;
-        sender.send(job).await.map_err(|_| StoreError::WriterStopped)?;
-        answer.await.map_err(|_| StoreError::WriterStopped)?
+        sender.send(job).await.map_err(|_| StoreError::WriterStopped)
     }
 }
 
@@ -87,12 +125,22 @@ impl Writer for SqliteStore {
     }
 }
 
-fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>) {
-    while let Some(first) = jobs.blocking_recv() {
-        let mut batch = vec![first];
+fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Queued>) {
+    // A job that must be alone, taken while a group was gathered: it comes next.
+    let mut next: Option<Queued> = None;
+    while let Some(first) = next.take().or_else(|| jobs.blocking_recv()) {
+        if first.alone {
+            commit_batch(&mut conn, vec![first.job]);
+            continue;
+        }
+        let mut batch = vec![first.job];
         while batch.len() < MAX_BATCH {
             match jobs.try_recv() {
-                Ok(job) => batch.push(job),
+                Ok(queued) if queued.alone => {
+                    next = Some(queued);
+                    break;
+                }
+                Ok(queued) => batch.push(queued.job),
                 Err(_) => break,
             }
         }
