@@ -1,7 +1,8 @@
 //! The workers: started beside the HTTP server, stopped after it has finished the requests
 //! in flight: the outbox worker (on every server), the scheduled jobs (on one server at a
-//! time: the retention purge and the database's figures for /metrics) and, when
-//! `backup.dir` is set, the scheduled backups.
+//! time: the retention purge, the funnel's recount when its counts are due to be made anew,
+//! and the database's figures for /metrics), the comparison of this server's time zone with
+//! the funnel's (on every server) and, when `backup.dir` is set, the scheduled backups.
 //!
 //! Several servers may share one PostgreSQL database. Each delivers notifications; one at a
 //! time runs the scheduled jobs, holding a lease on them in the database (`job_leader`, by
@@ -18,12 +19,16 @@ use tokio::time::Instant;
 
 use crate::metrics::Metrics;
 use crate::state::AppState;
-use crate::store::{self, Store};
+use crate::store::{self, Store, ZoneOffsets};
 
 /// How often the server running the scheduled jobs reads the database's figures for /metrics.
 const SUMMARY_EVERY: Duration = Duration::from_secs(2);
 /// How often the retention purge runs (and at once on a server that starts running the jobs).
 const RETENTION_EVERY: Duration = Duration::from_secs(24 * 60 * 60);
+/// How often the server running the scheduled jobs sees whether the funnel's counts are due
+/// to be made anew (and at once on taking the jobs), and every server compares its time zone
+/// with the one they are counted in.
+const FUNNEL_EVERY: Duration = Duration::from_secs(60);
 
 /// The tasks that run beside the HTTP server: the outbox worker and the scheduled jobs.
 /// Dropped without [`Background::shutdown`], its tasks end where they are, as a killed
@@ -40,11 +45,13 @@ impl Background {
         let notifier = Arc::clone(&state.notifier).run(stopped.clone());
         let jobs = scheduled_jobs(Arc::clone(state), holder_name(), stopped.clone());
         let summary = database_figures(Arc::clone(state), stopped.clone());
-        let mut tasks = vec![tokio::spawn(notifier), tokio::spawn(jobs), tokio::spawn(summary)];
-        tasks.push(tokio::spawn(business_zone_job(
-            Arc::clone(&state.store),
-            crate::admin::zone::Zone::new(&state.config.site.time_zone),
-        )));
+        let zone_watch = funnel_zone_watch(Arc::clone(state), stopped.clone());
+        let mut tasks = vec![
+            tokio::spawn(notifier),
+            tokio::spawn(jobs),
+            tokio::spawn(summary),
+            tokio::spawn(zone_watch),
+        ];
         let backup = &state.config.backup;
         if let (Some(dir), Some(interval)) = (backup.dir(), backup.interval()) {
             match crate::ops::sqlite_path(&state.config.server.database_url) {
@@ -136,6 +143,9 @@ async fn scheduled_jobs(state: Arc<AppState>, holder: String, mut stop: watch::R
     let mut leading = false;
     let mut next_retention: Option<Instant> = None;
     let mut retention: Option<JoinHandle<()>> = None;
+    let mut next_funnel: Option<Instant> = None;
+    let mut funnel: Option<JoinHandle<()>> = None;
+    let zone = crate::admin::zone::Zone::new(&state.config.site.time_zone).offsets();
     loop {
         let asked = Instant::now();
         let held = match tokio::time::timeout(renew_every, state.store.lead_jobs(&holder, lease.as_millis() as i64)).await {
@@ -158,6 +168,7 @@ async fn scheduled_jobs(state: Arc<AppState>, holder: String, mut stop: watch::R
             leading = held;
             state.metrics.set_leader(held);
             next_retention = None;
+            next_funnel = None;
         }
         if leading && next_retention.is_none_or(|at| asked >= at) && retention.as_ref().is_none_or(JoinHandle::is_finished) {
             retention = Some(tokio::spawn(retention_purge(
@@ -166,6 +177,14 @@ async fn scheduled_jobs(state: Arc<AppState>, holder: String, mut stop: watch::R
                 Arc::clone(&state.metrics),
             )));
             next_retention = Some(asked + RETENTION_EVERY);
+        }
+        if leading && next_funnel.is_none_or(|at| asked >= at) && funnel.as_ref().is_none_or(JoinHandle::is_finished) {
+            funnel = Some(tokio::spawn(funnel_recount(
+                Arc::clone(&state.store),
+                zone.clone(),
+                Arc::clone(&state.metrics),
+            )));
+            next_funnel = Some(asked + FUNNEL_EVERY);
         }
         tokio::select! {
             () = tokio::time::sleep_until(asked + renew_every) => {}
@@ -180,6 +199,11 @@ async fn scheduled_jobs(state: Arc<AppState>, holder: String, mut stop: watch::R
     }
     if let Some(purge) = retention {
         let _ = purge.await;
+    }
+    // A recount stopped half-way is done again by the next server to run the jobs
+    // (`funnel_recount` still says it is due); a stop does not wait for it.
+    if let Some(recount) = funnel {
+        recount.abort();
     }
 }
 
@@ -197,16 +221,62 @@ async fn database_figures(state: Arc<AppState>, mut stop: watch::Receiver<bool>)
     }
 }
 
-/// Gives the database the business's time zone for the funnel's daily counts, at start (a
-/// new zone, or the first start after migration 0007, counts them anew from the leads).
-async fn business_zone_job(store: Arc<Store>, zone: crate::admin::zone::Zone) {
-    let started = std::time::Instant::now();
-    match store.ensure_business_zone(&zone.offsets()).await {
-        Ok(true) => {
-            tracing::info!(zone = %zone.name, ms = started.elapsed().as_millis() as u64, "funnel: daily counts made anew for the time zone")
+/// Counts the funnel anew when its counts are due to be (`FunnelState::recount_reason`: the
+/// zone `business_zone` holds is not this server's, or a migration or a recount cut short
+/// asked for it; `scheduled_job_runs_total{job="funnel_recount"}` counts them). Run by the server holding the scheduled jobs only, so servers set to other
+/// zones never take turns counting anew: they say so instead (`funnel_zone_watch`). Leads
+/// keep arriving meanwhile (`store::funnel`).
+async fn funnel_recount(store: Arc<Store>, zone: ZoneOffsets, metrics: Arc<Metrics>) {
+    let reason = match store.funnel_state().await {
+        Ok(state) => state.recount_reason(&zone),
+        Err(e) => {
+            tracing::error!(error = %e, "funnel: cannot read its time zone; tried again in a minute");
+            return;
         }
-        Ok(false) => {}
-        Err(e) => tracing::error!(error = %e, "funnel: cannot write the time zone; the console's funnel tries again when it is opened"),
+    };
+    let Some(reason) = reason else { return };
+    tracing::info!(zone = %zone.zone, reason = %reason, "funnel: counting the daily counts anew; leads keep arriving meanwhile");
+    let started = std::time::Instant::now();
+    match store.recount_funnel(&zone, &reason).await {
+        Ok(()) => {
+            metrics.job_ran("funnel_recount");
+            tracing::info!(zone = %zone.zone, ms = started.elapsed().as_millis() as u64, "funnel: daily counts made anew for the time zone")
+        }
+        Err(e) => tracing::error!(error = %e, "funnel: the recount failed; it is done again in a minute"),
+    }
+}
+
+/// Compares this server's time zone with the one the database counts the funnel's days in,
+/// at start and every minute (every server): `site_funnel_zone_mismatch` on /metrics, and a
+/// warning in the log when they come to differ (an error of the configuration, or two time
+/// zone databases during an upgrade), a note when they agree again.
+async fn funnel_zone_watch(state: Arc<AppState>, mut stop: watch::Receiver<bool>) {
+    let own = crate::admin::zone::Zone::new(&state.config.site.time_zone);
+    let mut differed: Option<bool> = None;
+    loop {
+        match state.store.funnel_state().await {
+            Ok(counted) => {
+                let differs = crate::admin::zone::ZoneAgreement::of(&own, &counted).differs();
+                state.metrics.set_funnel_zone_mismatch(differs);
+                if differs && differed != Some(true) {
+                    tracing::warn!(
+                        database_zone = %counted.zone.zone,
+                        server_zone = %own.name,
+                        "funnel: this server's time zone differs from the one the database counts days in (written by the \
+                         server running the scheduled jobs); its console shows the days as counted. Give every server the \
+                         same site.time_zone and release"
+                    );
+                } else if !differs && differed == Some(true) {
+                    tracing::info!(zone = %own.name, "funnel: this server's time zone agrees with the database's again");
+                }
+                differed = Some(differs);
+            }
+            Err(e) => tracing::debug!(error = %e, "funnel: cannot read the database's time zone; tried again in a minute"),
+        }
+        tokio::select! {
+            () = tokio::time::sleep(FUNNEL_EVERY) => {}
+            _ = stop.changed() => return,
+        }
     }
 }
 

@@ -128,6 +128,9 @@ pub struct Metrics {
     /// Requests a shared rate limit counted on this server alone (the database's count did
     /// not answer in time, or failed), by limit.
     limit_fallbacks: Mutex<BTreeMap<&'static str, u64>>,
+    /// This server's time zone differs from the one the funnel's days are counted in, as it
+    /// last compared them.
+    funnel_zone_mismatch: AtomicBool,
 }
 
 impl Metrics {
@@ -185,6 +188,12 @@ impl Metrics {
     /// A scheduled job ("retention") ran on this server.
     pub fn job_ran(&self, job: &'static str) {
         count(&self.job_runs, job);
+    }
+
+    /// Whether this server's time zone differs from the one the database counts the funnel's
+    /// days in (compared every minute, and at each view of the funnel or the health page).
+    pub fn set_funnel_zone_mismatch(&self, differs: bool) {
+        self.funnel_zone_mismatch.store(differs, Ordering::Relaxed);
     }
 
     /// A delivery's outcome was not recorded: its claim had been taken over.
@@ -404,6 +413,11 @@ impl Metrics {
         for (job, n) in self.job_runs.lock().unwrap_or_else(|p| p.into_inner()).iter() {
             let _ = writeln!(out, "site_scheduled_job_runs_total{{job=\"{job}\"}} {n}");
         }
+        let _ = writeln!(
+            out,
+            "# HELP site_funnel_zone_mismatch 1 when this server's site.time_zone (or its time zone rules) differs from the zone the database counts the funnel's days in; the console's funnel and health page say which.\n# TYPE site_funnel_zone_mismatch gauge\nsite_funnel_zone_mismatch {}",
+            u8::from(self.funnel_zone_mismatch.load(Ordering::Relaxed))
+        );
         let mut health = self.health();
         if !leading {
             // Database-wide figures: the server running the scheduled jobs exports them.

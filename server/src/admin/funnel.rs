@@ -3,6 +3,12 @@
 //! minute, suppressed and erased counts, and the slowest deliveries. Read from the daily
 //! counts the database keeps (`store::funnel`, docs/decisions/012), never from the leads
 //! themselves, so it costs the same with a million leads as with ten.
+//!
+//! A view only reads. The counts are made in the zone `business_zone` holds, which only the
+//! server running the scheduled jobs writes (it counts anew when its zone differs, once). A
+//! server set to another zone (another `site.time_zone`, or another time zone database
+//! during an upgrade) shows the days as the database counts them, says which zone that is
+//! and that its own differs, and logs it; it never counts anew itself.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,12 +21,12 @@ use serde::Deserialize;
 use super::error::{ConsoleError, Doing};
 use super::page;
 use super::session::StaffSession;
-use super::zone::Zone;
+use super::zone::{Zone, ZoneAgreement};
 use crate::pages::admin::AdminSection;
 use crate::pages::admin::funnel::{AdminFunnelProps, FunnelDay, FunnelPeriod, FunnelSeries, SlowDeliveryRow};
 use crate::pages::props::PageProps;
 use crate::state::AppState;
-use crate::store::{FunnelKind, FunnelRow, SlowDelivery};
+use crate::store::{FunnelKind, FunnelRow, FunnelState, SlowDelivery, Source};
 
 /// The periods offered, in days; the first is the default.
 pub const PERIODS: [u32; 2] = [30, 90];
@@ -47,19 +53,58 @@ pub async fn page(State(state): State<Arc<AppState>>, staff: StaffSession, Query
             }
         },
     };
-    let zone = Zone::new(&state.config.site.time_zone);
+    let own = Zone::new(&state.config.site.time_zone);
+    let counted = state.store.funnel_state().await.doing("read the funnel")?;
+    let agreement = ZoneAgreement::of(&own, &counted);
+    state.metrics.set_funnel_zone_mismatch(agreement.differs());
+    if agreement.differs() {
+        tracing::warn!(
+            database_zone = %counted.zone.zone,
+            server_zone = %own.name,
+            "funnel: this server's time zone differs from the one the database counts days in; \
+             shown as counted (only the server running the scheduled jobs counts anew)"
+        );
+    }
+    // The days as the database counts them.
+    let zone = match &agreement {
+        ZoneAgreement::Differs => Zone::new(&counted.zone.zone),
+        ZoneAgreement::Agrees | ZoneAgreement::NotYetWritten => own,
+    };
     let today = zone.day_of(state.staff.clock.now_ms());
     let first = today - i64::from(days) + 1;
     let since_ms = zone.day_number_start_ms(first).unwrap_or(0);
     let read = async {
-        state.store.ensure_business_zone(&zone.offsets()).await?;
         let rows = state.store.funnel_rows(first, today).await?;
         let slowest = state.store.slowest_deliveries(since_ms, SLOWEST).await?;
         Ok::<_, crate::store::StoreError>((rows, slowest))
     };
     let (rows, slowest) = read.await.doing("read the funnel")?;
-    let props = PageProps::AdminFunnel(funnel_props(&state, &staff, &zone, days, (first, today), &rows, slowest));
-    page::render(&state, StatusCode::OK, props, "Funnel").await
+    let mut props = funnel_props(&state, &staff, &zone, days, (first, today), &rows, slowest);
+    props.time_zone = zone_note(&state.config.site.time_zone, &counted, &agreement);
+    page::render(&state, StatusCode::OK, PageProps::AdminFunnel(props), "Funnel").await
+}
+
+/// The zone the page's days are in, as the screen names it ("(…)" after the dates), with
+/// what the reader must know of it: another zone than this server's, or counts being made.
+pub fn zone_note(own: &str, counted: &FunnelState, agreement: &ZoneAgreement) -> String {
+    let counting = counted
+        .recount
+        .as_ref()
+        .map(|reason| format!("; the figures are being counted anew ({reason}), some are missing until that is done"))
+        .unwrap_or_default();
+    match agreement {
+        ZoneAgreement::Agrees => format!("{own}{counting}"),
+        ZoneAgreement::NotYetWritten => format!("{own}; the days are counted in it from the next round of the scheduled jobs"),
+        ZoneAgreement::Differs => {
+            let database = &counted.zone.zone;
+            let how = if database == own {
+                format!("this server has other rules for {own} (another time zone database)")
+            } else {
+                format!("this server is set to {own}")
+            };
+            format!("{database}, the zone the database counts days in; {how}, so its days may not match: see Health{counting}")
+        }
+    }
 }
 
 fn count(n: i64) -> u32 {
@@ -94,12 +139,14 @@ fn series(rows: &[FunnelRow], kind: FunnelKind, label: impl Fn(&str) -> String) 
     (out, place)
 }
 
-/// A source as the screen names it.
+/// A source as the screen names it: the funnel's own kinds in words, a visitor's source as
+/// it was sent (lower case, rendered as text). The two cannot be mistaken: a visitor's has
+/// its ASCII letters in lower case, so it is never "Direct …", "Erased …" or "Other".
 pub fn source_label(key: &str) -> String {
-    match key {
-        "direct" => "Direct (no referrer)".into(),
-        "erased" => "Erased (source removed)".into(),
-        other => other.to_string(),
+    match Source::of_key(key) {
+        Source::Direct => "Direct (no referrer)".into(),
+        Source::Erased => "Erased (source removed)".into(),
+        Source::Visitor(text) => text.to_string(),
     }
 }
 
@@ -238,8 +285,8 @@ mod tests {
     #[test]
     fn the_busiest_are_drawn_and_the_rest_are_other() {
         let rows: Vec<FunnelRow> = (0..8)
-            .map(|i| row(1, FunnelKind::Source, &format!("s{i}"), 10 - i))
-            .chain([row(2, FunnelKind::Source, "s7", 1), row(2, FunnelKind::Service, "hvac", 50)])
+            .map(|i| row(1, FunnelKind::Source, &format!("src:s{i}"), 10 - i))
+            .chain([row(2, FunnelKind::Source, "src:s7", 1), row(2, FunnelKind::Service, "hvac", 50)])
             .collect();
         let (series, place) = series(&rows, FunnelKind::Source, source_label);
         let labels: Vec<(&str, u32)> = series.iter().map(|s| (s.label.as_str(), s.total)).collect();
@@ -247,13 +294,25 @@ mod tests {
             labels,
             [("s0", 10), ("s1", 9), ("s2", 8), ("s3", 7), ("s4", 6), ("Other", 5 + 4 + 4)]
         );
-        assert_eq!((place["s0"], place["s5"], place["s7"]), (0, SERIES, SERIES));
+        assert_eq!((place["src:s0"], place["src:s5"], place["src:s7"]), (0, SERIES, SERIES));
         // Six keys: all six drawn, no "Other" of one.
         let six: Vec<FunnelRow> = rows.iter().filter(|r| r.kind == FunnelKind::Source).take(6).cloned().collect();
         let (series, _) = super::series(&six, FunnelKind::Source, source_label);
         assert_eq!(series.len(), 6);
         assert!(series.iter().all(|s| s.label != "Other"));
         assert_eq!(source_label("direct"), "Direct (no referrer)");
+    }
+
+    #[test]
+    fn a_visitors_source_is_named_as_sent_never_as_the_funnels_own() {
+        assert_eq!(source_label("direct"), "Direct (no referrer)");
+        assert_eq!(source_label("erased"), "Erased (source removed)");
+        for sent in ["direct", "erased", "other", "direct (no referrer)", "<b>google</b>"] {
+            let key = Source::Visitor(sent).key();
+            assert_eq!(key, format!("src:{sent}"));
+            assert_eq!(source_label(&key), sent, "shown as sent");
+            assert_eq!(Source::of_key(&key), Source::Visitor(sent));
+        }
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! undelivered notification, the last 24 hours' deliveries by outcome, the last scheduled
 //! backup). The page asks
 //! the worker to read them afresh (`Notifier::refresh_summary`, the code that feeds
-//! /metrics) and shows `Metrics::health`, so the two never disagree.
+//! /metrics) and shows `Metrics::health`, so the two never disagree. Then the funnel's time
+//! zone: the one the database counts days in against this server's (`site_funnel_zone_mismatch`).
 
 use std::sync::Arc;
 
@@ -10,14 +11,16 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 
-use super::error::ConsoleError;
+use super::error::{ConsoleError, Doing};
 use super::page;
 use super::session::StaffSession;
+use super::zone::{Zone, ZoneAgreement};
 use crate::metrics::Health;
 use crate::pages::admin::AdminSection;
 use crate::pages::admin::health::{AdminHealthProps, HealthFigure, HealthGroup};
 use crate::pages::props::PageProps;
 use crate::state::AppState;
+use crate::store::FunnelState;
 
 /// A backlog older than this is shown as wanting attention (decision 009's alert).
 const OLD_BACKLOG_MS: i64 = 15 * 60_000;
@@ -25,9 +28,15 @@ const OLD_BACKLOG_MS: i64 = 15 * 60_000;
 pub async fn page(State(state): State<Arc<AppState>>, staff: StaffSession) -> Result<Response, ConsoleError> {
     state.notifier.refresh_summary().await;
     let now = crate::store::now_ms();
+    let mut groups = groups(&state.metrics.health(), now);
+    let own = Zone::new(&state.config.site.time_zone);
+    let counted = state.store.funnel_state().await.doing("read the funnel's time zone")?;
+    let agreement = ZoneAgreement::of(&own, &counted);
+    state.metrics.set_funnel_zone_mismatch(agreement.differs());
+    groups.push(funnel_group(&own.name, &counted, agreement));
     let props = PageProps::AdminHealth(AdminHealthProps {
         frame: staff.frame(&state, AdminSection::Health),
-        groups: groups(&state.metrics.health(), now),
+        groups,
         read_at: crate::time::human_utc(now),
     });
     page::render(&state, StatusCode::OK, props, "Health").await
@@ -127,6 +136,32 @@ pub fn groups(health: &Health, now_ms: i64) -> Vec<HealthGroup> {
         });
     }
     groups
+}
+
+/// The funnel's time zone: the one the database counts days in against this server's, and a
+/// recount due or under way (docs/operations.md, "The funnel's time zone").
+pub fn funnel_group(own: &str, counted: &FunnelState, agreement: ZoneAgreement) -> HealthGroup {
+    let database = match agreement {
+        ZoneAgreement::NotYetWritten => "none yet (UTC's days until the scheduled jobs write it)".to_string(),
+        _ => counted.zone.zone.clone(),
+    };
+    let this = match agreement {
+        ZoneAgreement::Differs if counted.zone.zone == own => format!("{own}, with other rules (another time zone database)"),
+        ZoneAgreement::Differs => format!("{own}: differs"),
+        _ => own.to_string(),
+    };
+    HealthGroup {
+        title: "Funnel's time zone".to_string(),
+        note: "The funnel's days are counted in the zone the database holds, written by the server running the scheduled \
+               jobs. A server set to another zone shows them as counted and says so here (/metrics: site_funnel_zone_mismatch); \
+               give every server the same site.time_zone and release."
+            .to_string(),
+        figures: vec![
+            figure("Days counted in", database, false),
+            figure("This server's zone", this, agreement.differs()),
+            figure("Counting anew", counted.recount.clone().unwrap_or_else(|| "no".to_string()), false),
+        ],
+    }
 }
 
 /// "45 s", "12 min", "3 h 5 min", "2 days 4 h".

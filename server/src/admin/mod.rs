@@ -31,7 +31,7 @@ mod data_requests;
 pub mod error;
 mod export;
 pub mod form;
-mod funnel;
+pub mod funnel;
 mod health;
 mod leads;
 pub mod links;

@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 
-use crate::store::ZoneOffsets;
+use crate::store::{FunnelState, ZoneOffsets};
 
 const DAY_MS: i64 = 86_400_000;
 /// 2100-01-01 UTC: the database gets the zone's offsets up to then.
@@ -109,6 +109,33 @@ impl Zone {
                 .timestamp()
                 .as_millisecond(),
         )
+    }
+}
+
+/// How this server's zone stands to the one the database counts days in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZoneAgreement {
+    Agrees,
+    /// `business_zone` is empty: the server running the scheduled jobs writes it at its
+    /// next round (days are UTC's until then).
+    NotYetWritten,
+    /// Another zone, or the same one with other rules (another time zone database).
+    Differs,
+}
+
+impl ZoneAgreement {
+    pub fn of(own: &Zone, counted: &FunnelState) -> Self {
+        if counted.zone.offsets.is_empty() {
+            ZoneAgreement::NotYetWritten
+        } else if counted.zone == own.offsets() {
+            ZoneAgreement::Agrees
+        } else {
+            ZoneAgreement::Differs
+        }
+    }
+
+    pub fn differs(&self) -> bool {
+        *self == ZoneAgreement::Differs
     }
 }
 

@@ -17,6 +17,11 @@
 //! NULs from the value on the way, as the server now does at intake, counts them per column
 //! and prints them. Every other character, control or not, is copied as it is. The SQLite
 //! side's hash is of the rows as copied, so the comparison still checks every value.
+//!
+//! The funnel's daily counts (`lead_days`) are not copied: they are counted anew on the copy
+//! from the leads copied, in the zone copied (`business_zone`), so they are exactly what the
+//! copy's own triggers and recount make of those leads, and an erasure on the copy finds
+//! every source it counted (docs/decisions/012).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -150,7 +155,7 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
     }
     let _lock = DatabaseLock::acquire(from).map_err(|e| super::restore::server_running(&e, from))?;
     let source = open_source(from)?;
-    let pg = postgres::connect_migrated(to, schema)
+    let mut pg = postgres::connect_migrated(to, schema)
         .await
         .map_err(|e| format!("PostgreSQL: {e}"))?;
     check_tables(&source, &pg).await?;
@@ -183,6 +188,15 @@ pub async fn copy_store(from: &Path, to: &str, schema: Option<&str>, out: &mut i
     let next_ids = sqlite_sequences(&source)?;
     let _ = source.execute_batch("COMMIT");
     set_sequences(&pg, &plans, &next_ids).await?;
+    let started = std::time::Instant::now();
+    let counted = postgres::count_lead_days(&mut pg)
+        .await
+        .map_err(|e| format!("PostgreSQL, counting the funnel's daily counts (lead_days) from the copied leads: {e}"))?;
+    let _ = writeln!(
+        out,
+        "counted lead_days {counted:>9} rows anew from the copied leads in {} ms",
+        started.elapsed().as_millis()
+    );
     let mut result = Vec::with_capacity(figures.len());
     for (p, rows, hash, cleaned) in figures {
         let (pg_rows, pg_hash) = postgres_tally(&pg, p).await?;

@@ -13,8 +13,8 @@ use tokio::task::JoinHandle;
 
 use super::assets::{AssetRelease, RecordedAsset};
 use super::{
-    Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, LeadDetail, LeadFilter, LeadRecord, LeadRow, LimitKey, Listed,
-    LoginRules, Mail, NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person,
+    Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, FunnelState, LeadDetail, LeadFilter, LeadRecord, LeadRow, LimitKey,
+    Listed, LoginRules, Mail, NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person,
     PersonRecords, Reserved, Retried, RetryOutcome, RetryScope, SeedPlan, Seeded, SessionRecord, SlowDelivery, StaffAccount, StaffLogin,
     StoreError, SubmissionFilter, SubmissionRecord, Submitted, Suppression, Verdict, ZoneOffsets,
 };
@@ -256,10 +256,27 @@ pub trait Console: Send + Sync {
 /// (`funnel.rs`).
 #[async_trait]
 pub trait Funnel: Send + Sync {
-    /// Makes `business_zone` hold `zone`; when it held another (or nothing: a database new
-    /// to this migration), writes it and counts `lead_days` anew from the leads, in one
-    /// transaction. True when it counted anew. Cheap when nothing changed (one small read).
-    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError>;
+    /// The zone the daily counts are made in and the recount due, if any (two small reads).
+    async fn funnel_state(&self) -> Result<FunnelState, StoreError>;
+
+    /// Writes `zone` to `business_zone` and counts `lead_days` anew from the leads, while
+    /// leads keep arriving (`funnel.rs`): writers wait at most for two short steps, never
+    /// for the counting. `reason` is recorded until it is done, so a recount cut short (the
+    /// server stopped) is done again. Run by the server running the scheduled jobs only.
+    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str) -> Result<(), StoreError>;
+
+    /// Counts anew ([`Funnel::recount_funnel`]) when `business_zone` holds another zone than
+    /// `zone` (or none yet) or a recount is due. True when it counted anew. Cheap when
+    /// nothing is to be done (the reads of [`Funnel::funnel_state`]).
+    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
+        match self.funnel_state().await?.recount_reason(zone) {
+            Some(reason) => {
+                self.recount_funnel(zone, &reason).await?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
 
     /// The rows of `lead_days` from local day `from_day` to `to_day`, both included.
     async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError>;

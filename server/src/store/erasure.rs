@@ -331,7 +331,8 @@ pub const ERASURE: &[TableErasure] = &[
                 "key",
                 Fate::Kept(
                     "a service or a traffic source (UTM source or referring site) counted over a day's leads; an erased \
-                     lead moves to the source 'erased', and a source row it leaves empty is deleted",
+                     lead moves to the funnel's own source 'erased', and a source row it leaves empty is deleted (the \
+                     same key on both databases, and counted anew by copy-store, docs/decisions/012)",
                 ),
             ),
             ("leads", BOOKKEEPING),
@@ -339,6 +340,21 @@ pub const ERASURE: &[TableErasure] = &[
             ("fast", BOOKKEEPING),
             ("suppressed", BOOKKEEPING),
             ("erased", BOOKKEEPING),
+        ],
+    },
+    TableErasure {
+        table: "funnel_recount",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            (
+                "reason",
+                Fate::Kept("why the funnel is being counted anew: a migration or a time zone, not about a person"),
+            ),
+            ("asked_ms", BOOKKEEPING),
+            ("token", BOOKKEEPING),
         ],
     },
     TableErasure {

@@ -1,10 +1,22 @@
 //! The console's funnel: leads per local day by service and by source, the counts that
 //! follow each lead (delivered, delivered within a minute, suppressed, erased), and the
 //! slowest deliveries of a period. The daily counts live in `lead_days`, kept by triggers in
-//! the same transaction as every change of a lead (migration 0007, docs/decisions/012), so
-//! a 90-day screen reads a few thousand rows whatever the number of leads. Days are the
-//! business's: the triggers read the zone's UTC offsets from `business_zone`, which the
-//! server writes from `site.time_zone` ([`Funnel::ensure_business_zone`](super::backend::Funnel::ensure_business_zone)).
+//! the same transaction as every change of a lead (migrations 0007 and 0013,
+//! docs/decisions/012), so a 90-day screen reads a few thousand rows whatever the number of
+//! leads. Days are the business's: the triggers read the zone's UTC offsets from
+//! `business_zone`, which only the recount writes
+//! ([`Funnel::recount_funnel`](super::backend::Funnel::recount_funnel)), run by the server
+//! running the scheduled jobs when the zone it is set to differs or a recount is due; a
+//! console view only reads, and says so when the zone stored is not its own.
+//!
+//! The recount never holds lead intake for its length. It writes the zone, then makes a cut:
+//! in one short step it empties `lead_days`, and a snapshot of the database as of that
+//! moment is taken. The counts of the leads in that snapshot are made from it, for as long
+//! as that takes, while every change after the cut is counted by the triggers into the
+//! emptied table (a new lead adds to its day; a delivery or an erasure of an older lead adds
+//! its difference, to a row made for it if need be); then the snapshot's counts are added in
+//! short steps. Each change is counted once: before the cut it is in the snapshot, after it
+//! the triggers count it.
 
 /// The business's time zone as the database keeps it: from each `from_ms` on, local time is
 /// UTC plus `offset_ms`.
@@ -16,14 +28,78 @@ pub struct ZoneOffsets {
     pub offsets: Vec<(i64, i64)>,
 }
 
+/// What the database's daily counts are made by, as it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunnelState {
+    /// The zone `business_zone` holds (no offsets and no name before the first recount: the
+    /// triggers count UTC's days then).
+    pub zone: ZoneOffsets,
+    /// Why a recount is due or under way (`funnel_recount`); None: the counts are whole.
+    pub recount: Option<String>,
+}
+
+impl FunnelState {
+    /// Why the counts must be made anew for a server set to `zone`; None: they need not be.
+    pub fn recount_reason(&self, zone: &ZoneOffsets) -> Option<String> {
+        if let Some(reason) = &self.recount {
+            return Some(reason.clone());
+        }
+        if self.zone == *zone {
+            None
+        } else if self.zone.offsets.is_empty() {
+            Some(format!("no time zone was written yet: counting in {}", zone.zone))
+        } else if self.zone.zone == zone.zone {
+            Some(format!("the rules of {} differ (another time zone database)", zone.zone))
+        } else {
+            Some(format!("the time zone changed from {} to {}", self.zone.zone, zone.zone))
+        }
+    }
+}
+
 /// What the rows of `lead_days` count by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FunnelKind {
     /// Keyed by the service's slug; carries every count.
     Service,
-    /// Keyed by the lead's source (UTM source, referring host, "direct" or "erased"); carries
-    /// the number of leads only.
+    /// Keyed by the lead's source (see [`Source`]); carries the number of leads only.
     Source,
+}
+
+/// The key of a source row: one of the funnel's own kinds, or the source a visitor's request
+/// named. The two never share a key (migration 0013): a visitor's is kept with
+/// [`VISITOR_SOURCE_PREFIX`], so `?utm_source=erased` is the source "erased", never the count
+/// of erased leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source<'a> {
+    /// No UTM source, and no referrer or our own site's.
+    Direct,
+    /// Erased on a data request: its attribution is gone.
+    Erased,
+    /// The UTM source, else the referring host: lower case (ASCII letters, the same on both
+    /// databases), at most 60 characters.
+    Visitor(&'a str),
+}
+
+/// What a visitor's source is kept behind in `lead_days.key`.
+pub const VISITOR_SOURCE_PREFIX: &str = "src:";
+
+impl<'a> Source<'a> {
+    pub fn of_key(key: &'a str) -> Self {
+        match key {
+            "direct" => Source::Direct,
+            "erased" => Source::Erased,
+            other => Source::Visitor(other.strip_prefix(VISITOR_SOURCE_PREFIX).unwrap_or(other)),
+        }
+    }
+
+    /// The key `lead_days` keeps it under.
+    pub fn key(&self) -> String {
+        match self {
+            Source::Direct => "direct".into(),
+            Source::Erased => "erased".into(),
+            Source::Visitor(text) => format!("{VISITOR_SOURCE_PREFIX}{text}"),
+        }
+    }
 }
 
 impl FunnelKind {

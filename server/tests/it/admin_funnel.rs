@@ -13,11 +13,11 @@ use reqwest::StatusCode;
 use site_server::admin::zone::Zone;
 use site_server::assets;
 use site_server::leads::RequestContext;
-use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Outbox, Person, Store};
+use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Outbox, Person, SeedPlan, Store};
 
 use common::admin::{add_staff, get, page, sign_in};
-use common::stores::stores;
-use common::{config, new_lead, start_with_store, unescape_html};
+use common::stores::{Raw, stores, texts, twin_stores};
+use common::{config, new_lead, start_with_store, start_without_workers, unescape_html};
 
 const NY: &str = "America/New_York";
 const HOUR: i64 = 3_600_000;
@@ -179,14 +179,14 @@ async fn the_daily_counts_follow_each_lead_on_both_stores() {
             s(0, "service", "hvac", [2, 2, 1, 0, 0]),
             s(0, "service", "roofing", [1, 0, 0, 0, 0]),
             s(0, "source", "direct", [1, 0, 0, 0, 0]),
-            s(0, "source", "facebook.com", [1, 0, 0, 0, 0]),
-            s(0, "source", "google", [1, 0, 0, 0, 0]),
+            s(0, "source", "src:facebook.com", [1, 0, 0, 0, 0]),
+            s(0, "source", "src:google", [1, 0, 0, 0, 0]),
             s(1, "service", "hvac", [1, 0, 0, 1, 0]),
             s(1, "service", "plumbing", [1, 1, 1, 0, 0]),
             s(1, "service", "roofing", [1, 1, 0, 0, 1]),
             s(1, "source", "direct", [1, 0, 0, 0, 0]),
             s(1, "source", "erased", [1, 0, 0, 0, 0]),
-            s(1, "source", "google", [1, 0, 0, 0, 0]),
+            s(1, "source", "src:google", [1, 0, 0, 0, 0]),
         ];
         assert_eq!(table(&kept, day0), expected, "{name}: kept by the triggers");
         assert_eq!(
@@ -254,9 +254,15 @@ async fn a_referrers_source_is_the_same_on_both_stores_however_odd_its_address()
     ];
     let mut expected: Vec<(String, i64)> = Vec::new();
     for (_, source) in &cases {
-        match expected.iter_mut().find(|(k, _)| k == source) {
+        // A referring host is a visitor's source; "direct" is the funnel's own.
+        let source = if *source == "direct" {
+            source.to_string()
+        } else {
+            format!("src:{source}")
+        };
+        match expected.iter_mut().find(|(k, _)| *k == source) {
             Some((_, n)) => *n += 1,
-            None => expected.push((source.to_string(), 1)),
+            None => expected.push((source, 1)),
         }
     }
     expected.sort();
@@ -293,6 +299,8 @@ async fn a_referrers_source_is_the_same_on_both_stores_however_odd_its_address()
 async fn the_first_screen_shows_the_funnel_over_real_http() {
     let zone = Zone::new(NY);
     for (name, store) in stores().await {
+        // The zone as the server running the scheduled jobs writes it (this one, at start).
+        store.ensure_business_zone(&zone.offsets()).await.expect("zone");
         let now = site_server::store::now_ms();
         // Two leads five days ago, one 40 days ago (only in the 90-day view), their
         // notifications delivered before the server (and its outbox worker) starts.
@@ -503,5 +511,349 @@ async fn a_visitors_markup_in_a_source_is_only_text_on_the_funnel_page() {
             let parsed: Result<serde_json::Value, _> = serde_json::from_str(&unescape_html(value));
             assert!(parsed.is_ok(), "{name}: props that parse: {value}");
         }
+    }
+}
+
+/// The source rows of `rows`, as (key, leads), sorted.
+fn source_rows(rows: &[FunnelRow]) -> Vec<(String, i64)> {
+    let mut got: Vec<(String, i64)> = rows
+        .iter()
+        .filter(|r| r.kind == FunnelKind::Source)
+        .map(|r| (r.key.clone(), r.leads))
+        .collect();
+    got.sort();
+    got
+}
+
+/// A lead whose page named a UTM source, received at `at_ms`.
+async fn lead_from(store: &Store, phone: &str, utm_source: Option<&str>, at_ms: i64) -> String {
+    let mut lead = new_lead(phone, "hvac");
+    lead.context = RequestContext {
+        page_url: Some(match utm_source {
+            Some(s) => format!("https://www.ringready.example/hvac?utm_source={s}"),
+            None => "https://www.ringready.example/hvac".into(),
+        }),
+        ..Default::default()
+    };
+    lead.context.utm.source = utm_source.map(str::to_string);
+    store.submit_lead(lead, vec![], at_ms).await.expect("lead").id
+}
+
+/// Forces the counts to be made anew from the leads (another zone, then `zone` again).
+async fn recount(store: &Store, zone: &Zone) {
+    assert!(store.ensure_business_zone(&Zone::new("UTC").offsets()).await.expect("zone"));
+    assert!(store.ensure_business_zone(&zone.offsets()).await.expect("zone"));
+}
+
+/// A source carrying a person's name with capitals beyond ASCII ("Élodie-dupont") is counted
+/// under one key however it is reached: the insert's trigger, the erasure's and a recount
+/// agree on both stores (ASCII letters folded, the same on both), so erasing her leaves no
+/// row naming her. (After `site copy-store`, see copy_store.rs.)
+#[tokio::test]
+async fn erasing_a_person_whose_source_has_capitals_beyond_ascii_leaves_no_row_naming_her() {
+    let zone = Zone::new(NY);
+    let day0_ms = 1_741_453_200_000;
+    let day0 = zone.day_of(day0_ms);
+    for (name, store, raw) in common::stores::raw_stores().await {
+        store.ensure_business_zone(&zone.offsets()).await.expect("zone");
+        lead_from(&store, "+14125550301", Some("Élodie-dupont"), day0_ms).await;
+        lead_from(&store, "+14125550302", Some("Google"), day0_ms + 1).await;
+        lead_from(&store, "+14125550303", Some("google"), day0_ms + 2).await;
+        let kept = source_rows(&store.funnel_rows(day0, day0).await.expect("rows"));
+        assert_eq!(
+            kept,
+            [("src:google".to_string(), 2), ("src:Élodie-dupont".to_string(), 1)],
+            "{name}: ASCII capitals folded, others kept, on both stores"
+        );
+        recount(&store, &zone).await;
+        assert_eq!(
+            source_rows(&store.funnel_rows(day0, day0).await.expect("rows")),
+            kept,
+            "{name}: a recount makes the same keys"
+        );
+        let erased = store
+            .erase_person(&Person::PhoneE164("+14125550301".into()), audit("erase"), day0_ms + HOUR)
+            .await
+            .expect("erase");
+        assert_eq!(erased.leads, 1);
+        assert_eq!(
+            texts(
+                &raw,
+                "SELECT COUNT(*) FROM lead_days WHERE key LIKE '%lodie%' OR key LIKE '%LODIE%'"
+            )
+            .await,
+            [Some("0".to_string())],
+            "{name}: no row names her"
+        );
+        assert_eq!(
+            source_rows(&store.funnel_rows(day0, day0).await.expect("rows")),
+            [("erased".to_string(), 1), ("src:google".to_string(), 2)],
+            "{name}"
+        );
+    }
+}
+
+/// `?utm_source=Erased` and `?utm_source=direct` are a visitor's words: counted as the
+/// sources "erased" and "direct", never as erased leads or direct visits, in the rows and on
+/// the screen (where the funnel's own are "Direct (no referrer)" and "Erased (source
+/// removed)"), on both stores.
+#[tokio::test]
+async fn a_visitors_source_named_like_the_funnels_own_kinds_stays_the_visitors() {
+    let zone = Zone::new(NY);
+    for (name, store) in stores().await {
+        store.ensure_business_zone(&zone.offsets()).await.expect("zone");
+        let now = site_server::store::now_ms();
+        let day = zone.day_of(now - 2 * HOUR);
+        lead_from(&store, "+14125550401", Some("Erased"), now - 2 * HOUR).await;
+        lead_from(&store, "+14125550402", Some("direct"), now - 2 * HOUR).await;
+        lead_from(&store, "+14125550403", Some(" DIRECT "), now - 2 * HOUR).await;
+        lead_from(&store, "+14125550404", Some("<b>Erased</b>"), now - 2 * HOUR).await;
+        lead_from(&store, "+14125550405", None, now - 2 * HOUR).await;
+        let rows = store.funnel_rows(day, day).await.expect("rows");
+        let mut shown: Vec<(String, i64)> = source_rows(&rows)
+            .into_iter()
+            .map(|(key, n)| (site_server::admin::funnel::source_label(&key), n))
+            .collect();
+        shown.sort();
+        assert_eq!(
+            shown,
+            [
+                ("<b>erased</b>".to_string(), 1),
+                ("Direct (no referrer)".to_string(), 1),
+                ("direct".to_string(), 2),
+                ("erased".to_string(), 1),
+            ],
+            "{name}: the visitor's words are theirs"
+        );
+        let erased: i64 = rows.iter().map(|r| r.erased).sum();
+        assert_eq!(erased, 0, "{name}: nobody was erased");
+        // Counted anew from the leads: the same.
+        recount(&store, &zone).await;
+        let again = store.funnel_rows(day, day).await.expect("rows");
+        assert_eq!(source_rows(&again), source_rows(&rows), "{name}: a recount agrees");
+
+        // On the screen: the visitor's text, escaped, beside the funnel's own label.
+        let server = start_with_store(config(&[]), assets::SSR_BUNDLE, Arc::clone(&store)).await;
+        add_staff(&server, "fay@ringready.example").await;
+        let session = sign_in(&server, "fay@ringready.example").await;
+        let (html, _) = page(&server, &session, "/admin").await;
+        assert!(html.contains("&lt;b&gt;erased&lt;/b&gt;"), "{name}: escaped text");
+        assert!(!html.contains("<b>erased</b>"), "{name}: never markup");
+        let text = unescape_html(&html);
+        assert!(text.contains("Direct (no referrer)"), "{name}: the one direct visit");
+        assert!(!text.contains("Erased (source removed)"), "{name}: no erased lead");
+        for label in [">direct<", ">erased<"] {
+            assert!(text.contains(label), "{name}: {label} as the visitor's source");
+        }
+    }
+}
+
+/// The zone's name as `business_zone` holds it (one row per offset, one name).
+async fn stored_zone(raw: &Raw) -> Vec<Option<String>> {
+    texts(raw, "SELECT DISTINCT zone FROM business_zone").await
+}
+
+/// Two servers on one database, set to different zones: the one that does not run the
+/// scheduled jobs shows the funnel as the database counts it and says its own zone differs
+/// (the page, the health page, /metrics), and never rewrites the zone nor counts anew (which
+/// took the counts' lock for the length of a recount on PostgreSQL, holding up lead intake).
+#[tokio::test]
+async fn a_server_set_to_another_zone_reports_it_and_never_rewrites_the_counts() {
+    let ny = Zone::new(NY);
+    for (name, store, other_store, raw) in twin_stores().await {
+        store.ensure_business_zone(&ny.offsets()).await.expect("zone");
+        let now = site_server::store::now_ms();
+        lead_from(&store, "+14125550501", Some("newsletter"), now - 3 * HOUR).await;
+        let before = store.funnel_rows(0, i64::MAX / 2).await.expect("rows");
+
+        let mut paris = config(&[]);
+        paris.site.time_zone = "Europe/Paris".into();
+        let server = start_without_workers(paris, Arc::clone(&other_store)).await;
+        add_staff(&server, "fay@ringready.example").await;
+        let session = sign_in(&server, "fay@ringready.example").await;
+        for path in ["/admin", "/admin?days=90", "/admin"] {
+            let (html, _) = page(&server, &session, path).await;
+            assert_eq!(stored_zone(&raw).await, [Some(NY.to_string())], "{name}: the zone is not rewritten");
+            let text = unescape_html(&html);
+            assert!(
+                text.contains("America/New_York, the zone the database counts days in; this server is set to Europe/Paris"),
+                "{name}: the page says which zone the days are in: {text}"
+            );
+            assert!(text.contains("newsletter"), "{name}: the counts as they are");
+        }
+        assert_eq!(
+            store.funnel_rows(0, i64::MAX / 2).await.expect("rows"),
+            before,
+            "{name}: nor the counts"
+        );
+        let (health, _) = page(&server, &session, "/admin/health").await;
+        let health = unescape_html(&health);
+        assert!(
+            health.contains("Funnel's time zone") && health.contains("Europe/Paris: differs"),
+            "{name}: the health page says so"
+        );
+        assert!(server.metrics().await.contains("\nsite_funnel_zone_mismatch 1"), "{name}: and /metrics");
+        // The same zone on a server: no difference to report.
+        let same = start_without_workers(config(&[]), Arc::clone(&other_store)).await;
+        let session = sign_in(&same, "fay@ringready.example").await;
+        let (html, _) = page(&same, &session, "/admin").await;
+        assert!(!unescape_html(&html).contains("the zone the database counts days in"), "{name}");
+        let _ = page(&same, &session, "/admin/health").await;
+        assert!(same.metrics().await.contains("\nsite_funnel_zone_mismatch 0"), "{name}");
+    }
+}
+
+/// Counting anew (a new time zone) with many leads stored: leads keep arriving while it
+/// counts (each stored well within the 2 s a request may take, and before the recount is
+/// done), and each change during it is counted once: new leads, a delivery status moving
+/// (a number put on the do-not-call list), an older lead erased. The result equals a count
+/// made afresh from the leads, on both stores.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leads_are_stored_while_the_funnel_is_counted_anew_and_each_is_counted_once() {
+    const N: i64 = 60_000;
+    const WAITING: i64 = 2;
+    let ny = Zone::new(NY);
+    let chicago = Zone::new("America/Chicago");
+    for (name, store, raw) in common::stores::raw_stores().await {
+        store.ensure_business_zone(&ny.offsets()).await.expect("zone");
+        let now = site_server::store::now_ms();
+        // Many leads, the last 41 days' (one a minute); and two whose notifications wait.
+        let plan = SeedPlan {
+            leads: N,
+            newest_ms: now - HOUR,
+            spacing_ms: 60_000,
+            id_prefix: "r".into(),
+            services: vec!["hvac".into(), "roofing".into(), "solar".into()],
+            notifications: false,
+        };
+        store.seed_leads(&plan).await.expect("seed");
+        let waiting = |phone| Seed {
+            phone,
+            slug: "roofing",
+            at_ms: now - 2 * HOUR,
+            utm_source: None,
+            referrer: Some("https://yelp.com/biz/x"),
+            delivered_after_ms: [None, None],
+        };
+        let to_deliver = seed(&store, &waiting("+14125550611")).await;
+        let to_suppress = seed(&store, &waiting("+14125550612")).await;
+        let all = |rows: &[FunnelRow], kind: FunnelKind| -> i64 { rows.iter().filter(|r| r.kind == kind).map(|r| r.leads).sum() };
+        let before = store.funnel_rows(0, i64::MAX / 2).await.expect("rows");
+        assert_eq!(all(&before, FunnelKind::Service), N + WAITING, "{name}");
+
+        let counting = {
+            let store = Arc::clone(&store);
+            let chicago = chicago.offsets();
+            tokio::spawn(async move { store.ensure_business_zone(&chicago).await })
+        };
+        // The recount has begun once the new zone is written.
+        while stored_zone(&raw).await != [Some("America/Chicago".to_string())] && !counting.is_finished() {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        let started = std::time::Instant::now();
+        lead_from(&store, "+14125550601", Some("during"), now).await;
+        lead_from(&store, "+14125550602", None, now).await;
+        // A lead's notifications delivered within the minute (its status and the counts of
+        // delivered and fast follow), another's number put on the do-not-call list (its
+        // status becomes suppressed), and an older lead erased.
+        let status = async |id: &str| texts(&raw, &format!("SELECT delivery_status FROM leads WHERE id = '{id}'")).await;
+        let detail = store.lead_detail(&to_deliver).await.expect("read").expect("lead");
+        for delivery in &detail.deliveries {
+            store
+                .mark_delivered(Outbox::Leads, delivery.id, 0, 1, now - 2 * HOUR + 30_000)
+                .await
+                .expect("delivered");
+        }
+        store
+            .suppress("+14125550612", "asked", audit("suppress"), now)
+            .await
+            .expect("suppress");
+        let older = store.lead("r-00001000").await.expect("read").expect("lead");
+        let erased = store
+            .erase_person(&Person::PhoneE164(older.phone.clone()), audit("erase"), now)
+            .await
+            .expect("erase");
+        assert_eq!(erased.leads, 1);
+        let took = started.elapsed();
+        assert!(
+            !counting.is_finished(),
+            "{name}: two leads, a suppression and an erasure went in while the recount was still counting"
+        );
+        assert!(
+            took < std::time::Duration::from_secs(2),
+            "{name}: well within a request's 2 s ({took:?})"
+        );
+        assert!(counting.await.expect("task").expect("recount"), "{name}: counted anew");
+        assert_eq!(status(&to_deliver).await, [Some("delivered".to_string())], "{name}");
+        assert_eq!(status(&to_suppress).await, [Some("suppressed".to_string())], "{name}");
+
+        let kept = store.funnel_rows(0, i64::MAX / 2).await.expect("rows");
+        assert_eq!(all(&kept, FunnelKind::Service), N + WAITING + 2, "{name}: each lead once");
+        assert_eq!(all(&kept, FunnelKind::Source), N + WAITING + 2, "{name}: each lead's source once");
+        assert_eq!(kept.iter().map(|r| r.erased).sum::<i64>(), 1, "{name}: the erasure once");
+        assert!(
+            kept.iter()
+                .any(|r| r.kind == FunnelKind::Source && r.key == "src:during" && r.leads == 1),
+            "{name}: the lead that came during the recount"
+        );
+        let sum = |f: fn(&FunnelRow) -> i64| kept.iter().map(f).sum::<i64>();
+        assert_eq!(
+            (sum(|r| r.delivered), sum(|r| r.fast), sum(|r| r.suppressed)),
+            (1, 1, 1 + N / 1009 + 1),
+            "{name}: the delivery and the suppression once (and the seed's suppressed leads)"
+        );
+        assert!(
+            kept.iter().all(|r| r.leads >= 0 && r.delivered >= 0 && r.suppressed >= 0),
+            "{name}: no row below 0"
+        );
+        recount(&store, &chicago).await;
+        let afresh = store.funnel_rows(0, i64::MAX / 2).await.expect("rows");
+        assert_eq!(
+            table(&kept, 0),
+            table(&afresh, 0),
+            "{name}: what a count afresh from the leads makes"
+        );
+    }
+}
+
+/// The value of the sample `series` (name and labels, as written) in an exposition.
+fn sample(metrics: &str, series: &str) -> Option<f64> {
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|v| v.strip_prefix(' ')))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Two servers on one database with their workers, set to different zones: the one running
+/// the scheduled jobs writes its zone and counts anew, once; the other reports that its zone
+/// differs (/metrics) and neither rewrites the zone nor counts anew.
+#[tokio::test]
+async fn only_the_server_running_the_jobs_counts_anew_and_once() {
+    for (name, store, other_store, raw) in twin_stores().await {
+        let now = site_server::store::now_ms();
+        lead_from(&store, "+14125550801", Some("newsletter"), now - 3 * HOUR).await;
+        let recounts = "scheduled_job_runs_total{job=\"funnel_recount\"}";
+        let (first, _first_workers) = common::start_with_background(config(&[]), assets::SSR_BUNDLE, Arc::clone(&store)).await;
+        common::eventually(30, "the first server runs the jobs and counts in its zone", async || {
+            let m = first.metrics().await;
+            sample(&m, "jobs_leader") == Some(1.0) && sample(&m, recounts) == Some(1.0)
+        })
+        .await;
+        assert_eq!(stored_zone(&raw).await, [Some(NY.to_string())], "{name}");
+
+        let mut paris = config(&[]);
+        paris.site.time_zone = "Europe/Paris".into();
+        let (second, _second_workers) = common::start_with_background(paris, assets::SSR_BUNDLE, Arc::clone(&other_store)).await;
+        common::eventually(30, "the second server reports its zone differs", async || {
+            sample(&second.metrics().await, "site_funnel_zone_mismatch") == Some(1.0)
+        })
+        .await;
+        let m = second.metrics().await;
+        assert_eq!(sample(&m, "jobs_leader"), Some(0.0), "{name}");
+        assert_eq!(sample(&m, recounts), None, "{name}: the second server never counts anew");
+        assert_eq!(stored_zone(&raw).await, [Some(NY.to_string())], "{name}: nor writes its zone");
+        let m = first.metrics().await;
+        assert_eq!(sample(&m, recounts), Some(1.0), "{name}: counted once");
+        assert_eq!(sample(&m, "site_funnel_zone_mismatch"), Some(0.0), "{name}");
     }
 }

@@ -343,6 +343,97 @@ async fn copy_store_copies_every_table_equal_and_the_site_on_the_copy_shows_the_
     pg.drop_it().await;
 }
 
+/// The funnel's daily counts on the copy are what PostgreSQL makes of the copied leads (not
+/// SQLite's rows as they were): a source with capitals beyond ASCII ("Élodie-dupont", which
+/// PostgreSQL's lower() folded and SQLite's did not) has the same key on both, so erasing
+/// the person on the copy leaves no row naming her, and the copy's counts equal a recount.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_copy_store_erasing_a_person_on_postgres_leaves_no_source_naming_her() {
+    use site_server::admin::zone::Zone;
+    use site_server::leads::RequestContext;
+    use site_server::store::{FunnelRow, NewAudit, Person};
+
+    let Some(pg) = Scratch::create().await else { return };
+    let db = common::temp_dir("copy-funnel").join("site.db");
+    let zone = Zone::new("America/New_York");
+    let store = Store::open(&format!("sqlite:{}", db.display())).await.expect("store");
+    store.ensure_business_zone(&zone.offsets()).await.expect("zone");
+    let at = now_ms() - 3_600_000;
+    for (i, (phone, source)) in [
+        ("+14125550701", Some("Élodie-dupont")),
+        ("+14125550702", Some("Google")),
+        ("+14125550703", Some("ÉCOLE")),
+        ("+14125550704", None),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut lead = common::new_lead(phone, "hvac");
+        lead.context = RequestContext {
+            page_url: Some("https://www.ringready.example/hvac".into()),
+            ..Default::default()
+        };
+        lead.context.utm.source = source.map(str::to_string);
+        store.submit_lead(lead, vec![], at + i as i64).await.expect("lead");
+    }
+    store.close().await;
+
+    let out = copy_store(&db, &pg.url);
+    assert!(out.status.success(), "{}", text(&out));
+    let copy = Store::open(&pg.url).await.expect("store on the copy");
+    let rows = |rows: Vec<FunnelRow>| -> Vec<(i64, String, String, [i64; 5])> {
+        rows.into_iter()
+            .map(|r| {
+                (
+                    r.day,
+                    format!("{:?}", r.kind),
+                    r.key,
+                    [r.leads, r.delivered, r.fast, r.suppressed, r.erased],
+                )
+            })
+            .collect()
+    };
+    let audit = NewAudit {
+        staff_id: None,
+        action: "erase",
+        target: None,
+        ip: None,
+        detail: None,
+    };
+    let erased = copy
+        .erase_person(&Person::PhoneE164("+14125550701".into()), audit, now_ms())
+        .await
+        .expect("erase");
+    assert_eq!(erased.leads, 1);
+    let client = pg.client().await;
+    let naming: i64 = client
+        .query_one("SELECT COUNT(*) FROM lead_days WHERE key ILIKE '%lodie%'", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(naming, 0, "no source row names the erased person on the copy");
+    let kept = rows(copy.funnel_rows(0, i64::MAX / 2).await.expect("rows"));
+    // ASCII letters folded, others kept as sent.
+    assert!(kept.iter().any(|r| r.2 == "src:École"), "{kept:?}");
+    // Counted anew on the copy (another zone, then the copied one again): the same rows.
+    assert!(copy.ensure_business_zone(&Zone::new("UTC").offsets()).await.expect("zone"));
+    assert!(copy.ensure_business_zone(&zone.offsets()).await.expect("zone"));
+    assert_eq!(
+        rows(copy.funnel_rows(0, i64::MAX / 2).await.expect("rows")),
+        kept,
+        "the copy's counts are a recount's"
+    );
+    assert!(
+        text(&out)
+            .lines()
+            .any(|l| l.starts_with("counted lead_days") && l.contains(" 5 rows anew from the copied leads")),
+        "copy-store says so: {}",
+        text(&out)
+    );
+    copy.close().await;
+    pg.drop_it().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_nul_an_older_release_stored_is_removed_on_the_way_counted_and_reported() {
     let Some(pg) = Scratch::create().await else { return };

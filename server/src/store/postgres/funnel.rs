@@ -1,11 +1,51 @@
 //! PostgreSQL: the console's funnel (see `store/funnel.rs`).
 
 use async_trait::async_trait;
+use tokio_postgres::{Client, IsolationLevel};
 
 use super::PgStore;
 use crate::store::backend::Funnel;
-use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
+use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
 use crate::store::{StoreError, sql};
+
+/// The counts of every lead, service rows then source rows, with each lead's day in the
+/// `business_zone` the statement sees: what a recount adds from its snapshot, and what
+/// `site copy-store` writes on the copy (the same steps as the triggers, migration 0013).
+const COUNT_LEADS: &str = "WITH l AS (
+        SELECT (l.received_at_ms + COALESCE(z.offset_ms, 0)) / 86400000 AS day, l.id, l.received_at_ms, l.service_slug,
+               l.delivery_status, l.erased_ms, lead_source(l.utm_source, l.referrer, l.page_url, l.erased_ms) AS source
+        FROM leads l LEFT JOIN LATERAL (
+            SELECT offset_ms FROM business_zone WHERE from_ms <= l.received_at_ms ORDER BY from_ms DESC LIMIT 1) z ON TRUE)
+     SELECT day, 'service', service_slug, COUNT(*), COUNT(*) FILTER (WHERE delivery_status = 'delivered'),
+            COUNT(*) FILTER (WHERE delivery_status = 'delivered' AND lead_is_fast(id, received_at_ms)),
+            COUNT(*) FILTER (WHERE delivery_status = 'suppressed'), COUNT(erased_ms)
+     FROM l GROUP BY day, service_slug
+     UNION ALL
+     SELECT day, 'source', source, COUNT(*), 0, 0, 0, 0 FROM l GROUP BY day, source";
+
+/// How long a step of the recount that locks `lead_days` waits for the lock before giving up
+/// (and the recount with it, to be done again at the jobs' next round): a lead's insert that
+/// comes meanwhile waits behind that step, so never long.
+const LOCK_WAIT: &str = "SET LOCAL lock_timeout = '500ms'";
+
+/// The snapshot's counts added to `lead_days` at a time, each in a transaction of its own.
+const MERGE_ROWS: usize = 5000;
+
+/// Counts `lead_days` anew on a database nobody else writes to (`site copy-store`'s copy, its
+/// triggers on): from its leads, in the zone it holds. The rows written.
+pub async fn count_lead_days(client: &mut Client) -> Result<u64, StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute("DELETE FROM lead_days", &[]).await?;
+    let rows = tx
+        .execute(
+            &format!("INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased) {COUNT_LEADS}"),
+            &[],
+        )
+        .await?;
+    tx.execute("DELETE FROM funnel_recount", &[]).await?;
+    tx.commit().await?;
+    Ok(rows)
+}
 
 impl PgStore {
     async fn stored_zone(&self) -> Result<ZoneOffsets, StoreError> {
@@ -15,73 +55,162 @@ impl PgStore {
             offsets: rows.iter().map(|r| (r.get(0), r.get(1))).collect(),
         })
     }
+
+    /// A connection of the recount's own: it holds a snapshot for as long as it counts, which
+    /// the pool (maybe one connection) must not be held for.
+    async fn own_connection(&self) -> Result<Client, StoreError> {
+        super::connect_one(&self.target, self.schema.as_deref()).await
+    }
+}
+
+fn row(r: &tokio_postgres::Row) -> Option<FunnelRow> {
+    Some(FunnelRow {
+        day: r.get(0),
+        kind: FunnelKind::parse(r.get(1))?,
+        key: r.get(2),
+        leads: r.get(3),
+        delivered: r.get(4),
+        fast: r.get(5),
+        suppressed: r.get(6),
+        erased: r.get(7),
+    })
+}
+
+fn kind_name(kind: FunnelKind) -> &'static str {
+    match kind {
+        FunnelKind::Service => "service",
+        FunnelKind::Source => "source",
+    }
 }
 
 #[async_trait]
 impl Funnel for PgStore {
-    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
-        if self.stored_zone().await? == *zone {
-            return Ok(false);
+    async fn funnel_state(&self) -> Result<FunnelState, StoreError> {
+        let zone = self.stored_zone().await?;
+        let recount = self
+            .client()
+            .await?
+            .query_opt("SELECT reason FROM funnel_recount WHERE id = 1", &[])
+            .await?
+            .map(|r| r.get(0));
+        Ok(FunnelState { zone, recount })
+    }
+
+    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str) -> Result<(), StoreError> {
+        let token = uuid::Uuid::now_v7().simple().to_string();
+        let mut client = self.own_connection().await?;
+        let mut counter = self.own_connection().await?;
+        // 1. The zone, and the recount marked due: a stop from here on leaves it to be done
+        // again. Only a transaction that says it is the recount may write business_zone
+        // (migration 0013). A recount under way elsewhere loses its token: it adds nothing.
+        let (from, offset): (Vec<i64>, Vec<i64>) = zone.offsets.iter().copied().unzip();
+        let tx = client.transaction().await?;
+        tx.batch_execute("SET LOCAL site.funnel_recount = 'on'").await?;
+        tx.execute("DELETE FROM business_zone", &[]).await?;
+        tx.execute(
+            "INSERT INTO business_zone (from_ms, offset_ms, zone) SELECT f, o, $3 FROM unnest($1::BIGINT[], $2::BIGINT[]) AS z(f, o)",
+            &[&from, &offset, &zone.zone],
+        )
+        .await?;
+        tx.execute(
+            concat!(
+                "INSERT INTO funnel_recount (id, reason, asked_ms) VALUES (1, $1, ",
+                db_now_ms!(),
+                ") ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, token = NULL"
+            ),
+            &[&reason],
+        )
+        .await?;
+        tx.commit().await?;
+
+        // 2. The cut: lead_days emptied while no writer is between its change and its count
+        // (the lock waits for those), and the snapshot taken before the lock goes. Every
+        // change committed before is in the snapshot; every later one is counted by the
+        // triggers into the emptied table, in the zone just written.
+        let cut = client.transaction().await?;
+        cut.batch_execute(&format!("{LOCK_WAIT}; LOCK TABLE lead_days, funnel_recount IN EXCLUSIVE MODE"))
+            .await?;
+        cut.execute("DELETE FROM lead_days", &[]).await?;
+        if cut
+            .execute("UPDATE funnel_recount SET token = $1 WHERE id = 1 AND token IS NULL", &[&token])
+            .await?
+            == 0
+        {
+            return Err(StoreError::Database(
+                "the funnel's recount: another one began meanwhile and does it".into(),
+            ));
         }
-        // One statement list, one transaction: the tables locked against a second server
-        // doing the same, and against the triggers' counting until the new counts are in;
-        // then done only if the zone is still not ours (another server may have just written it).
-        let name = zone.zone.replace('\'', "''");
-        let rows: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("({f}, {o}, '{name}')")).collect();
-        let rows = if rows.is_empty() {
-            "(0, 0, 'UTC')".to_string()
+        let snapshot = counter
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        snapshot.query_one("SELECT COUNT(*) FROM business_zone", &[]).await?;
+        cut.commit().await?;
+
+        // 3. The counting, from the snapshot: writers do not wait for it.
+        let counted: Vec<FunnelRow> = snapshot.query(COUNT_LEADS, &[]).await?.iter().filter_map(row).collect();
+        snapshot.commit().await?;
+        drop(counter);
+
+        // 4. Added to what the triggers counted since the cut, a few thousand rows at a time.
+        let chunks: Vec<&[FunnelRow]> = if counted.is_empty() {
+            vec![&[]]
         } else {
-            rows.join(", ")
+            counted.chunks(MERGE_ROWS).collect()
         };
-        let fingerprint: Vec<String> = zone.offsets.iter().map(|(f, o)| format!("{f}:{o}:{name}")).collect();
-        let sql = format!(
-            "BEGIN;
-             LOCK TABLE business_zone, lead_days IN EXCLUSIVE MODE;
-             DO $funnel$ BEGIN
-             IF (SELECT COALESCE(string_agg(from_ms || ':' || offset_ms || ':' || zone, ',' ORDER BY from_ms), '') FROM business_zone)
-                IS DISTINCT FROM '{}' THEN
-                 DELETE FROM business_zone;
-                 INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES {rows};
-                 DELETE FROM lead_days;
-                 INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased)
-                 SELECT business_day(received_at_ms), 'service', service_slug, COUNT(*),
-                        COUNT(*) FILTER (WHERE delivery_status = 'delivered'),
-                        COUNT(*) FILTER (WHERE delivery_status = 'delivered' AND lead_is_fast(id, received_at_ms)),
-                        COUNT(*) FILTER (WHERE delivery_status = 'suppressed'), COUNT(erased_ms)
-                 FROM leads GROUP BY 1, 3;
-                 INSERT INTO lead_days (day, kind, key, leads)
-                 SELECT business_day(received_at_ms), 'source', lead_source(utm_source, referrer, page_url, erased_ms), COUNT(*)
-                 FROM leads GROUP BY 1, 3;
-             END IF;
-             END $funnel$;
-             COMMIT;",
-            fingerprint.join(",")
-        );
-        let client = self.client().await?;
-        if let Err(e) = client.batch_execute(&sql).await {
-            let _ = client.batch_execute("ROLLBACK").await;
-            return Err(e.into());
+        let last = chunks.len() - 1;
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let tx = client.transaction().await?;
+            tx.batch_execute(&format!("{LOCK_WAIT}; LOCK TABLE lead_days, funnel_recount IN EXCLUSIVE MODE"))
+                .await?;
+            if tx
+                .query_opt("SELECT 1 FROM funnel_recount WHERE id = 1 AND token = $1", &[&token])
+                .await?
+                .is_none()
+            {
+                return Err(StoreError::Database(
+                    "the funnel's recount: another one began meanwhile and does it".into(),
+                ));
+            }
+            let day: Vec<i64> = chunk.iter().map(|r| r.day).collect();
+            let kind: Vec<&str> = chunk.iter().map(|r| kind_name(r.kind)).collect();
+            let key: Vec<&str> = chunk.iter().map(|r| r.key.as_str()).collect();
+            let leads: Vec<i64> = chunk.iter().map(|r| r.leads).collect();
+            let delivered: Vec<i64> = chunk.iter().map(|r| r.delivered).collect();
+            let fast: Vec<i64> = chunk.iter().map(|r| r.fast).collect();
+            let suppressed: Vec<i64> = chunk.iter().map(|r| r.suppressed).collect();
+            let erased: Vec<i64> = chunk.iter().map(|r| r.erased).collect();
+            tx.execute(
+                "INSERT INTO lead_days AS d (day, kind, key, leads, delivered, fast, suppressed, erased) \
+                 SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[], $4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BIGINT[], $8::BIGINT[]) \
+                 ON CONFLICT (day, kind, key) DO UPDATE SET leads = d.leads + excluded.leads, delivered = d.delivered + excluded.delivered, \
+                 fast = d.fast + excluded.fast, suppressed = d.suppressed + excluded.suppressed, erased = d.erased + excluded.erased",
+                &[&day, &kind, &key, &leads, &delivered, &fast, &suppressed, &erased],
+            )
+            .await?;
+            if i == last {
+                // Rows the triggers made for a difference the snapshot's counts have now met
+                // (an erasure of a lead counted in the snapshot leaves its source at 0), and
+                // a source left below 0 (a lead changed outside the triggers): it may name
+                // a person erased.
+                tx.execute(
+                    "DELETE FROM lead_days WHERE (kind = 'source' AND leads <= 0) \
+                     OR (leads = 0 AND delivered = 0 AND fast = 0 AND suppressed = 0 AND erased = 0)",
+                    &[],
+                )
+                .await?;
+                tx.execute("DELETE FROM funnel_recount WHERE token = $1", &[&token]).await?;
+            }
+            tx.commit().await?;
         }
-        Ok(true)
+        Ok(())
     }
 
     async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {
         let rows = self.client().await?.query(sql::FUNNEL_ROWS.pg, &[&from_day, &to_day]).await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some(FunnelRow {
-                    day: r.get(0),
-                    kind: FunnelKind::parse(r.get(1))?,
-                    key: r.get(2),
-                    leads: r.get(3),
-                    delivered: r.get(4),
-                    fast: r.get(5),
-                    suppressed: r.get(6),
-                    erased: r.get(7),
-                })
-            })
-            .collect())
+        Ok(rows.iter().filter_map(row).collect())
     }
 
     async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {

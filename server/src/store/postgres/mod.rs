@@ -35,6 +35,7 @@ mod writer;
 
 pub mod tls;
 
+pub use funnel::count_lead_days;
 pub use limits::CHARGE_STATEMENT_TIMEOUT_MS;
 
 use std::sync::Mutex;

@@ -1,11 +1,11 @@
 //! SQLite: the console's funnel (see `store/funnel.rs`).
 
 use async_trait::async_trait;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
 use crate::store::backend::Funnel;
-use crate::store::funnel::{FunnelKind, FunnelRow, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
+use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
 use crate::store::{StoreError, sql};
 
 fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
@@ -22,36 +22,148 @@ fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
     Ok(zone)
 }
 
+/// Why a recount is due (`funnel_recount`), if it is.
+fn recount_due(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT reason FROM funnel_recount WHERE id = 1", [], |r| r.get(0))
+        .optional()
+}
+
+/// The counts of every lead as `conn`'s snapshot sees them: service rows, then source rows,
+/// each lead's day in the `business_zone` of that snapshot.
+fn count_leads(conn: &Connection) -> rusqlite::Result<Vec<FunnelRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT d.day, 'service', l.service_slug, COUNT(*), SUM(l.delivery_status = 'delivered'), SUM(f.fast),
+                SUM(l.delivery_status = 'suppressed'), SUM(l.erased_ms IS NOT NULL)
+         FROM leads l JOIN lead_local_days d ON d.id = l.id JOIN lead_fast f ON f.id = l.id
+         GROUP BY d.day, l.service_slug
+         UNION ALL
+         SELECT d.day, 'source', s.source, COUNT(*), 0, 0, 0, 0 FROM lead_local_days d JOIN lead_sources s ON s.id = d.id
+         GROUP BY d.day, s.source",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let kind: String = r.get(1)?;
+        Ok(FunnelRow {
+            day: r.get(0)?,
+            kind: FunnelKind::parse(&kind).unwrap_or(FunnelKind::Source),
+            key: r.get(2)?,
+            leads: r.get(3)?,
+            delivered: r.get(4)?,
+            fast: r.get(5)?,
+            suppressed: r.get(6)?,
+            erased: r.get(7)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Adds `rows` (a recount's counts) to `lead_days` if the recount under way is still
+/// `token`'s; with `last`, drops the rows left at nothing and marks the recount done.
+fn add_counts(conn: &Connection, token: &str, rows: &[FunnelRow], last: bool) -> rusqlite::Result<bool> {
+    let ours = conn
+        .query_row("SELECT 1 FROM funnel_recount WHERE id = 1 AND token = ?1", [token], |_| Ok(()))
+        .optional()?
+        .is_some();
+    if !ours {
+        return Ok(false);
+    }
+    let mut add = conn.prepare_cached(
+        "INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (day, kind, key) DO UPDATE SET leads = leads + excluded.leads, delivered = delivered + excluded.delivered,
+             fast = fast + excluded.fast, suppressed = suppressed + excluded.suppressed, erased = erased + excluded.erased",
+    )?;
+    for r in rows {
+        let kind = match r.kind {
+            FunnelKind::Service => "service",
+            FunnelKind::Source => "source",
+        };
+        add.execute(params![r.day, kind, r.key, r.leads, r.delivered, r.fast, r.suppressed, r.erased])?;
+    }
+    if last {
+        // Rows the triggers made for a difference the snapshot's counts have now met (an
+        // erasure of a lead counted in the snapshot leaves its source at 0), and a source
+        // left below 0 (a lead changed outside the triggers): it may name a person erased.
+        conn.execute(
+            "DELETE FROM lead_days WHERE (kind = 'source' AND leads <= 0) \
+                     OR (leads = 0 AND delivered = 0 AND fast = 0 AND suppressed = 0 AND erased = 0)",
+            [],
+        )?;
+        conn.execute("DELETE FROM funnel_recount WHERE token = ?1", [token])?;
+    }
+    Ok(true)
+}
+
+/// The snapshot's counts added to `lead_days` at a time, each in a write of its own (the
+/// writer takes the leads that came meanwhile between two).
+const MERGE_ROWS: usize = 2000;
+
 #[async_trait]
 impl Funnel for SqliteStore {
-    async fn ensure_business_zone(&self, zone: &ZoneOffsets) -> Result<bool, StoreError> {
-        if self.read(stored_zone).await? == *zone {
-            return Ok(false);
-        }
-        let zone = zone.clone();
-        self.write(move |conn| {
-            if stored_zone(conn)? == zone {
-                return Ok(false);
-            }
-            conn.execute("DELETE FROM business_zone", [])?;
-            let mut insert = conn.prepare_cached("INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES (?1, ?2, ?3)")?;
-            for (from_ms, offset_ms) in &zone.offsets {
-                insert.execute(params![from_ms, offset_ms, zone.zone])?;
-            }
-            conn.execute_batch(
-                "DELETE FROM lead_days;
-                 INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased)
-                 SELECT d.day, 'service', l.service_slug, COUNT(*), SUM(l.delivery_status = 'delivered'), SUM(f.fast),
-                        SUM(l.delivery_status = 'suppressed'), SUM(l.erased_ms IS NOT NULL)
-                 FROM leads l JOIN lead_local_days d ON d.id = l.id JOIN lead_fast f ON f.id = l.id
-                 GROUP BY d.day, l.service_slug;
-                 INSERT INTO lead_days (day, kind, key, leads)
-                 SELECT d.day, 'source', s.source, COUNT(*) FROM lead_local_days d JOIN lead_sources s ON s.id = d.id
-                 GROUP BY d.day, s.source;",
-            )?;
-            Ok(true)
+    async fn funnel_state(&self) -> Result<FunnelState, StoreError> {
+        self.read(|conn| {
+            Ok(FunnelState {
+                zone: stored_zone(conn)?,
+                recount: recount_due(conn)?,
+            })
         })
         .await
+    }
+
+    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str) -> Result<(), StoreError> {
+        let token = uuid::Uuid::now_v7().simple().to_string();
+        let snapshot = self.open_reader().await?;
+        // 1, 2. The zone and the cut, in a transaction of their own: lead_days emptied, the
+        // recount marked under way (a stop from here on leaves it to be done again). Right
+        // after the commit, before the writer takes anything else, the snapshot begins: every
+        // change before the cut is in it, every later one is counted by the triggers into the
+        // emptied table, in the zone just written.
+        let (zone, reason, ours) = (zone.clone(), reason.to_string(), token.clone());
+        let ((), snapshot) = self
+            .write_alone(
+                move |conn| {
+                    conn.execute("DELETE FROM business_zone", [])?;
+                    let mut insert = conn.prepare_cached("INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES (?1, ?2, ?3)")?;
+                    for (from_ms, offset_ms) in &zone.offsets {
+                        insert.execute(params![from_ms, offset_ms, zone.zone])?;
+                    }
+                    conn.execute("DELETE FROM lead_days", [])?;
+                    conn.execute(
+                        "INSERT INTO funnel_recount (id, reason, asked_ms, token) VALUES (1, ?1, ?2, ?3)
+                         ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, token = excluded.token",
+                        params![reason, crate::store::now_ms(), ours],
+                    )?;
+                    Ok(())
+                },
+                move |()| -> rusqlite::Result<Connection> {
+                    snapshot.execute_batch("BEGIN")?;
+                    snapshot.query_row("SELECT COUNT(*) FROM business_zone", [], |r| r.get::<_, i64>(0))?;
+                    Ok(snapshot)
+                },
+            )
+            .await?;
+        let snapshot = snapshot?;
+        // 3. The counting, from the snapshot, off the writer: writes go on meanwhile.
+        let counted = tokio::task::spawn_blocking(move || {
+            let counted = count_leads(&snapshot);
+            let _ = snapshot.execute_batch("COMMIT");
+            counted
+        })
+        .await
+        .map_err(|e| StoreError::Database(e.to_string()))??;
+        // 4. Added to what the triggers counted since the cut, a few thousand rows a write.
+        let mut chunks: Vec<Vec<FunnelRow>> = counted.chunks(MERGE_ROWS).map(<[FunnelRow]>::to_vec).collect();
+        if chunks.is_empty() {
+            chunks.push(Vec::new());
+        }
+        let last = chunks.len() - 1;
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let token = token.clone();
+            if !self.write(move |conn| add_counts(conn, &token, &chunk, i == last)).await? {
+                return Err(StoreError::Database(
+                    "the funnel's recount: another one began meanwhile and does it".into(),
+                ));
+            }
+        }
+        Ok(())
     }
 
     async fn funnel_rows(&self, from_day: i64, to_day: i64) -> Result<Vec<FunnelRow>, StoreError> {

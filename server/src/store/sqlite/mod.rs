@@ -28,7 +28,7 @@ mod writer;
 
 pub mod backup;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -43,6 +43,9 @@ pub struct SqliteStore {
     writer: Mutex<Option<mpsc::Sender<writer::Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
     reader: Arc<Mutex<Connection>>,
+    /// The database file, for a connection of a task's own (the funnel's recount reads a
+    /// snapshot for as long as it counts, which the shared reader must not be held for).
+    path: PathBuf,
 }
 
 impl Backend for SqliteStore {
@@ -75,6 +78,7 @@ impl SqliteStore {
         }
         let path = path.to_path_buf();
         let backup_dir = backup_dir.map(Path::to_path_buf);
+        let file = path.clone();
         let (write_conn, reader) = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
             precheck(&path, backup_dir.as_deref())?;
             let mut conn = Connection::open(&path)?;
@@ -91,7 +95,21 @@ impl SqliteStore {
             writer: Mutex::new(Some(tx)),
             thread: Mutex::new(Some(thread)),
             reader: Arc::new(Mutex::new(reader)),
+            path: file,
         })
+    }
+
+    /// A read connection of the caller's own, set up as the store's (opened off the async
+    /// threads).
+    pub(super) async fn open_reader(&self) -> Result<Connection, StoreError> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || -> Result<Connection, StoreError> {
+            let conn = Connection::open(&path)?;
+            configure(&conn)?;
+            Ok(conn)
+        })
+        .await
+        .map_err(|e| StoreError::Database(e.to_string()))?
     }
 
     /// Runs `f` on the read connection, off the async threads.

@@ -19,7 +19,12 @@ pub(super) type Write = Box<dyn FnOnce(&Connection) -> Box<dyn FnOnce(bool) + Se
 
 /// What the writer's queue carries.
 pub(super) enum Job {
+    /// A write that shares the next group.
     Write(Write),
+    /// A write with a transaction of its own, so that what it does after the commit (in the
+    /// writer thread, before any later write) sees the database exactly as it left it (the
+    /// funnel's recount takes its snapshot there).
+    Alone(Write),
     /// Answered once the group it was taken with is finished (`Writer::ping`).
     Ping(oneshot::Sender<()>),
 }
@@ -51,14 +56,44 @@ impl SqliteStore {
                 let _ = reply.send(outcome);
             })
         });
+        self.queue(Job::Write(job)).await?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    /// Runs `f` in a transaction of its own and, once that is durable, `then` with its result,
+    /// in the writer thread before any later write is begun.
+    pub(super) async fn write_alone<T: Send + 'static, U: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+        then: impl FnOnce(&T) -> U + Send + 'static,
+    ) -> Result<(T, U), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let job: Write = Box::new(move |conn: &Connection| {
+            let result = in_savepoint(conn, f);
+            Box::new(move |committed: bool| {
+                let outcome = match (committed, result) {
+                    (true, Ok(t)) => {
+                        let u = then(&t);
+                        Ok((t, u))
+                    }
+                    (true, Err(e)) => Err(StoreError::from(e)),
+                    (false, _) => Err(StoreError::Database("commit failed".into())),
+                };
+                let _ = reply.send(outcome);
+            })
+        });
+        self.queue(Job::Alone(job)).await?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    async fn queue(&self, job: Job) -> Result<(), StoreError> {
         let sender = self
             .writer
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
             .ok_or(StoreError::WriterStopped)?;
-        sender.send(Job::Write(job)).await.map_err(|_| StoreError::WriterStopped)?;
-        answer.await.map_err(|_| StoreError::WriterStopped)?
+        sender.send(job).await.map_err(|_| StoreError::WriterStopped)
     }
 }
 
@@ -86,13 +121,7 @@ impl Writer for SqliteStore {
 
     async fn ping(&self) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
-        let sender = self
-            .writer
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-            .ok_or(StoreError::WriterStopped)?;
-        sender.send(Job::Ping(reply)).await.map_err(|_| StoreError::WriterStopped)?;
+        self.queue(Job::Ping(reply)).await?;
         answer.await.map_err(|_| StoreError::WriterStopped)
     }
 
@@ -107,16 +136,29 @@ impl Writer for SqliteStore {
 }
 
 fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>) {
-    while let Some(first) = jobs.blocking_recv() {
+    // A write that must be alone, taken while a group was gathered: it comes next.
+    let mut held: Option<Job> = None;
+    while let Some(first) = held.take().or_else(|| jobs.blocking_recv()) {
         let mut batch = Vec::new();
         let mut pings = Vec::new();
-        let mut next = Some(first);
-        while let Some(job) = next {
-            match job {
-                Job::Write(write) => batch.push(write),
-                Job::Ping(reply) => pings.push(reply),
+        match first {
+            Job::Alone(write) => {
+                commit_batch(&mut conn, vec![write]);
+                continue;
             }
-            next = if batch.len() < MAX_BATCH { jobs.try_recv().ok() } else { None };
+            Job::Write(write) => batch.push(write),
+            Job::Ping(reply) => pings.push(reply),
+        }
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(Job::Write(write)) => batch.push(write),
+                Ok(Job::Ping(reply)) => pings.push(reply),
+                Ok(alone @ Job::Alone(_)) => {
+                    held = Some(alone);
+                    break;
+                }
+                Err(_) => break,
+            }
         }
         if !batch.is_empty() {
             commit_batch(&mut conn, batch);
