@@ -692,7 +692,10 @@ async fn a_server_set_to_another_zone_reports_it_and_never_rewrites_the_counts()
             health.contains("Funnel's time zone") && health.contains("Europe/Paris: differs"),
             "{name}: the health page says so"
         );
-        assert!(server.metrics().await.contains("\nsite_funnel_zone_mismatch 1"), "{name}: and /metrics");
+        assert!(
+            server.metrics().await.contains("\nsite_funnel_zone_mismatch 1"),
+            "{name}: and /metrics"
+        );
         // The same zone on a server: no difference to report.
         let same = start_without_workers(config(&[]), Arc::clone(&other_store)).await;
         let session = sign_in(&same, "fay@ringready.example").await;

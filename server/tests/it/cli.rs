@@ -535,6 +535,9 @@ async fn secrets_are_read_from_files_and_credentials_and_never_printed() {
     let logs = format!("{}{}", stdout(&output), stderr(&output));
     for secret in [token, hook_secret, "swordfish"] {
         assert!(!logs.contains(secret), "the log holds {secret}:\n{logs}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
 /// One secret setting: its variable, its flag, a value that is (or carries) the secret, and
 /// the secret itself, which must never be printed.

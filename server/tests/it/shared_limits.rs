@@ -352,6 +352,7 @@ async fn a_locked_limits_table_falls_back_to_the_servers_own_count_within_the_re
     assert_eq!(hits().await, Some(1));
     assert_eq!(fallbacks(&server.metrics().await, "api"), 4, "no fallback once the table is free");
     server.state.store.close().await;
+}
 
 /// A server's restart on PostgreSQL: its store is closed (its limits' worker and connections
 /// with it, as when the process stops) and a new server opens a new store on the same
