@@ -223,7 +223,7 @@ async fn database_figures(state: Arc<AppState>, mut stop: watch::Receiver<bool>)
 
 /// Counts the funnel anew when its counts are due to be (`FunnelState::recount_reason`: the
 /// zone `business_zone` holds is not this server's, or a migration or a recount cut short
-/// asked for it; `scheduled_job_runs_total{job="funnel_recount"}` counts them). Run by the server holding the scheduled jobs only, so servers set to other
+/// asked for it; `site_scheduled_job_runs_total{job="funnel_recount"}` counts them). Run by the server holding the scheduled jobs only, so servers set to other
 /// zones never take turns counting anew: they say so instead (`funnel_zone_watch`). Leads
 /// keep arriving meanwhile (`store::funnel`).
 async fn funnel_recount(store: Arc<Store>, zone: ZoneOffsets, metrics: Arc<Metrics>) {

@@ -280,11 +280,21 @@ impl Console for PgStore {
             "WITH {} SELECT (SELECT COUNT(*) FROM l), (SELECT COUNT(*) FROM s), (SELECT COUNT(*) FROM a)",
             ctes.join(", ")
         );
-        let row = self
-            .client()
-            .await?
+        // First lock the person's notifications: a delivery outcome being recorded meanwhile
+        // (whose trigger writes a delivery attempt, with its error) commits before the erasure
+        // reads anything, so the erasure's statement sees that attempt and clears it; one
+        // recorded after finds its notification gone and records nothing.
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute(
+            "SELECT 1 FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL) FOR UPDATE",
+            &[&phone],
+        )
+        .await?;
+        let row = tx
             .query_one(&sql, &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
             .await?;
+        tx.commit().await?;
         Ok(Erased {
             leads: row.get(0),
             submissions: row.get(1),
