@@ -821,14 +821,6 @@ async fn leads_are_stored_while_the_funnel_is_counted_anew_and_each_is_counted_o
     }
 }
 
-/// The value of the sample `series` (name and labels, as written) in an exposition.
-fn sample(metrics: &str, series: &str) -> Option<f64> {
-    metrics
-        .lines()
-        .find_map(|l| l.strip_prefix(series).and_then(|v| v.strip_prefix(' ')))
-        .and_then(|v| v.trim().parse().ok())
-}
-
 /// Two servers on one database with their workers, set to different zones: the one running
 /// the scheduled jobs writes its zone and counts anew, once; the other reports that its zone
 /// differs (/metrics) and neither rewrites the zone nor counts anew.
@@ -841,7 +833,7 @@ async fn only_the_server_running_the_jobs_counts_anew_and_once() {
         let (first, _first_workers) = common::start_with_background(config(&[]), assets::SSR_BUNDLE, Arc::clone(&store)).await;
         common::eventually(30, "the first server runs the jobs and counts in its zone", async || {
             let m = first.metrics().await;
-            sample(&m, "site_jobs_leader") == Some(1.0) && sample(&m, recounts) == Some(1.0)
+            common::sample(&m, "site_jobs_leader") == Some(1.0) && common::sample(&m, recounts) == Some(1.0)
         })
         .await;
         assert_eq!(stored_zone(&raw).await, [Some(NY.to_string())], "{name}");
@@ -850,15 +842,15 @@ async fn only_the_server_running_the_jobs_counts_anew_and_once() {
         paris.site.time_zone = "Europe/Paris".into();
         let (second, _second_workers) = common::start_with_background(paris, assets::SSR_BUNDLE, Arc::clone(&other_store)).await;
         common::eventually(30, "the second server reports its zone differs", async || {
-            sample(&second.metrics().await, "site_funnel_zone_mismatch") == Some(1.0)
+            common::sample(&second.metrics().await, "site_funnel_zone_mismatch") == Some(1.0)
         })
         .await;
         let m = second.metrics().await;
-        assert_eq!(sample(&m, "site_jobs_leader"), Some(0.0), "{name}");
-        assert_eq!(sample(&m, recounts), None, "{name}: the second server never counts anew");
+        assert_eq!(common::sample(&m, "site_jobs_leader"), Some(0.0), "{name}");
+        assert_eq!(common::sample(&m, recounts), None, "{name}: the second server never counts anew");
         assert_eq!(stored_zone(&raw).await, [Some(NY.to_string())], "{name}: nor writes its zone");
         let m = first.metrics().await;
-        assert_eq!(sample(&m, recounts), Some(1.0), "{name}: counted once");
-        assert_eq!(sample(&m, "site_funnel_zone_mismatch"), Some(0.0), "{name}");
+        assert_eq!(common::sample(&m, recounts), Some(1.0), "{name}: counted once");
+        assert_eq!(common::sample(&m, "site_funnel_zone_mismatch"), Some(0.0), "{name}");
     }
 }

@@ -9,6 +9,19 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+/// Sends SIGTERM to `child` and waits up to 10 s for it to end: its exit status, or None.
+async fn sigterm_and_wait(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+    for _ in 0..100 {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    None
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logs_hold_no_personal_data_and_sigterm_stops_cleanly() {
     let smtp = common::SmtpServer::start().await;
@@ -40,18 +53,9 @@ async fn logs_hold_no_personal_data_and_sigterm_stops_cleanly() {
     assert_eq!(r.status(), reqwest::StatusCode::BAD_REQUEST);
 
     // SIGTERM: stop accepting, finish what is in flight, exit 0.
-    let pid = child.id().to_string();
-    let killed = Command::new("kill").args(["-TERM", &pid]).status().expect("kill");
-    assert!(killed.success());
-    let mut status = None;
-    for _ in 0..100 {
-        if let Some(s) = child.try_wait().expect("wait") {
-            status = Some(s);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let status = status.expect("the server stopped within 10 s of SIGTERM");
+    let status = sigterm_and_wait(&mut child)
+        .await
+        .expect("the server stopped within 10 s of SIGTERM");
     assert!(status.success(), "clean exit: {status}");
 
     let mut logs = String::new();
@@ -112,17 +116,9 @@ async fn sigterm_gives_a_stalled_request_a_bounded_grace_and_an_untrusted_proxy_
         .expect("write");
     // Let the server take the request in before the signal (ordering, not a measured time).
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let pid = child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
-    let mut status = None;
-    for _ in 0..100 {
-        if let Some(s) = child.try_wait().expect("wait") {
-            status = Some(s);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let status = status.expect("the server stopped within 10 s of SIGTERM despite the stalled request");
+    let status = sigterm_and_wait(&mut child)
+        .await
+        .expect("the server stopped within 10 s of SIGTERM despite the stalled request");
     assert!(status.success(), "clean exit: {status}");
     drop(stalled);
     let mut logs = String::new();
@@ -164,17 +160,7 @@ async fn sigterm_stops_the_server_while_a_mail_relay_is_silent() {
     let r = common::post_lead(&client, port, &common::lead_body("hvac", &common::phone(500))).await;
     assert_eq!(r.status(), reqwest::StatusCode::CREATED);
     common::eventually(10, "the e-mail's send is under way", async || relay.connections() >= 1).await;
-    let pid = child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
-    let mut status = None;
-    for _ in 0..100 {
-        if let Some(s) = child.try_wait().expect("wait") {
-            status = Some(s);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let Some(status) = status else {
+    let Some(status) = sigterm_and_wait(&mut child).await else {
         let _ = child.kill();
         panic!("the server did not stop within 10 s of SIGTERM while the relay was silent");
     };

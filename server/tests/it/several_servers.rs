@@ -190,14 +190,6 @@ async fn a_notification_sent_again_after_a_crash_carries_the_same_message_id() {
     }
 }
 
-/// The value of the sample `series` (name and labels, as written) in an exposition.
-fn sample(metrics: &str, series: &str) -> Option<f64> {
-    metrics
-        .lines()
-        .find_map(|l| l.strip_prefix(series).and_then(|v| v.strip_prefix(' ')))
-        .and_then(|v| v.trim().parse().ok())
-}
-
 #[tokio::test]
 async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies() {
     for (name, a, b, raw) in twin_stores().await {
@@ -211,14 +203,16 @@ async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies(
         let mut leader = None;
         common::eventually(30, "one of the two runs the jobs and exports the outbox", async || {
             let figures = [one.metrics().await, two.metrics().await];
-            let leaders: Vec<usize> = (0..2).filter(|i| sample(&figures[*i], "site_jobs_leader") == Some(1.0)).collect();
-            if leaders.len() != 1 || !figures.iter().all(|m| sample(m, "site_jobs_leader").is_some()) {
+            let leaders: Vec<usize> = (0..2)
+                .filter(|i| common::sample(&figures[*i], "site_jobs_leader") == Some(1.0))
+                .collect();
+            if leaders.len() != 1 || !figures.iter().all(|m| common::sample(m, "site_jobs_leader").is_some()) {
                 return false;
             }
             let (l, other) = (&figures[leaders[0]], &figures[1 - leaders[0]]);
-            assert_eq!(sample(other, "site_jobs_leader"), Some(0.0), "{name}");
+            assert_eq!(common::sample(other, "site_jobs_leader"), Some(0.0), "{name}");
             assert_eq!(
-                sample(other, "site_scheduled_job_runs_total{job=\"retention\"}"),
+                common::sample(other, "site_scheduled_job_runs_total{job=\"retention\"}"),
                 None,
                 "{name}: only the leader purges"
             );
@@ -227,8 +221,8 @@ async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies(
                 "{name}: the database's figures come from the leader only: {other}"
             );
             leader = Some(leaders[0]);
-            sample(l, "site_scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
-                && sample(l, "site_outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
+            common::sample(l, "site_scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
+                && common::sample(l, "site_outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
         })
         .await;
         let leader = leader.expect("a leader");
@@ -240,9 +234,9 @@ async fn one_server_runs_the_scheduled_jobs_and_another_takes_over_when_it_dies(
         let survivor = &servers[1 - leader];
         common::eventually(30, "the other server takes the jobs over", async || {
             let m = survivor.metrics().await;
-            sample(&m, "site_jobs_leader") == Some(1.0)
-                && sample(&m, "site_scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
-                && sample(&m, "site_outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
+            common::sample(&m, "site_jobs_leader") == Some(1.0)
+                && common::sample(&m, "site_scheduled_job_runs_total{job=\"retention\"}") == Some(1.0)
+                && common::sample(&m, "site_outbox_depth{outbox=\"leads\",status=\"pending\"}") == Some(1.0)
         })
         .await;
         let now_held = survivor.state.store.jobs_leader().await.expect("read").expect("held");

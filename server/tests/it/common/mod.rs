@@ -616,6 +616,15 @@ impl SilentPeer {
     }
 }
 
+/// The value of the sample `series` (name and labels, as written) in a /metrics exposition.
+#[allow(dead_code)]
+pub fn sample(metrics: &str, series: &str) -> Option<f64> {
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|v| v.strip_prefix(' ')))
+        .and_then(|v| v.trim().parse().ok())
+}
+
 /// Polls `probe` every 50 ms until it holds, or panics naming `what` after `secs`.
 pub async fn eventually<F: AsyncFnMut() -> bool>(secs: u64, what: &str, mut probe: F) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
