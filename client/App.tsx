@@ -10,11 +10,14 @@ import { AdminMessagePage } from "./pages/admin/AdminMessagePage";
 import { AdminSubmissionPage } from "./pages/admin/AdminSubmissionPage";
 import { AdminSubmissionsPage } from "./pages/admin/AdminSubmissionsPage";
 import { AdminSuppressionsPage } from "./pages/admin/AdminSuppressionsPage";
+import { CampaignAppliedPage } from "./pages/CampaignAppliedPage";
+import { CampaignApplyPage } from "./pages/CampaignApplyPage";
 import { CampaignsPage } from "./pages/CampaignsPage";
 import { HomePage } from "./pages/HomePage";
 import { LegalPage } from "./pages/LegalPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { RegisterPage } from "./pages/RegisterPage";
+import { RegisterThanksPage } from "./pages/RegisterThanksPage";
 import { ServicePage } from "./pages/ServicePage";
 
 /** The root: picks the page component named by the props. Same on server and browser. */
@@ -30,6 +33,12 @@ export function App(props: PageProps) {
       return <LegalPage {...props} />;
     case "register":
       return <RegisterPage {...props} />;
+    case "register-thanks":
+      return <RegisterThanksPage {...props} />;
+    case "campaign-apply":
+      return <CampaignApplyPage {...props} />;
+    case "campaign-applied":
+      return <CampaignAppliedPage {...props} />;
     case "not-found":
       return <NotFoundPage {...props} />;
     case "admin-login":

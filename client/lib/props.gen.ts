@@ -288,10 +288,6 @@ nextHref: string | null,
  */
 firstHref: string | null, };
 
-export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
-
-export type ServiceLink = { name: string, slug: string, icon: string, };
-
 export type SocialLink = { name: string, url: string, };
 
 export type SiteInfo = { brand: string, 
@@ -303,6 +299,38 @@ supportPhone: string, infoEmail: string, copyrightYear: number,
  * The brand's social profiles, in footer order.
  */
 social: Array<SocialLink>, };
+
+export type CampaignAppliedProps = { site: SiteInfo, icons: Record<string, IconNode>, };
+
+export type FormError = { field: string, message: string, };
+
+export type FormValues = { 
+/**
+ * Each field of one text, by name.
+ */
+text: Record<string, string>, 
+/**
+ * Each field of several texts (checkboxes sharing a name), by name.
+ */
+lists: Record<string, string[]>, };
+
+export type CampaignApplyProps = { site: SiteInfo, icons: Record<string, IconNode>, 
+/**
+ * The live campaigns' names, in catalogue order.
+ */
+campaigns: Array<string>, 
+/**
+ * What the form holds: the campaign the address names, or what a refused post sent.
+ */
+values: FormValues, 
+/**
+ * A refused post's error.
+ */
+error: FormError | null, };
+
+export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
+
+export type ServiceLink = { name: string, slug: string, icon: string, };
 
 export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
 /**
@@ -350,8 +378,6 @@ export type NotFoundProps = { site: SiteInfo, icons: Record<string, IconNode>, }
 
 export type AccountType = "homeowner" | "call-buyer" | "affiliate";
 
-export type FormError = { field: string, message: string, };
-
 export type RegisterProps = { site: SiteInfo, icons: Record<string, IconNode>, 
 /**
  * The type whose form the page shows; none on /register, which shows the choice.
@@ -361,11 +387,17 @@ accountType: AccountType | null,
  * What the visitor typed, when a form post without JavaScript is answered with an error
  * (empty on the pages themselves).
  */
-values: Record<string, string>, 
+values: FormValues, 
 /**
  * That answer's error.
  */
 error: FormError | null, };
+
+export type RegisterThanksProps = { site: SiteInfo, icons: Record<string, IconNode>, 
+/**
+ * The type asked for; none when the address names no type.
+ */
+accountType: AccountType | null, };
 
 export type Feature = { title: string, description: string, icon: string, };
 
@@ -393,4 +425,4 @@ phone: string,
  */
 consentText: string, tracking: Tracking, };
 
-export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;
+export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "register-thanks" } & RegisterThanksProps | { "page": "campaign-apply" } & CampaignApplyProps | { "page": "campaign-applied" } & CampaignAppliedProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;

@@ -1,18 +1,15 @@
 import CampaignBrowser from "../features/campaigns/CampaignBrowser.island";
+import { CampaignContact } from "../features/campaigns/CampaignContact";
 import { portalCampaign } from "../features/campaigns/campaigns";
 import { SiteFooter } from "../features/footer/SiteFooter";
 import { SiteHeader } from "../features/header/SiteHeader";
-import { formatPhone } from "../lib/phone";
 import type { CampaignsProps } from "../lib/types";
-import { CallLink } from "../ui/CallLink";
 
 const BENEFITS = [
   { title: "Competitive payouts", text: "$28-$175+ per qualified lead with weekly payments" },
   { title: "Fast approval", text: "Applications are reviewed within 24-48 hours." },
   { title: "Dedicated support", text: "A personal account manager and 24/7 support." },
 ];
-
-const LINK = "font-bold text-blue-800 underline underline-offset-2";
 
 /** Affiliate campaign application portal (/campaigns). */
 export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
@@ -36,20 +33,7 @@ export function CampaignsPage({ site, campaigns, services }: CampaignsProps) {
 
         <CampaignBrowser campaigns={campaigns.map(portalCampaign)} email={site.infoEmail} />
 
-        <section aria-labelledby="campaign-contact" className="mt-10 rounded-2xl bg-slate-50 p-6 text-center">
-          <h2 id="campaign-contact" className="text-lg font-bold text-slate-900">
-            Questions about a campaign?
-          </h2>
-          <p className="mt-1 text-slate-700">Our affiliate team answers about payouts, caps, hours and traffic rules, 24/7.</p>
-          <p className="mt-3 flex flex-col items-center justify-center gap-2 sm:flex-row sm:gap-6">
-            <a href={`mailto:${site.infoEmail}`} className={LINK}>
-              {site.infoEmail}
-            </a>
-            <CallLink phone={site.supportPhone} service="site" location="campaigns-contact" className={LINK}>
-              {formatPhone(site.supportPhone)}
-            </CallLink>
-          </p>
-        </section>
+        <CampaignContact site={site} />
       </main>
       <SiteFooter variant="site" site={site} services={services} />
     </>

@@ -35,6 +35,42 @@ function callbackPost(fields: Record<string, string>): Record<string, string> {
   };
 }
 
+/** A campaign application as the apply page posts it, with `fields` changed. */
+function applicationPost(fields: Record<string, string>): Record<string, string> {
+  return {
+    firstName: "Jane",
+    lastName: "Okafor",
+    email: "jane@leadflow.example",
+    phone: "(412) 555-0188",
+    company: "LeadFlow Media",
+    website: "",
+    experience: "intermediate",
+    monthlyVolume: "500-1000",
+    selectedCampaigns: "Roofing Inbound Calls",
+    additionalInfo: "",
+    hp_website: "",
+    ...fields,
+  };
+}
+
+/** A contractor's registration request as /register/contractor posts it, with `fields` changed. */
+function registrationPost(fields: Record<string, string>): Record<string, string> {
+  return {
+    source: "request",
+    accountType: "call-buyer",
+    firstName: "Luis",
+    lastName: "Ortega",
+    email: "luis@ortegaroofing.example",
+    phone: "(412) 555-0134",
+    companyName: "Ortega Roofing LLC",
+    businessType: "roofing",
+    monthlyBudget: "2500-5000",
+    serviceAreas: "Erie County, PA",
+    hp_website: "",
+    ...fields,
+  };
+}
+
 export const SERVER_DOCUMENTS: ServerDocument[] = [
   { name: "home", url: "/", status: 200, hydrates: true },
   // hvac: emergency service with its own number; closets: neither.
@@ -61,6 +97,43 @@ export const SERVER_DOCUMENTS: ServerDocument[] = [
     status: 400,
     hydrates: false,
   },
+  // The registration request form, and its no-JavaScript answers: the form again with its
+  // error (one field's, and an unknown type: the choice again), and the thank-you pages.
+  { name: "register", url: "/register", status: 200, hydrates: true },
+  { name: "register-contractor", url: "/register/contractor", status: 200, hydrates: true },
+  {
+    name: "register-refused-phone",
+    url: "/api/account-requests",
+    form: registrationPost({ phone: "0412", firstName: "<b>Luis</b>" }),
+    status: 400,
+    hydrates: true,
+  },
+  {
+    name: "register-refused-no-type",
+    url: "/api/account-requests",
+    form: registrationPost({ accountType: "pilot" }),
+    status: 400,
+    hydrates: true,
+  },
+  { name: "register-thanks", url: "/register/thanks?type=contractor", status: 200, hydrates: false },
+  { name: "register-thanks-no-type", url: "/register/thanks", status: 200, hydrates: false },
+  // The campaign application without JavaScript: the apply page (no campaign chosen, one
+  // chosen), its answer to a refused post, and where an accepted one lands.
+  { name: "campaign-apply", url: "/campaigns/apply", status: 200, hydrates: false },
+  {
+    name: "campaign-apply-chosen",
+    url: `/campaigns/apply?campaign=${encodeURIComponent("Windows & Doors Transfers")}`,
+    status: 200,
+    hydrates: false,
+  },
+  {
+    name: "campaign-apply-refused",
+    url: "/api/campaign-applications",
+    form: applicationPost({ lastName: " ", additionalInfo: "<script>alert(1)</script>" }),
+    status: 400,
+    hydrates: false,
+  },
+  { name: "campaign-applied", url: "/campaigns/applied", status: 200, hydrates: false },
   // The staff sign-in page (React's markup rendered once, filled in per visit), and its
   // answer to a form that lost its token (the error banner).
   { name: "admin-sign-in", url: "/admin/login?next=/admin/audit", status: 200, hydrates: false },

@@ -1,6 +1,7 @@
-//! The page routes: pages, redirects, not-found, static assets, robots, sitemap, health and
-//! liveness; /metrics on its own listener (or behind a token). The API families bring their
-//! own routers; `app.rs` merges them.
+//! The page routes: pages, the unlisted pages (the thank-you pages and the apply page, chosen
+//! by a query parameter: `pages::Unlisted`), redirects, not-found, static assets, robots,
+//! sitemap, health and liveness; /metrics on its own listener (or behind a token). The API
+//! families bring their own routers; `app.rs` merges them.
 //!
 //! An asset of another release (a rolling upgrade: a page of the old release asking for its
 //! files) is read from the database, where each release records its own at start.
@@ -17,9 +18,10 @@ use subtle::ConstantTimeEq;
 
 use crate::assets::{Asset, may_be_recorded};
 use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
+use crate::forms::form_pairs;
 use crate::metrics::RenderFigures;
-use crate::pages::PreparedPage;
 use crate::pages::errors;
+use crate::pages::{PreparedPage, UNLISTED_PATHS};
 use crate::render::Lane;
 use crate::state::AppState;
 
@@ -45,7 +47,11 @@ pub const REDIRECTS: [(&str, &str); 17] = [
 ];
 
 pub fn router() -> Router<Arc<AppState>> {
-    Router::new()
+    let mut router = Router::new();
+    for path in UNLISTED_PATHS {
+        router = router.route(path, get(unlisted));
+    }
+    router
         .route("/healthz", get(health))
         .route("/livez", get(|| async { "ok" }))
         .route("/robots.txt", get(robots))
@@ -115,6 +121,20 @@ async fn page(State(state): State<Arc<AppState>>, request: Request) -> Response 
     serve_page(&state, &not_found, request.headers()).await
 }
 
+/// An unlisted page: the one its query parameter chooses (any other value, or none, the
+/// page's default).
+async fn unlisted(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let Some(pages) = state.pages.unlisted.get(request.uri().path()) else {
+        let not_found = Arc::clone(&state.pages.not_found);
+        return serve_page(&state, &not_found, request.headers()).await;
+    };
+    let value = pages.param.and_then(|param| {
+        let query = request.uri().query()?;
+        form_pairs(query).into_iter().find(|(key, _)| key == param).map(|(_, value)| value)
+    });
+    serve_page(&state, pages.pick(value.as_deref()), request.headers()).await
+}
+
 /// 301 to `path`, keeping the query string (UTM parameters survive old links).
 fn redirect(path: &str, query: Option<&str>) -> Response {
     let location = match query {
@@ -135,7 +155,7 @@ async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) 
             headers,
             page.status,
             HeaderValue::from_static("text/html; charset=utf-8"),
-            "no-cache",
+            page.cache_control(),
         ),
         Err(e) => errors::respond(&state.error_pages, e),
     }

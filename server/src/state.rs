@@ -247,6 +247,8 @@ impl AppState {
     pub async fn warm(&self) -> WarmReport {
         let mut all: Vec<_> = self.pages.routes.values().cloned().collect();
         all.push(Arc::clone(&self.pages.not_found));
+        // Each unlisted page's default; its other variants render on their first request.
+        all.extend(self.pages.unlisted.values().map(|u| Arc::clone(&u.otherwise)));
         let mut report = self.renderer.warm(all).await;
         if let Err(e) = self.renderer.sign_in_page().await {
             tracing::error!(error = %e, "warming the sign-in page failed");

@@ -3,5 +3,5 @@
 
 /** The no-JavaScript target of every registration button (server: pages::register). */
 export const REGISTER_PATH = "/register";
-/** Where a stored request lands (server: api::account_requests::REGISTERED_PATH). */
+/** Where a stored request lands (server: pages::register::REGISTERED_PATH). */
 export const REGISTERED_PATH = "/register/thanks";

@@ -1,5 +1,6 @@
 // The application's campaign choice: a searchable multi-select of the live campaigns. The
-// chosen ones show as removable chips above a filtered list of checkboxes.
+// chosen ones show as removable chips above a filtered list of checkboxes (the list the
+// apply page shows alone, without JavaScript).
 
 import { useId, useState } from "react";
 
@@ -67,27 +68,45 @@ export function CampaignPicker({ campaigns, selected, onChange, disabled }: Prop
           {shown.length === 0 ? (
             <p className="px-2 py-3 text-sm text-slate-700">No campaign matches “{query.trim()}”.</p>
           ) : (
-            <ul aria-label="Live campaigns">
-              {shown.map((name) => (
-                <li key={name}>
-                  <label className="flex items-start gap-3 rounded px-2 py-1 text-sm text-slate-900 hover:bg-slate-100">
-                    <input
-                      type="checkbox"
-                      name="selectedCampaigns"
-                      value={name}
-                      checked={selected.includes(name)}
-                      disabled={disabled}
-                      onChange={(e) => toggle(name, e.target.checked)}
-                      className="mt-0.5 h-4 w-4 shrink-0 accent-blue-700"
-                    />
-                    {name}
-                  </label>
-                </li>
-              ))}
-            </ul>
+            <CampaignChecklist campaigns={shown} selected={selected} onToggle={toggle} disabled={disabled} />
           )}
         </div>
       </div>
     </fieldset>
+  );
+}
+
+interface ChecklistProps {
+  campaigns: readonly string[];
+  selected: readonly string[];
+  /** With it, the boxes show `selected` and report each change; without it, they start at
+   * `selected` and the browser keeps them (a form posted as it is, without JavaScript). */
+  onToggle?: (name: string, on: boolean) => void;
+  disabled?: boolean;
+  className?: string;
+}
+
+/** The live campaigns as checkboxes named `selectedCampaigns`. */
+export function CampaignChecklist({ campaigns, selected, onToggle, disabled, className }: ChecklistProps) {
+  return (
+    <ul aria-label="Live campaigns" className={className}>
+      {campaigns.map((name) => (
+        <li key={name}>
+          <label className="flex items-start gap-3 rounded px-2 py-1 text-sm text-slate-900 hover:bg-slate-100">
+            <input
+              type="checkbox"
+              name="selectedCampaigns"
+              value={name}
+              checked={onToggle ? selected.includes(name) : undefined}
+              defaultChecked={onToggle ? undefined : selected.includes(name)}
+              onChange={onToggle ? (e) => onToggle(name, e.target.checked) : undefined}
+              disabled={disabled}
+              className="mt-0.5 h-4 w-4 shrink-0 accent-blue-700"
+            />
+            {name}
+          </label>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -12,13 +12,15 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 
 use super::ApiError;
 use super::request::{Encoding, SentAs, Submission};
-use crate::forms::{Fields, Invalid};
+use crate::forms::{Field, Fields, Invalid, truncate};
 use crate::leads::RequestContext;
+use crate::pages::props::{FormError, FormValues};
+use crate::pages::{PreparedPage, Refused, errors};
 use crate::state::AppState;
 use crate::store::{Mail, NewSubmission, Submitted, new_lead_id, now_ms};
 
@@ -101,6 +103,75 @@ async fn refuse<F: Form>(state: &AppState, encoding: Option<Encoding>, fields: O
             response
         }
         _ => error.into_response(),
+    }
+}
+
+/// A field a refused form post keeps for its page: its name, and at most how many
+/// characters of it (of each of its texts, for a list) come back.
+#[derive(Debug, Clone, Copy)]
+pub enum Kept {
+    /// A field of one text.
+    Text(&'static str, usize),
+    /// A field of several texts (checkboxes sharing a name); one ticked arrives as one text.
+    List(&'static str, usize),
+}
+
+/// The most texts a list field keeps.
+const MAX_KEPT_ITEMS: usize = 200;
+
+/// What a refused form post's page shows, made the same way for every form: the fields of
+/// `kept` the request holds (none when it could not be read), the error (marking its field
+/// when it is one of them), and the refusal's status.
+pub fn refusal(kept: &[Kept], fields: Option<&Fields>, error: &ApiError) -> Refused {
+    let mut values = FormValues::default();
+    for field in kept {
+        match (*field, fields.map(|f| f.get(field_name(*field)))) {
+            (Kept::Text(name, max), Some(Field::Text(s))) => {
+                values.text.insert(name.to_string(), truncate(s, max));
+            }
+            (Kept::List(name, max), Some(Field::Text(s))) => {
+                values.lists.insert(name.to_string(), vec![truncate(s, max)]);
+            }
+            (Kept::List(name, max), Some(Field::List(items))) => {
+                let items = items.iter().take(MAX_KEPT_ITEMS).map(|s| truncate(s, max)).collect();
+                values.lists.insert(name.to_string(), items);
+            }
+            _ => {}
+        }
+    }
+    let field = match error {
+        ApiError::Invalid(invalid) if kept.iter().any(|k| field_name(*k) == invalid.reason) => invalid.reason.to_string(),
+        _ => String::new(),
+    };
+    Refused {
+        values,
+        error: FormError {
+            field,
+            message: error.message().to_string(),
+        },
+        status: error.status(),
+    }
+}
+
+fn field_name(kept: Kept) -> &'static str {
+    match kept {
+        Kept::Text(name, _) | Kept::List(name, _) => name,
+    }
+}
+
+/// A refused form post's page, rendered now for this answer and never cached, with its
+/// status (the pipeline adds the refusal's headers).
+pub async fn refused_answer(state: &AppState, page: Result<PreparedPage, serde_json::Error>, error: &ApiError) -> Response {
+    let page = match page {
+        Ok(page) => page,
+        Err(e) => {
+            tracing::error!(error = %e, "a refused form's page props");
+            return (error.status(), error.message()).into_response();
+        }
+    };
+    match state.renderer.html(&page).await {
+        Ok(html) => (page.status, Html(html)).into_response(),
+        Err(e) => errors::respond(&state.error_pages, e),
     }
 }
 

@@ -10,6 +10,7 @@
 //! sign-in page, rendered once and filled in per visit.
 
 pub mod admin;
+pub mod campaign_apply;
 pub mod errors;
 pub mod legal;
 pub mod props;
@@ -33,12 +34,17 @@ use crate::leads::consent::ConsentWordings;
 use crate::phone::UsPhone;
 use crate::render::cache::CacheKey;
 use crate::render::document::Head;
+use campaign_apply::ApplyPages;
 use legal::LegalTexts;
 use props::{
-    CampaignsProps, HomeProps, IconSet, LegalDocument, LegalPageProps, NotFoundProps, PageProps, ServiceLink, ServiceProps, SiteInfo,
-    SocialLink, Tracking,
+    CampaignsProps, FormError, FormValues, HomeProps, IconSet, LegalDocument, LegalPageProps, NotFoundProps, PageProps, ServiceLink,
+    ServiceProps, SiteInfo, SocialLink, Tracking,
 };
 use register::RegisterPages;
+
+/// The pages kept out of the sitemap and of search results, each at its own route
+/// (`routes.rs`): the thank-you pages and the apply page.
+pub const UNLISTED_PATHS: [&str; 3] = [campaign_apply::APPLY_PATH, campaign_apply::APPLIED_PATH, register::REGISTERED_PATH];
 
 /// Icons the home page carries inline: those its first screen and header controls show
 /// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/features/header/HomeHeader.tsx).
@@ -86,6 +92,94 @@ pub struct PreparedPage {
     pub key: CacheKey,
 }
 
+impl PreparedPage {
+    /// Its Cache-Control: a page in search results may be kept and revalidated; one kept out
+    /// of them (a thank-you page, a form's page) is a step of one visitor's errand, never
+    /// stored by a browser or a proxy.
+    pub fn cache_control(&self) -> &'static str {
+        if self.head.indexed { "no-cache" } else { "no-store" }
+    }
+}
+
+/// What the pages are made with besides their props (the site, the public URL, the brand,
+/// the shell's version): kept to make the pages that depend on a query parameter and the
+/// answers to refused form posts.
+#[derive(Debug, Clone)]
+pub struct PageMaker {
+    pub site: SiteInfo,
+    base: String,
+    brand: String,
+    shell: String,
+}
+
+impl PageMaker {
+    pub fn new(site: SiteInfo, base: &str, brand: &str, shell: &str) -> Self {
+        Self {
+            site,
+            base: base.to_string(),
+            brand: brand.to_string(),
+            shell: shell.to_string(),
+        }
+    }
+
+    pub fn brand(&self) -> &str {
+        &self.brand
+    }
+
+    /// The head of the page at `path`: `title` and the brand, the description, the canonical
+    /// URL, and whether search engines may list it.
+    pub fn head(&self, title: &str, description: String, path: &str, indexed: bool) -> Head {
+        Head {
+            title: format!("{title} | {}", self.brand),
+            description,
+            canonical: format!("{}{path}", self.base),
+            indexed,
+        }
+    }
+
+    /// A page without structured data.
+    pub fn page(&self, props: &PageProps, head: Head, status: StatusCode) -> Result<PreparedPage, serde_json::Error> {
+        prepare(props, head, None, status, &self.shell)
+    }
+}
+
+/// A page kept out of the sitemap and search results (`UNLISTED_PATHS`), chosen by at most
+/// one query parameter: a prepared page for each value it knows (a service on the callback's
+/// thank-you page, a campaign on the apply page) and one for any other value or none. Each
+/// is rendered on its first request, then served from the render cache like every page.
+#[derive(Debug)]
+pub struct Unlisted {
+    pub param: Option<&'static str>,
+    pub by_value: HashMap<String, Arc<PreparedPage>>,
+    pub otherwise: Arc<PreparedPage>,
+}
+
+impl Unlisted {
+    /// One page whatever the query.
+    pub fn single(page: PreparedPage) -> Self {
+        Self {
+            param: None,
+            by_value: HashMap::new(),
+            otherwise: Arc::new(page),
+        }
+    }
+
+    /// The page for the parameter's value (`None`: the query does not name it).
+    pub fn pick(&self, value: Option<&str>) -> &Arc<PreparedPage> {
+        value.and_then(|v| self.by_value.get(v)).unwrap_or(&self.otherwise)
+    }
+}
+
+/// A refused form post as its page shows it, made the same way for every form
+/// (`api::form`): what the visitor had put in the form, the first rule broken, and the
+/// status of the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    pub values: FormValues,
+    pub error: FormError,
+    pub status: StatusCode,
+}
+
 /// Canonical routes and the not-found page.
 #[derive(Debug)]
 pub struct PageTable {
@@ -98,8 +192,12 @@ pub struct PageTable {
     /// The home page's icon sprite file (the services' icons and those of its sections below
     /// the first screen) and the content-hashed URL it is served at.
     pub icon_sprite: (String, Arc<Encoded>),
+    /// The unlisted pages by path (`UNLISTED_PATHS`).
+    pub unlisted: HashMap<&'static str, Unlisted>,
     /// The registration request form's pages, kept to render its error answers.
     pub register: RegisterPages,
+    /// The campaign application's pages, kept to render its error answers.
+    pub apply: ApplyPages,
     /// The campaign catalogue as JSON, for the affiliate dashboard's campaigns modal, and the
     /// content-hashed URL it is served at.
     pub campaigns_json: (String, Arc<Encoded>),
@@ -165,6 +263,7 @@ impl PageTable {
                     title: format!("{brand} | Live Call Answering and Lead Delivery for Contractors"),
                     description: "Live agents answer 100% of your calls in 3 rings or less, qualify every lead and deliver recordings, transcripts, SMS and e-mail within seconds. Live in 24 hours.".into(),
                     canonical: format!("{base}/"),
+                    indexed: true,
                 },
                 Some(organization(config)),
                 StatusCode::OK,
@@ -184,6 +283,7 @@ impl PageTable {
                     title: format!("Affiliate Campaigns: Apply Without an Account | {brand}"),
                     description: "Browse live home-service pay-per-call campaigns paying $28-$175+ per qualified lead with weekly payments, and apply in minutes. No account required.".into(),
                     canonical: format!("{base}/campaigns"),
+                    indexed: true,
                 },
                 None,
                 StatusCode::OK,
@@ -214,6 +314,7 @@ impl PageTable {
                         title: format!("{} | {brand}", service.title),
                         description: service.description.clone(),
                         canonical: format!("{base}{path}"),
+                        indexed: true,
                     },
                     Some(service_ld(config, service, phone)),
                     StatusCode::OK,
@@ -250,6 +351,7 @@ impl PageTable {
                         title: format!("{title} | {brand}"),
                         description,
                         canonical: format!("{base}{path}"),
+                        indexed: true,
                     },
                     None,
                     StatusCode::OK,
@@ -257,10 +359,17 @@ impl PageTable {
                 )?,
             );
         }
-        let register = RegisterPages::new(site.clone(), base, brand, shell_version);
+        let maker = PageMaker::new(site.clone(), base, brand, shell_version);
+        let register = RegisterPages::new(maker.clone());
         for (path, page) in register.canonical()? {
             add(path, page);
         }
+        let apply = ApplyPages::new(maker, catalogue);
+        let unlisted = HashMap::from([
+            (campaign_apply::APPLY_PATH, apply.apply()?),
+            (campaign_apply::APPLIED_PATH, apply.applied()?),
+            (register::REGISTERED_PATH, register.thanks()?),
+        ]);
         let not_found = Arc::new(prepare(
             &PageProps::NotFound(NotFoundProps {
                 site,
@@ -270,6 +379,7 @@ impl PageTable {
                 title: format!("Service not found | {brand}"),
                 description: format!("The page you asked for is not on {brand}."),
                 canonical: format!("{base}/"),
+                indexed: true,
             },
             None,
             StatusCode::NOT_FOUND,
@@ -290,7 +400,9 @@ impl PageTable {
             canonical_paths,
             legal_fragments,
             icon_sprite,
+            unlisted,
             register,
+            apply,
             campaigns_json,
         })
     }

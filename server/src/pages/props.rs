@@ -169,10 +169,60 @@ pub struct RegisterProps {
     pub account_type: Option<AccountType>,
     /// What the visitor typed, when a form post without JavaScript is answered with an error
     /// (empty on the pages themselves).
-    #[cfg_attr(test, ts(type = "Record<string, string>"))]
-    pub values: BTreeMap<String, String>,
+    pub values: FormValues,
     /// That answer's error.
     pub error: Option<FormError>,
+}
+
+/// /register/thanks?type=…: where a registration request sent without JavaScript lands.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RegisterThanksProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    /// The type asked for; none when the address names no type.
+    pub account_type: Option<AccountType>,
+}
+
+/// /campaigns/apply: the campaign application as a page of its own (the portal's 'Apply
+/// Now' without JavaScript), and the same page again for a refused form post.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct CampaignApplyProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    /// The live campaigns' names, in catalogue order.
+    pub campaigns: Vec<String>,
+    /// What the form holds: the campaign the address names, or what a refused post sent.
+    pub values: FormValues,
+    /// A refused post's error.
+    pub error: Option<FormError>,
+}
+
+/// /campaigns/applied: where an application sent without JavaScript lands.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct CampaignAppliedProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+}
+
+/// What a visitor had put in a form, kept when its post is refused so that the page comes
+/// back as they left it (empty on the pages themselves). Made the same way for every form
+/// (`api::form`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(test, derive(TS))]
+pub struct FormValues {
+    /// Each field of one text, by name.
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    pub text: BTreeMap<String, String>,
+    /// Each field of several texts (checkboxes sharing a name), by name.
+    #[cfg_attr(test, ts(type = "Record<string, string[]>"))]
+    pub lists: BTreeMap<String, Vec<String>>,
 }
 
 /// The first rule a form post broke: the field (empty when it is not one field's) and the
@@ -194,6 +244,9 @@ pub enum PageProps {
     Service(Box<ServiceProps>),
     Legal(LegalPageProps),
     Register(RegisterProps),
+    RegisterThanks(RegisterThanksProps),
+    CampaignApply(CampaignApplyProps),
+    CampaignApplied(CampaignAppliedProps),
     NotFound(NotFoundProps),
     AdminLogin(AdminLoginProps),
     AdminMessage(AdminMessageProps),
@@ -217,6 +270,9 @@ impl PageProps {
             PageProps::Service(_) => "service",
             PageProps::Legal(_) => "legal",
             PageProps::Register(_) => "register",
+            PageProps::RegisterThanks(_) => "register-thanks",
+            PageProps::CampaignApply(_) => "campaign-apply",
+            PageProps::CampaignApplied(_) => "campaign-applied",
             PageProps::NotFound(_) => "not-found",
             PageProps::AdminLogin(_) => "admin-login",
             PageProps::AdminMessage(_) => "admin-message",

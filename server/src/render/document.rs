@@ -10,6 +10,9 @@ pub struct Head {
     pub title: String,
     pub description: String,
     pub canonical: String,
+    /// False for a page kept out of search results (a thank-you page, a form's answer):
+    /// the document then says `<meta name="robots" content="noindex">`.
+    pub indexed: bool,
 }
 
 #[derive(Template)]

@@ -558,7 +558,7 @@ async fn without_javascript_register_posts_a_form_and_gets_html_answers() {
     for text in [
         "Registration Submitted!",
         "Your account request has been sent to our team.",
-        "We'll create your account and send login credentials within 24 hours.",
+        "We&#x27;ll create your account and send login credentials within 24 hours.",
         "Your Contractor registration",
         "<meta name=\"robots\" content=\"noindex\">",
     ] {
