@@ -10,6 +10,8 @@ import { AdminMessagePage } from "./pages/admin/AdminMessagePage";
 import { AdminSubmissionPage } from "./pages/admin/AdminSubmissionPage";
 import { AdminSubmissionsPage } from "./pages/admin/AdminSubmissionsPage";
 import { AdminSuppressionsPage } from "./pages/admin/AdminSuppressionsPage";
+import { CallbackRequestedPage } from "./pages/CallbackRequestedPage";
+import { CallbackRequestPage } from "./pages/CallbackRequestPage";
 import { CampaignAppliedPage } from "./pages/CampaignAppliedPage";
 import { CampaignApplyPage } from "./pages/CampaignApplyPage";
 import { CampaignsPage } from "./pages/CampaignsPage";
@@ -39,6 +41,10 @@ export function App(props: PageProps) {
       return <CampaignApplyPage {...props} />;
     case "campaign-applied":
       return <CampaignAppliedPage {...props} />;
+    case "callback-request":
+      return <CallbackRequestPage {...props} />;
+    case "callback-requested":
+      return <CallbackRequestedPage {...props} />;
     case "not-found":
       return <NotFoundPage {...props} />;
     case "admin-login":

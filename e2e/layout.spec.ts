@@ -136,19 +136,24 @@ for (const screen of SCREENS) {
         await page.goto(path);
         await check(page, `${path} without JavaScript`);
       }
+      // The pages around the forms: the apply page, and the thank-you pages, for a service,
+      // a type, or none.
       for (const path of [
         `/campaigns/apply?campaign=${encodeURIComponent(live[0].campaign)}`,
         "/campaigns/applied",
         "/callback-requested?service=hvac",
+        "/callback-requested",
         "/register/thanks?type=homeowner",
+        "/register/thanks",
       ]) {
         await page.goto(path);
         await check(page, path);
       }
       // The answers to refused forms: each page again with its error.
-      const refused = async (path: string, form: Locator, submit: Locator, what: string) => {
+      const refused = async (path: string, form: Locator, submit: Locator, what: string, change?: (form: Locator) => Promise<unknown>) => {
         await page.goto(path);
         await form.evaluate((f: HTMLFormElement) => (f.noValidate = true));
+        await change?.(form);
         await submit.click();
         await expect(page.getByRole("alert").first()).toBeVisible();
         await check(page, what);
@@ -165,6 +170,18 @@ for (const screen of SCREENS) {
         page.locator("main form"),
         page.getByRole("button", { name: "Submit Application" }),
         "the campaign application's answer with its error",
+      );
+      // The callback's answer when the post names a service the site does not have: the
+      // message and the way home.
+      await refused(
+        "/hvac",
+        callbackForm(page).form,
+        callbackForm(page).submit,
+        "the callback form's answer for an unknown service",
+        async (form) =>
+          form.evaluate((f: HTMLFormElement) =>
+            f.querySelector<HTMLInputElement>('[name="serviceSlug"]')?.setAttribute("value", "no-such-service"),
+          ),
       );
     });
 

@@ -288,6 +288,20 @@ nextHref: string | null,
  */
 firstHref: string | null, };
 
+export type FormError = { field: string, message: string, };
+
+export type FormValues = { 
+/**
+ * Each field of one text, by name.
+ */
+text: Record<string, string>, 
+/**
+ * Each field of several texts (checkboxes sharing a name), by name.
+ */
+lists: Record<string, string[]>, };
+
+export type ServiceLink = { name: string, slug: string, icon: string, };
+
 export type SocialLink = { name: string, url: string, };
 
 export type SiteInfo = { brand: string, 
@@ -300,19 +314,36 @@ supportPhone: string, infoEmail: string, copyrightYear: number,
  */
 social: Array<SocialLink>, };
 
+export type CallbackRequestProps = { site: SiteInfo, icons: Record<string, IconNode>, 
+/**
+ * The service the post named; none when it named none we have (the page then offers
+ * no form, only the way home).
+ */
+service: ServiceLink | null, 
+/**
+ * The number to call about it: ten digits.
+ */
+phone: string, 
+/**
+ * The TCPA consent wording beside the form's checkbox.
+ */
+consentText: string, 
+/**
+ * What the visitor had typed.
+ */
+values: FormValues, error: FormError, };
+
+export type CallbackRequestedProps = { site: SiteInfo, icons: Record<string, IconNode>, 
+/**
+ * The service asked about; none when the address names none we have.
+ */
+service: ServiceLink | null, 
+/**
+ * The number to call about it: ten digits.
+ */
+phone: string, };
+
 export type CampaignAppliedProps = { site: SiteInfo, icons: Record<string, IconNode>, };
-
-export type FormError = { field: string, message: string, };
-
-export type FormValues = { 
-/**
- * Each field of one text, by name.
- */
-text: Record<string, string>, 
-/**
- * Each field of several texts (checkboxes sharing a name), by name.
- */
-lists: Record<string, string[]>, };
 
 export type CampaignApplyProps = { site: SiteInfo, icons: Record<string, IconNode>, 
 /**
@@ -329,8 +360,6 @@ values: FormValues,
 error: FormError | null, };
 
 export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
-
-export type ServiceLink = { name: string, slug: string, icon: string, };
 
 export type CampaignsProps = { site: SiteInfo, icons: Record<string, IconNode>, campaigns: Array<Campaign>, 
 /**
@@ -425,4 +454,4 @@ phone: string,
  */
 consentText: string, tracking: Tracking, };
 
-export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "register-thanks" } & RegisterThanksProps | { "page": "campaign-apply" } & CampaignApplyProps | { "page": "campaign-applied" } & CampaignAppliedProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;
+export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "register-thanks" } & RegisterThanksProps | { "page": "campaign-apply" } & CampaignApplyProps | { "page": "campaign-applied" } & CampaignAppliedProps | { "page": "callback-request" } & CallbackRequestProps | { "page": "callback-requested" } & CallbackRequestedProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;

@@ -3,8 +3,8 @@ import { BROKEN_URL } from "./env";
 // Every kind of document the server renders, in every state a visitor can meet, for the
 // whole-site checks (e2e/html-validity.spec.ts: the Nu Html Checker; e2e/axe-all-rules.spec.ts:
 // axe with every rule, best practices included). A new page or a new server-rendered answer
-// adds its line here: /register and its answers, /campaigns/apply and its answers, the staff
-// console's pages.
+// adds its line here: /register and its answers, /campaigns/apply and its answers, the
+// thank-you pages, the staff console's pages.
 
 export interface ServerDocument {
   /** A short name: the file the HTML is saved as, and how failures are reported. */
@@ -86,9 +86,9 @@ export const SERVER_DOCUMENTS: ServerDocument[] = [
   {
     name: "callback-refused-phone",
     url: "/.netlify/functions/submit-lead",
-    form: callbackPost({ phone: "12" }),
+    form: callbackPost({ phone: "12", fullName: "Ruth <b>Abernathy</b>" }),
     status: 400,
-    hydrates: false,
+    hydrates: true,
   },
   {
     name: "callback-refused-unknown-service",

@@ -13,11 +13,14 @@ interface Props {
   consentText: string;
   /** True when the TrustedForm script runs on this page. */
   certification: boolean;
+  /** On the form's own page, the server's answer to a refused post: what it sent, and why. */
+  values?: Record<string, string>;
+  refusal?: string;
 }
 
 /** 'Prefer a Callback?': the form, the legal texts its consent wording opens, and the
  * 'Callback status' sheet after a request was accepted. */
-function Callback({ serviceSlug, phone, consentText, certification }: Props) {
+function Callback({ serviceSlug, phone, consentText, certification, values, refusal }: Props) {
   const [document, setDocument] = useState<LegalDocument | null>(null);
   const [sheet, setSheet] = useState<{ window: CallbackWindow; returnFocusTo: HTMLElement | null } | null>(null);
   return (
@@ -26,6 +29,8 @@ function Callback({ serviceSlug, phone, consentText, certification }: Props) {
         serviceSlug={serviceSlug}
         consentText={consentText}
         certification={certification}
+        values={values}
+        refusal={refusal}
         onLegal={setDocument}
         onSubmitted={(window, returnFocusTo) => setSheet({ window, returnFocusTo })}
       />

@@ -18,7 +18,13 @@ import {
 } from "./callback";
 import { type CallbackWindow, callbackWindow } from "./callbackWindow";
 
-type Status = { kind: "idle" } | { kind: "sending" } | { kind: "ok" } | { kind: "error"; message: string };
+type Status =
+  | { kind: "idle" }
+  | { kind: "sending" }
+  | { kind: "ok" }
+  | { kind: "error"; message: string }
+  // The server's answer to a post made without JavaScript: this form again, its message above the fields.
+  | { kind: "refused"; message: string };
 
 interface Props {
   serviceSlug: string;
@@ -28,6 +34,10 @@ interface Props {
   onLegal: (document: "privacy" | "terms") => void;
   /** Called after a lead was accepted, with its callback window and the submit button. */
   onSubmitted: (window: CallbackWindow, submitButton: HTMLElement | null) => void;
+  /** What a refused post without JavaScript sent, back in the fields (the form's page: client/pages/CallbackRequestPage.tsx). */
+  values?: Readonly<Record<string, string>>;
+  /** That refusal's message, shown above the fields until the form is sent again. */
+  refusal?: string;
 }
 
 /** The consent wording with "Terms of Service" and "Privacy Policy" as buttons that open
@@ -57,8 +67,8 @@ function ConsentWording({ text, onLegal }: { text: string; onLegal: Props["onLeg
 
 /** 'Prefer a Callback?': a real form that posts to the server without JavaScript and, with
  * it, sends JSON, waits for the consent certificate and reports the outcome. */
-export function CallbackForm({ serviceSlug, consentText, certification, onLegal, onSubmitted }: Props) {
-  const [status, setStatus] = useState<Status>({ kind: "idle" });
+export function CallbackForm({ serviceSlug, consentText, certification, onLegal, onSubmitted, values = {}, refusal }: Props) {
+  const [status, setStatus] = useState<Status>(refusal ? { kind: "refused", message: refusal } : { kind: "idle" });
   const formRef = useRef<HTMLFormElement>(null);
   // Fixed, not useId(): the form hydrates as its own island, where React would count ids
   // from the island instead of the page. There is one callback form per page.
@@ -109,6 +119,11 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
         return;
       }
       form.reset();
+      // A refused post's values are the fields' defaults: empty them too.
+      for (const name of ["fullName", "phone", "zipCode"]) {
+        const field = form.elements.namedItem(name);
+        if (field instanceof HTMLInputElement) field.value = "";
+      }
       setStatus({ kind: "ok" });
       pixelEvent("track", "Lead", { service: serviceSlug });
       onSubmitted(callbackWindow(new Date()), form.querySelector<HTMLElement>('[data-tf-element-role="submit"]'));
@@ -131,6 +146,11 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
       <input type="hidden" name="serviceSlug" defaultValue={serviceSlug} />
       <input type="hidden" name="tcpa_text" defaultValue={consentText} />
       <Honeypot />
+      {status.kind === "refused" ? (
+        <p role="alert" className="rounded-lg border-l-4 border-red-700 bg-red-50 p-4 font-bold text-red-800">
+          {status.message}
+        </p>
+      ) : null}
       <div>
         <label htmlFor={`${id}-name`} className="mb-1 block font-bold text-slate-900">
           Full Name
@@ -142,6 +162,7 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
           required
           maxLength={100}
           autoComplete="name"
+          defaultValue={values.fullName}
           className={input}
           data-first-field
         />
@@ -150,7 +171,16 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
         <label htmlFor={`${id}-phone`} className="mb-1 block font-bold text-slate-900">
           Phone Number
         </label>
-        <input id={`${id}-phone`} name="phone" type="tel" required autoComplete="tel" inputMode="tel" className={input} />
+        <input
+          id={`${id}-phone`}
+          name="phone"
+          type="tel"
+          required
+          autoComplete="tel"
+          inputMode="tel"
+          defaultValue={values.phone}
+          className={input}
+        />
       </div>
       <div>
         <label htmlFor={`${id}-zip`} className="mb-1 block font-bold text-slate-900">
@@ -163,6 +193,7 @@ export function CallbackForm({ serviceSlug, consentText, certification, onLegal,
           autoComplete="postal-code"
           inputMode="numeric"
           maxLength={10}
+          defaultValue={values.zipCode}
           className={input}
         />
       </div>

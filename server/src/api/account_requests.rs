@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::response::Response;
 use axum::routing::post;
 
 use super::ApiError;
@@ -18,6 +17,7 @@ use crate::accounts::{AccountType, mail};
 use crate::forms::{Field, Fields, Invalid};
 use crate::leads::RequestContext;
 use crate::pages::register::{REGISTERED_PATH, TYPE_PARAM};
+use crate::pages::{PreparedPage, Refused};
 use crate::phone;
 use crate::state::AppState;
 use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, now_ms};
@@ -37,6 +37,26 @@ pub struct AccountRequestForm;
 impl Form for AccountRequestForm {
     const KIND: &'static str = KIND.as_str();
     type Valid = (NewSubmission, Mail);
+
+    /// The fields a refused post keeps for /register: the type asked for and every field a
+    /// visitor types there (at most this many characters each: the form's own limits).
+    const KEPT: &'static [Kept] = &[
+        Kept::Text("accountType", 20),
+        Kept::Text("firstName", KEPT_CHARS),
+        Kept::Text("lastName", KEPT_CHARS),
+        Kept::Text("email", KEPT_CHARS),
+        Kept::Text("phone", KEPT_CHARS),
+        Kept::Text("address", KEPT_CHARS),
+        Kept::Text("propertyType", KEPT_CHARS),
+        Kept::Text("serviceNeeds", KEPT_CHARS),
+        Kept::Text("companyName", KEPT_CHARS),
+        Kept::Text("businessType", KEPT_CHARS),
+        Kept::Text("monthlyBudget", KEPT_CHARS),
+        Kept::Text("serviceAreas", KEPT_CHARS),
+        Kept::Text("website", KEPT_CHARS),
+        Kept::Text("trafficSources", KEPT_CHARS),
+        Kept::Text("monthlyVolume", KEPT_CHARS),
+    ];
 
     fn validate(_: &AppState, fields: &Fields, context: RequestContext) -> Result<Self::Valid, Invalid> {
         let request = validate_account_request(fields)?;
@@ -66,29 +86,9 @@ impl Form for AccountRequestForm {
     }
 
     /// The registration page again, with the visitor's values and the error in place.
-    async fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
-        let refused = form::refusal(&KEPT, fields, error);
-        form::refused_answer(state, state.pages.register.answer(refused), error).await
+    fn refused_page(state: &AppState, refused: Refused) -> Result<PreparedPage, serde_json::Error> {
+        state.pages.register.answer(refused)
     }
 }
 
-/// The fields a refused post keeps for /register: the type asked for and every field a
-/// visitor types there (at most this many characters each: the form's own limits).
-const KEPT: [Kept; 15] = [
-    Kept::Text("accountType", 20),
-    Kept::Text("firstName", KEPT_CHARS),
-    Kept::Text("lastName", KEPT_CHARS),
-    Kept::Text("email", KEPT_CHARS),
-    Kept::Text("phone", KEPT_CHARS),
-    Kept::Text("address", KEPT_CHARS),
-    Kept::Text("propertyType", KEPT_CHARS),
-    Kept::Text("serviceNeeds", KEPT_CHARS),
-    Kept::Text("companyName", KEPT_CHARS),
-    Kept::Text("businessType", KEPT_CHARS),
-    Kept::Text("monthlyBudget", KEPT_CHARS),
-    Kept::Text("serviceAreas", KEPT_CHARS),
-    Kept::Text("website", KEPT_CHARS),
-    Kept::Text("trafficSources", KEPT_CHARS),
-    Kept::Text("monthlyVolume", KEPT_CHARS),
-];
 const KEPT_CHARS: usize = 2000;

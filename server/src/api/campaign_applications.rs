@@ -7,7 +7,6 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::response::Response;
 use axum::routing::post;
 
 use super::ApiError;
@@ -16,6 +15,7 @@ use crate::applications::validate::validate_application;
 use crate::forms::{Field, Fields, Invalid, is_web_url};
 use crate::leads::RequestContext;
 use crate::pages::campaign_apply::{APPLIED_PATH, CAMPAIGNS_FIELD};
+use crate::pages::{PreparedPage, Refused};
 use crate::phone;
 use crate::state::AppState;
 use crate::store::{Mail, NewSubmission, SubmissionKind, Submitted, now_ms};
@@ -34,6 +34,20 @@ pub struct CampaignApplicationForm;
 impl Form for CampaignApplicationForm {
     const KIND: &'static str = KIND.as_str();
     type Valid = (NewSubmission, Mail);
+
+    /// The fields a refused post keeps for the apply page (a little over each field's limit).
+    const KEPT: &'static [Kept] = &[
+        Kept::Text("firstName", 200),
+        Kept::Text("lastName", 200),
+        Kept::Text("email", 300),
+        Kept::Text("phone", 60),
+        Kept::Text("company", 300),
+        Kept::Text("website", 600),
+        Kept::Text("experience", 20),
+        Kept::Text("monthlyVolume", 20),
+        Kept::List(CAMPAIGNS_FIELD, 300),
+        Kept::Text("additionalInfo", 2100),
+    ];
 
     fn validate(state: &AppState, fields: &Fields, mut context: RequestContext) -> Result<Self::Valid, Invalid> {
         let application = validate_application(fields, &state.catalogue.campaigns)?;
@@ -67,22 +81,7 @@ impl Form for CampaignApplicationForm {
     }
 
     /// The apply page again, with the visitor's values and the error.
-    async fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> Response {
-        let refused = form::refusal(&KEPT, fields, error);
-        form::refused_answer(state, state.pages.apply.answer(refused), error).await
+    fn refused_page(state: &AppState, refused: Refused) -> Result<PreparedPage, serde_json::Error> {
+        state.pages.apply.answer(refused)
     }
 }
-
-/// The fields a refused post keeps for the apply page (a little over each field's limit).
-const KEPT: [Kept; 10] = [
-    Kept::Text("firstName", 200),
-    Kept::Text("lastName", 200),
-    Kept::Text("email", 300),
-    Kept::Text("phone", 60),
-    Kept::Text("company", 300),
-    Kept::Text("website", 600),
-    Kept::Text("experience", 20),
-    Kept::Text("monthlyVolume", 20),
-    Kept::List(CAMPAIGNS_FIELD, 300),
-    Kept::Text("additionalInfo", 2100),
-];

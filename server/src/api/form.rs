@@ -2,8 +2,10 @@
 //! applications): read the request ([`Submission`]), discard it when the honeypot is filled,
 //! validate it with the form's rules, store it, and answer: 201 `{"id"}` to JSON, or a 303 to
 //! the form's thank-you page for a plain form post (post/redirect/get). A refusal is an
-//! [`ApiError`]: the JSON error, or for a form post the form's page again with the visitor's
-//! values and the message. What differs between the forms is their [`Form`]: a route is
+//! [`ApiError`]: the JSON error, or for a form post the form's page again, made the same way
+//! for every form: the fields the form keeps ([`Form::KEPT`]) with what the visitor sent, the
+//! message, the refusal's status ([`Refused`]), rendered by React for that answer alone,
+//! never cached. What differs between the forms is their [`Form`]: a route is
 //! `post(form::handle::<TheForm>)` (docs/architecture.md, "Add a form").
 
 use std::future::Future;
@@ -32,6 +34,9 @@ pub trait Form: Send + Sync + 'static {
     /// What its rules make of the fields: everything `store` needs.
     type Valid: Send;
 
+    /// The fields a refused form post keeps for its page, in any order.
+    const KEPT: &'static [Kept];
+
     /// Its rules, in the form's order: the first that fails is the visitor's message.
     /// `context` is where the request came from, to keep with it.
     fn validate(state: &AppState, fields: &Fields, context: RequestContext) -> Result<Self::Valid, Invalid>;
@@ -44,10 +49,10 @@ pub trait Form: Send + Sync + 'static {
     /// page, from the fields sent. It must be a valid header value.
     fn thanks_path(fields: &Fields) -> String;
 
-    /// For a plain form post refused: the form's page again (status `error.status()`), the
-    /// visitor's values in place, `error.message()` shown. `fields` is None when the body
-    /// could not be read. The pipeline adds the refusal's headers.
-    fn refused_page(state: &AppState, fields: Option<&Fields>, error: &ApiError) -> impl Future<Output = Response> + Send;
+    /// For a plain form post refused: the form's page again, with `refused` (the values
+    /// kept, the error, the status) in its props. The pipeline renders it and adds the
+    /// refusal's headers.
+    fn refused_page(state: &AppState, refused: Refused) -> Result<PreparedPage, serde_json::Error>;
 
     /// Counts a request whose honeypot was filled.
     fn count_honeypot(state: &AppState) {
@@ -94,11 +99,13 @@ async fn submit<F: Form>(state: &AppState, fields: &Fields, context: RequestCont
 }
 
 /// Counts the refusal, then answers it: the JSON error, or for a form post the form's page.
+/// `fields` is None when the body could not be read.
 async fn refuse<F: Form>(state: &AppState, encoding: Option<Encoding>, fields: Option<&Fields>, error: ApiError) -> Response {
     F::count_refusal(state, &error);
     match encoding {
         Some(Encoding::Form) => {
-            let mut response = F::refused_page(state, fields, &error).await;
+            let page = F::refused_page(state, refusal(F::KEPT, fields, &error));
+            let mut response = refused_answer(state, page, &error).await;
             error.add_headers(&mut response);
             response
         }
@@ -122,7 +129,7 @@ const MAX_KEPT_ITEMS: usize = 200;
 /// What a refused form post's page shows, made the same way for every form: the fields of
 /// `kept` the request holds (none when it could not be read), the error (marking its field
 /// when it is one of them), and the refusal's status.
-pub fn refusal(kept: &[Kept], fields: Option<&Fields>, error: &ApiError) -> Refused {
+fn refusal(kept: &[Kept], fields: Option<&Fields>, error: &ApiError) -> Refused {
     let mut values = FormValues::default();
     for field in kept {
         match (*field, fields.map(|f| f.get(field_name(*field)))) {
@@ -160,8 +167,8 @@ fn field_name(kept: Kept) -> &'static str {
 }
 
 /// A refused form post's page, rendered now for this answer and never cached, with its
-/// status (the pipeline adds the refusal's headers).
-pub async fn refused_answer(state: &AppState, page: Result<PreparedPage, serde_json::Error>, error: &ApiError) -> Response {
+/// status (the caller adds the refusal's headers).
+async fn refused_answer(state: &AppState, page: Result<PreparedPage, serde_json::Error>, error: &ApiError) -> Response {
     let page = match page {
         Ok(page) => page,
         Err(e) => {
@@ -210,4 +217,59 @@ pub async fn store_submission(state: &AppState, submission: NewSubmission, mail:
         tracing::info!(submission = %submitted.id, kind, "submission accepted");
     }
     Ok(submitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEPT: &[Kept] = &[Kept::Text("name", 5), Kept::Text("phone", 20), Kept::List("picks", 3)];
+
+    fn invalid(reason: &'static str) -> ApiError {
+        ApiError::Invalid(Invalid {
+            reason,
+            message: "Name is required",
+        })
+    }
+
+    #[test]
+    fn a_refusal_keeps_the_declared_fields_cut_to_their_length_and_nothing_else() {
+        let fields = Fields::from_form(vec![
+            ("name".into(), "<b>Omar</b>".into()),
+            ("picks".into(), "Roofing".into()),
+            ("picks".into(), "Solar".into()),
+            ("password".into(), "hunter2".into()),
+            ("hp_website".into(), String::new()),
+        ]);
+        let refused = refusal(KEPT, Some(&fields), &invalid("name"));
+        assert_eq!(refused.values.text.get("name").map(String::as_str), Some("<b>Om"));
+        assert!(!refused.values.text.contains_key("phone"), "a field not sent is not kept");
+        assert!(!refused.values.text.contains_key("password") && !refused.values.text.contains_key("hp_website"));
+        assert_eq!(refused.values.lists["picks"], ["Roo", "Sol"]);
+        assert_eq!(
+            refused.error,
+            FormError {
+                field: "name".into(),
+                message: "Name is required".into()
+            }
+        );
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+
+        // One box ticked is one text; a list where one text belongs is not kept.
+        let fields = Fields::from_json(&json!({ "picks": "Roofing", "name": ["a", "b"], "phone": 412 })).expect("object");
+        let refused = refusal(KEPT, Some(&fields), &invalid("zip"));
+        assert_eq!(refused.values.lists["picks"], ["Roo"]);
+        assert!(refused.values.text.is_empty());
+        assert_eq!(refused.error.field, "", "a reason that names no kept field marks none");
+    }
+
+    #[test]
+    fn a_body_that_could_not_be_read_keeps_nothing_and_says_why() {
+        let refused = refusal(KEPT, None, &ApiError::Unreadable);
+        assert_eq!(refused.values, FormValues::default());
+        assert_eq!(refused.error.message, super::super::MSG_UNREADABLE);
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        let refused = refusal(KEPT, None, &ApiError::Unavailable);
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+    }
 }

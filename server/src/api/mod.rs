@@ -15,7 +15,8 @@
 //! the form's page; the `Form` trait, implemented by `Callback` in `submit_lead.rs`,
 //! `AccountRequestForm` in `account_requests.rs` and `CampaignApplicationForm` in
 //! `campaign_applications.rs`; `store_submission`, a form that is not a lead stored with its
-//! staff e-mail). `pages` gives the no-JavaScript answers.
+//! staff e-mail). The forms' pages (the refused post's answer, the thank-you pages) are
+//! React pages of `pages`, served beside the others.
 
 pub mod account_requests;
 pub mod campaign_applications;

@@ -7,9 +7,13 @@
 //! as its handler in `server/src/admin/`, with the frame, the message page and `Labeled` in
 //! `admin/mod.rs`. `renderer.rs` renders through the cache (or, for one visitor's answer,
 //! without it); `errors.rs` the error pages; `legal.rs` the legal texts; `sign_in.rs` the
-//! sign-in page, rendered once and filled in per visit.
+//! sign-in page, rendered once and filled in per visit. The public forms' pages, each with
+//! its thank-you page and its answer to a refused post (`Refused`): `register.rs`,
+//! `campaign_apply.rs`, `callback.rs`. The thank-you pages and the apply page are
+//! `Unlisted`: out of the sitemap and of search results, chosen by one query parameter.
 
 pub mod admin;
+pub mod callback;
 pub mod campaign_apply;
 pub mod errors;
 pub mod legal;
@@ -34,6 +38,7 @@ use crate::leads::consent::ConsentWordings;
 use crate::phone::UsPhone;
 use crate::render::cache::CacheKey;
 use crate::render::document::Head;
+use callback::CallbackPages;
 use campaign_apply::ApplyPages;
 use legal::LegalTexts;
 use props::{
@@ -44,7 +49,12 @@ use register::RegisterPages;
 
 /// The pages kept out of the sitemap and of search results, each at its own route
 /// (`routes.rs`): the thank-you pages and the apply page.
-pub const UNLISTED_PATHS: [&str; 3] = [campaign_apply::APPLY_PATH, campaign_apply::APPLIED_PATH, register::REGISTERED_PATH];
+pub const UNLISTED_PATHS: [&str; 4] = [
+    callback::CALLBACK_REQUESTED_PATH,
+    campaign_apply::APPLY_PATH,
+    campaign_apply::APPLIED_PATH,
+    register::REGISTERED_PATH,
+];
 
 /// Icons the home page carries inline: those its first screen and header controls show
 /// (client/sections/home/HomeHero.tsx, LeadCallCard.tsx and client/features/header/HomeHeader.tsx).
@@ -198,6 +208,8 @@ pub struct PageTable {
     pub register: RegisterPages,
     /// The campaign application's pages, kept to render its error answers.
     pub apply: ApplyPages,
+    /// The callback request's pages, kept to render its error answers.
+    pub callback: CallbackPages,
     /// The campaign catalogue as JSON, for the affiliate dashboard's campaigns modal, and the
     /// content-hashed URL it is served at.
     pub campaigns_json: (String, Arc<Encoded>),
@@ -364,8 +376,10 @@ impl PageTable {
         for (path, page) in register.canonical()? {
             add(path, page);
         }
-        let apply = ApplyPages::new(maker, catalogue);
+        let apply = ApplyPages::new(maker.clone(), catalogue);
+        let callback = CallbackPages::new(maker, config, catalogue, consent);
         let unlisted = HashMap::from([
+            (callback::CALLBACK_REQUESTED_PATH, callback.requested()?),
             (campaign_apply::APPLY_PATH, apply.apply()?),
             (campaign_apply::APPLIED_PATH, apply.applied()?),
             (register::REGISTERED_PATH, register.thanks()?),
@@ -403,6 +417,7 @@ impl PageTable {
             unlisted,
             register,
             apply,
+            callback,
             campaigns_json,
         })
     }

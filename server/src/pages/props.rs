@@ -211,6 +211,39 @@ pub struct CampaignAppliedProps {
     pub icons: IconSet,
 }
 
+/// The callback form again, for a post made without JavaScript that broke a rule.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct CallbackRequestProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    /// The service the post named; none when it named none we have (the page then offers
+    /// no form, only the way home).
+    pub service: Option<ServiceLink>,
+    /// The number to call about it: ten digits.
+    pub phone: String,
+    /// The TCPA consent wording beside the form's checkbox.
+    pub consent_text: String,
+    /// What the visitor had typed.
+    pub values: FormValues,
+    pub error: FormError,
+}
+
+/// /callback-requested?service=…: where a callback request sent without JavaScript lands.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+pub struct CallbackRequestedProps {
+    pub site: SiteInfo,
+    #[cfg_attr(test, ts(type = "Record<string, IconNode>"))]
+    pub icons: IconSet,
+    /// The service asked about; none when the address names none we have.
+    pub service: Option<ServiceLink>,
+    /// The number to call about it: ten digits.
+    pub phone: String,
+}
+
 /// What a visitor had put in a form, kept when its post is refused so that the page comes
 /// back as they left it (empty on the pages themselves). Made the same way for every form
 /// (`api::form`).
@@ -247,6 +280,8 @@ pub enum PageProps {
     RegisterThanks(RegisterThanksProps),
     CampaignApply(CampaignApplyProps),
     CampaignApplied(CampaignAppliedProps),
+    CallbackRequest(Box<CallbackRequestProps>),
+    CallbackRequested(CallbackRequestedProps),
     NotFound(NotFoundProps),
     AdminLogin(AdminLoginProps),
     AdminMessage(AdminMessageProps),
@@ -273,6 +308,8 @@ impl PageProps {
             PageProps::RegisterThanks(_) => "register-thanks",
             PageProps::CampaignApply(_) => "campaign-apply",
             PageProps::CampaignApplied(_) => "campaign-applied",
+            PageProps::CallbackRequest(_) => "callback-request",
+            PageProps::CallbackRequested(_) => "callback-requested",
             PageProps::NotFound(_) => "not-found",
             PageProps::AdminLogin(_) => "admin-login",
             PageProps::AdminMessage(_) => "admin-message",

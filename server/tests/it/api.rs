@@ -302,8 +302,10 @@ async fn the_no_javascript_form_post_path() {
     assert_eq!(location, "/callback-requested?service=hvac");
     let thanks = s.get(&location).await;
     assert_eq!(thanks.status(), StatusCode::OK);
+    assert_eq!(thanks.headers()["cache-control"], "no-store");
     let html = thanks.text().await.expect("html");
     assert!(html.contains("Thanks! We received your request and will call you shortly.") && html.contains("(800) 555-0142"));
+    assert!(html.contains("<meta name=\"robots\" content=\"noindex\">") && html.contains("href=\"/hvac\""));
     assert_eq!(s.state.store.count_leads().await.expect("count"), 1);
 
     // Without the consent box ticked: the form again, values kept, the error above it.
@@ -319,9 +321,10 @@ async fn the_no_javascript_form_post_path() {
     let html = r.text().await.expect("html");
     assert!(html.contains("Please check the box to agree to be contacted."));
     assert!(
-        html.contains("value=\"Omar &#60;b&#62;Haddad&#60;/b&#62;\""),
+        html.contains("value=\"Omar &lt;b&gt;Haddad&lt;/b&gt;\""),
         "values are kept, escaped"
     );
+    assert!(!html.contains("<b>Haddad"), "never unescaped");
     assert!(html.contains("data-tf-element-role=\"consent-language\""));
     assert_eq!(s.state.store.count_leads().await.expect("count"), 1);
 }

@@ -40,6 +40,7 @@ mod notify_policy;
 mod ops;
 mod page_weight;
 mod process;
+mod refused_forms;
 mod release;
 mod render_failures;
 mod rolling;
