@@ -1,12 +1,13 @@
-//! The integration tests: one binary (so the suite links once), one module per concern.
+//! The integration tests: one binary (so the suite links once), grouped in folders that
+//! mirror `server/src/` (`api/`, `admin/`, `store/`, `ops/`, …), one module per concern.
 //! They start the real application over real HTTP, the real `site` binary, a real SMTP
 //! server and real databases (PostgreSQL whenever TEST_DATABASE_URL names one).
 //!
 //! Every test shares this process with the others, two or more at a time: none may set an
 //! environment variable, change the working directory or rely on a process-wide count
 //! (configuration goes in explicitly, `common::config`; what must own the process runs in a
-//! child, as `admin_export`'s memory test does). A filter picks tests by a piece of
-//! `module::test_name`: `cargo test -p site-server --test it admin_leads::`.
+//! child, as `admin::export`'s memory test does). A filter picks tests by a piece of
+//! `module::test_name`: `cargo test -p site-server --test it admin::leads::`, or a whole folder: `admin::`.
 
 mod common;
 

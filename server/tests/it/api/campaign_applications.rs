@@ -1,7 +1,7 @@
 //! POST /api/campaign-applications over real HTTP, on SQLite and (with TEST_DATABASE_URL) on
 //! PostgreSQL: the shared vectors, repeats, the staff e-mail through the real SMTP server,
 //! the lead API's limits and the no-JavaScript apply page. Hostile bodies: in
-//! campaign_applications_hostile.rs.
+//! campaign_applications_hostile.rs beside this file.
 
 use crate::common;
 
