@@ -6,7 +6,7 @@ use tokio::sync::oneshot;
 use tokio_postgres::Row;
 
 use super::PgStore;
-use super::writer::Op;
+use super::queue::Op;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
 use crate::store::{Channel, LeadRecord, StoreError, Submitted, sql};

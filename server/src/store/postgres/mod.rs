@@ -28,6 +28,7 @@ mod leads;
 mod limits;
 mod listen;
 mod outbox;
+mod queue;
 mod seed;
 mod staff;
 mod submissions;
@@ -54,7 +55,7 @@ use tls::PgTarget;
 const MIGRATION_LOCK: i64 = 0x5249_4e47;
 
 pub struct PgStore {
-    writer: Mutex<Option<mpsc::Sender<writer::Queued>>>,
+    writer: Mutex<Option<mpsc::Sender<queue::Queued>>>,
     /// Answers once the writer thread has finished its last group.
     stopped: Mutex<Option<oneshot::Receiver<()>>>,
     /// Reads, outbox claims and updates, session checks (the writer has its own
@@ -145,7 +146,7 @@ impl PgStore {
         let target = PgTarget::parse(url)?;
         let mut client = connect_one(&target, schema).await?;
         migrate(&mut client).await?;
-        let (tx, rx) = mpsc::channel::<writer::Queued>(8192);
+        let (tx, rx) = mpsc::channel::<queue::Queued>(8192);
         let stopped = writer::start(target.clone(), schema, rx).await?;
         let pool = pool(&target, schema, pool_size)?;
         let limits = limits::Worker::start(target.clone(), schema.map(str::to_string));

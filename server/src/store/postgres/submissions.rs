@@ -7,7 +7,7 @@ use tokio::sync::oneshot;
 use tokio_postgres::{GenericClient, Row};
 
 use super::PgStore;
-use super::writer::Op;
+use super::queue::Op;
 use crate::store::backend::Submissions;
 use crate::store::sql::{self, SUBMISSION_COLUMNS};
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};

@@ -13,57 +13,12 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Statement};
 
+use super::queue::{Op, Queued};
 use super::tls::PgTarget;
 use super::{PgStore, connect_one};
-use crate::leads::{NewLead, TokenRecord};
+use crate::leads::NewLead;
 use crate::store::backend::Writer;
-use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, Mail, NewSubmission, StoreError, Submitted, new_lead_id, sql};
-
-/// A write for the writer, with where to send its answer.
-pub(super) enum Op {
-    Lead {
-        lead: Box<NewLead>,
-        channels: Vec<Channel>,
-        now_ms: i64,
-        reply: oneshot::Sender<Result<Submitted, StoreError>>,
-    },
-    Token {
-        record: TokenRecord,
-        now_ms: i64,
-        reply: oneshot::Sender<Result<(), StoreError>>,
-    },
-    Form {
-        submission: Box<NewSubmission>,
-        /// The submission's, derived once by `submit_form`.
-        dedupe_key: String,
-        mail: Option<Mail>,
-        now_ms: i64,
-        reply: oneshot::Sender<Result<Submitted, StoreError>>,
-    },
-}
-
-/// What the writer's queue carries.
-pub(super) enum Queued {
-    Write(Op),
-    /// Answered once the group it was taken with is finished (`Writer::ping`).
-    Ping(oneshot::Sender<()>),
-}
-
-impl PgStore {
-    pub(super) async fn send(&self, op: Op) -> Result<(), StoreError> {
-        self.queue(Queued::Write(op)).await
-    }
-
-    async fn queue(&self, queued: Queued) -> Result<(), StoreError> {
-        let sender = self
-            .writer
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-            .ok_or(StoreError::WriterStopped)?;
-        sender.send(queued).await.map_err(|_| StoreError::WriterStopped)
-    }
-}
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id, sql};
 
 #[async_trait]
 impl Writer for PgStore {
