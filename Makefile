@@ -193,9 +193,9 @@ next-build:
 	$(CARGO) build --locked --bin site
 	CARGO_TARGET_DIR=target/next $(CARGO) build --locked --features next-release-fixture --bin site
 
-## Regenerates client/lib/props.gen.ts from server/src/pages/props.rs (test-rust fails while it is stale).
+## Regenerates the client's generated files from the server's types (props.gen.ts, pages.gen.ts, sections.gen.ts; test-rust fails while one is stale).
 types: web
-	UPDATE_TYPES=1 $(CARGO) test --locked --lib pages::props
+	UPDATE_TYPES=1 $(CARGO) test --locked --lib pages::typescript
 
 ## Type-checks the TypeScript.
 typecheck: deps
