@@ -4,7 +4,7 @@
 //! React renders the page with a mark in each place, and each visit copies the bytes around
 //! the marks with its own values, escaped exactly as React escapes them. So a burst of
 //! sign-in page loads costs no render, and the page stays byte for byte what React makes
-//! (`server/tests/it/admin_load.rs` compares the two).
+//! (`server/tests/it/admin/load.rs` compares the two).
 
 use super::admin::login::AdminLoginProps;
 use super::errors::AppError;
