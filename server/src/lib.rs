@@ -25,6 +25,7 @@ pub mod ops;
 pub mod pages;
 pub mod phone;
 pub mod render;
+pub mod replication;
 pub mod routes;
 pub mod security;
 pub mod serve;
