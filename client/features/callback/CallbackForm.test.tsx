@@ -182,3 +182,33 @@ describe("the callback form against catalogue/cases/leads.json", () => {
     it.skip(`${vector.name} (skipped: ${reason})`, () => {});
   }
 });
+
+describe("the form's page for a refused post without JavaScript", () => {
+  const html = renderToStaticMarkup(
+    <CallbackForm
+      serviceSlug="hvac"
+      consentText="I agree."
+      certification={false}
+      onLegal={() => {}}
+      onSubmitted={() => {}}
+      values={{ fullName: 'Omar "<b>Haddad</b>', phone: "412-555-0199", zipCode: "15213" }}
+      refusal="Please check the box to agree to be contacted."
+    />,
+  );
+
+  it("shows the message above the fields and what the visitor typed in them, as text", () => {
+    const alert = html.indexOf('role="alert"');
+    expect(alert).toBeGreaterThan(-1);
+    expect(alert).toBeLessThan(html.indexOf('name="fullName"'));
+    expect(html).toContain("Please check the box to agree to be contacted.");
+    expect(html).toContain('value="Omar &quot;&lt;b&gt;Haddad&lt;/b&gt;"');
+    expect(html).not.toContain("<b>Haddad");
+    expect(html).toContain('value="412-555-0199"');
+    expect(html).toContain('value="15213"');
+  });
+
+  it("leaves the consent box for the visitor to tick again", () => {
+    expect(html).toMatch(/<input[^>]*name="consent"[^>]*>/);
+    expect(/<input[^>]*name="consent"[^>]*>/.exec(html)?.[0]).not.toContain("checked");
+  });
+});
