@@ -225,12 +225,12 @@ impl Metrics {
 
     /// An answer that took `took`, for the route template that matched (None: the fallback
     /// answered; `status` then tells a page or redirect from a request nothing matched).
-    /// No allocation but the first time a route is seen.
-    pub fn request(&self, route: Option<&str>, status: u16, took: Duration) {
+    /// No allocation but the first time a route is seen. Returns the route's label.
+    pub fn request<'a>(&self, route: Option<&'a str>, status: u16, took: Duration) -> &'a str {
         let route = route.unwrap_or(if status < 400 { PAGE_ROUTE } else { UNMATCHED_ROUTE });
         if let Some(d) = self.durations.read().unwrap_or_else(|p| p.into_inner()).get(route) {
             d.observe(took);
-            return;
+            return route;
         }
         self.durations
             .write()
@@ -238,6 +238,7 @@ impl Metrics {
             .entry(route.into())
             .or_default()
             .observe(took);
+        route
     }
 
     /// Scheduled backups are on: their figures appear (zeros until the first one).
