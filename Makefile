@@ -161,7 +161,7 @@ test: lint test-js deploy-tools test-rust test-e2e test-api test-restore test-cl
 # The integration test modules `make check` leaves to `make test`: each starts servers as
 # processes, crashes or upgrades them, or loads a database, and takes from tens of seconds
 # to minutes (docs/development.md, "The fast loop: `make check`"). A module is fast unless named here.
-SLOW_IT := process crash admin_load several_servers rolling copy_store exposure systemd
+SLOW_IT := ops::process ops::crash admin::load store::several_servers ops::rolling ops::copy_store security::exposure ops::systemd
 
 ## The fast loop while working (a few minutes): lint, type checks, vitest, the bench report's test, the Rust unit tests and the fast integration tests.
 check: lint test-js
@@ -193,9 +193,9 @@ next-build:
 	$(CARGO) build --locked --bin site
 	CARGO_TARGET_DIR=target/next $(CARGO) build --locked --features next-release-fixture --bin site
 
-## Regenerates client/lib/props.gen.ts from server/src/pages/props.rs (test-rust fails while it is stale).
+## Regenerates the client's generated files from the server's types (props.gen.ts, pages.gen.ts, sections.gen.ts; test-rust fails while one is stale).
 types: web
-	UPDATE_TYPES=1 $(CARGO) test --locked --lib pages::props
+	UPDATE_TYPES=1 $(CARGO) test --locked --lib pages::typescript
 
 ## Type-checks the TypeScript.
 typecheck: deps

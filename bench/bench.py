@@ -18,7 +18,7 @@ from anywhere: python3 bench/bench.py
      bytes and headers from a file on loopback (identity; gzip when nginx has gzip_static),
      and brotli against the server alone (skipped, not fatal, when nginx is missing).
   4. Page weight: the test that holds the pages to their budgets in `make test`
-     (server/tests/it/page_weight.rs, docs/product.md "Page weight"), run to print its table:
+     (server/tests/it/pages/weight.rs, docs/product.md "Page weight"), run to print its table:
      the gzipped HTML with its CSS and the gzipped JavaScript each page loads, ahead and with
      its islands live.
   5. Lead intake: accepted leads/s and p50/p99 of POST /.netlify/functions/submit-lead under

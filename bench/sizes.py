@@ -1,5 +1,5 @@
 """Section 4 of `make bench` (BENCH_ONLY=sizes): page weight. The budgets are a test in
-`make test` (server/tests/it/page_weight.rs, docs/product.md "Page weight"); this section runs
+`make test` (server/tests/it/pages/weight.rs, docs/product.md "Page weight"); this section runs
 that test and prints its table: for each page the gzipped HTML with its CSS, and the gzipped
 JavaScript it fetches ahead and has once its islands are live. The test fails, and so does
 this section, on a page over its budget.
@@ -11,7 +11,7 @@ from common import ROOT, run
 def measure_sizes(bench):
     k = bench.knobs
     bench.say("4. page weight against the budgets (gzip as the server sends it; 1 KB = 1024 B)")
-    done = run([k.cargo, "test", "--locked", "--quiet", "-p", "site-server", "--test", "it", "page_weight::", "--",
+    done = run([k.cargo, "test", "--locked", "--quiet", "-p", "site-server", "--test", "it", "pages::weight::", "--",
                 "--nocapture", "--test-threads=1"], cwd=ROOT)
     table = [line for line in done.stdout.splitlines() if line.startswith(("page ", "/"))]
     for line in table:

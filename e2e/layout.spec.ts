@@ -54,8 +54,8 @@ interface ConsoleRecords extends SeededConsole {
 }
 
 /**
- * Every screen of the staff console, by the console's route (as server/src/admin/mod.rs names
- * it), with the addresses the gate looks at it on. A route the console adds fails "every
+ * Every screen of the staff console, by the console's route (as its screen's `routes()` in
+ * server/src/admin/ names it), with the addresses the gate looks at it on. A route the console adds fails "every
  * console screen is in the layout gate's table" until it has its line here. The screens
  * marked `signedOut` are looked at before signing in, the others after.
  */

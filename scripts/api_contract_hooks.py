@@ -4,7 +4,7 @@ A filled honeypot is answered exactly like an accepted request, whatever else th
 holds, so that a bot never learns it was spotted (openapi.yaml says so). schemathesis
 counts such an answer as "schema-violating request accepted" (ST201); this hook drops that
 one failure when, and only when, a honeypot field was filled. Every other failure stands.
-server/tests/it/api.rs checks the honeypot itself.
+server/tests/it/api/submit_lead.rs checks the honeypot itself.
 """
 
 import schemathesis

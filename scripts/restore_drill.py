@@ -15,6 +15,10 @@ started here on loopback), it:
   4. runs `litestream restore`, starts the server again on the restored file, and waits until
      its outbox is drained;
 and checks:
+  - the server's /metrics tells the replica's lag (`site_replica_lag_seconds`, asked of
+    Litestream's control socket): under 1 s while Litestream keeps up, growing past 2 s
+    while Litestream is stopped (SIGSTOP) and `site_replica_up` 0, back under 1 s once it
+    runs again; and no lead older than the lag it showed at the kill is lost;
   - every lead acknowledged more than 1 s before the kill is restored (RPO <= 1 s);
   - every restored lead keeps its consent record as sent (the wording and its hash, consent,
     the certificate URL, token and ping URL, the phone number);
@@ -65,6 +69,12 @@ RPO_S = 1.0
 # 120 s) ends; without it the drill would wait two minutes for those e-mails.
 RESTART_AHEAD_S = 150
 BUCKET = "drill-replica"
+# How long the drill stops Litestream to see the lag grow on /metrics.
+STALL_S = 2.5
+# How often the server asks Litestream where the replica is (replication::POLL_EVERY).
+POLL_S = 0.25
+# The first lead number of the trickle sent while Litestream is stopped.
+TRICKLE_FIRST = 5_000_000
 
 
 class DrillError(Exception):
@@ -85,13 +95,13 @@ class Clients:
     """Client threads POSTing leads on keep-alive connections. `acked` maps a lead id to
     (n, the wall-clock time its 201 arrived)."""
 
-    def __init__(self, base, traffic, rate, threads):
-        self.base, self.traffic, self.rate = base, traffic, rate
+    def __init__(self, base, traffic, rate, threads, first=0):
+        self.base, self.traffic, self.rate, self.first = base, traffic, rate, first
         # Steady: enough threads for the rate whatever each answer takes; burst: the knob.
         self.threads_n = threads if traffic == "burst" else 16
         self.acked, self.sent, self.refused = {}, {}, []
         self.lock, self.stop = threading.Lock(), threading.Event()
-        self.next_n, self.started = 0, None
+        self.next_n, self.started = first, None
         self.threads = [threading.Thread(target=self._run, daemon=True) for _ in range(self.threads_n)]
 
     def start(self):
@@ -116,7 +126,7 @@ class Clients:
         while not self.stop.is_set():
             n = self._take()
             if self.traffic == "steady":
-                delay = self.started + n / self.rate - time.monotonic()
+                delay = self.started + (n - self.first) / self.rate - time.monotonic()
                 if delay > 0 and self.stop.wait(delay):
                     return
             body = lead_fields(n)
@@ -145,13 +155,15 @@ class Clients:
 class Site:
     """The `site` server on the database at `db`."""
 
-    def __init__(self, binary, work, db, smtp_port):
+    def __init__(self, binary, work, db, smtp_port, socket_path):
         self.binary, self.work, self.db = binary, work, db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.metrics_port = free_port()
         self.env = dict(os.environ, **{
             "LISTEN": f"127.0.0.1:{self.port}",
-            "METRICS_LISTEN": "",
+            "METRICS_LISTEN": f"127.0.0.1:{self.metrics_port}",
+            "LITESTREAM_SOCKET": socket_path,
             "DATABASE_URL": f"sqlite://{db}",
             "SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
             "NOTIFY_RECIPIENTS": "leads@drill.example",
@@ -187,6 +199,18 @@ class Site:
             except (OSError, http.client.HTTPException):
                 return False
         wait_until(up, 300, "the site to answer /healthz", interval=0.1)
+
+    def replica(self):
+        """(site_replica_up, site_replica_lag_seconds) from /metrics; (None, None) if absent."""
+        status, _, body = request("GET", f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5)
+        if status != 200:
+            raise DrillError(f"/metrics answered {status}")
+        figures = {}
+        for line in body.decode().splitlines():
+            name, _, value = line.partition(" ")
+            if name in ("site_replica_up", "site_replica_lag_seconds"):
+                figures[name] = float(value)
+        return figures.get("site_replica_up"), figures.get("site_replica_lag_seconds")
 
 
 class S3:
@@ -229,7 +253,7 @@ def litestream_env():
     return {k: v for k, v in os.environ.items() if k != "AWS_CA_BUNDLE"}
 
 
-def litestream_config(db, replica, metrics_port, s3=None):
+def litestream_config(db, replica, metrics_port, socket_path, s3=None):
     """deploy/litestream.yml as shipped, with this run's database, replica and metrics port:
     the intervals, checkpoint and snapshot settings the drill tests are the shipped ones."""
     with open(SHIPPED_CONFIG) as f:
@@ -239,6 +263,11 @@ def litestream_config(db, replica, metrics_port, s3=None):
     if shipped_replica.get("type") != "file":
         raise DrillError("deploy/litestream.yml: the drill expects the shipped replica to be the directory (a)")
     config["addr"] = f"127.0.0.1:{metrics_port}"
+    if not config.get("socket", {}).get("enabled"):
+        raise DrillError("deploy/litestream.yml: the drill expects the control socket to be enabled")
+    config["socket"]["path"] = socket_path
+    if os.environ.get("RESTORE_DRILL_LOG_LEVEL"):
+        config.setdefault("logging", {})["level"] = os.environ["RESTORE_DRILL_LOG_LEVEL"]
     shipped_db["path"] = db
     settings = {k: v for k, v in shipped_replica.items() if k not in ("type", "path")}
     if s3 is None:
@@ -270,8 +299,11 @@ class Run:
         self.db = os.path.join(self.disk, "site.db")
         self.replica_dir = os.path.join(self.work, "replica")
         self.config_path = os.path.join(self.work, "litestream.yml")
+        # Beside the disk, not on it (the drill removes the disk's folder).
+        self.socket_path = os.path.join(self.work, "litestream.sock")
         self.smtp, self.s3, self.site, self.litestream = None, None, None, None
         self.error = None
+        self.trickle = None
 
     def prepare(self):
         """The SMTP server, the S3 server (for s3), the site (until it answers) and Litestream
@@ -282,10 +314,11 @@ class Run:
             self.smtp = Smtp(self.work, 0)
             if self.kind == "s3":
                 self.s3 = S3(self.work)
-            self.site = Site(self.binary, self.work, self.db, self.smtp.port)
+            self.site = Site(self.binary, self.work, self.db, self.smtp.port, self.socket_path)
             self.site.start()
             with open(self.config_path, "w") as f:
-                yaml.safe_dump(litestream_config(self.db, self.replica_dir, free_port(), self.s3), f, sort_keys=False)
+                yaml.safe_dump(litestream_config(self.db, self.replica_dir, free_port(), self.socket_path, self.s3),
+                               f, sort_keys=False)
             log = open(os.path.join(self.work, "litestream.log"), "w")
             self.litestream = subprocess.Popen([LITESTREAM, "replicate", "-config", self.config_path],
                                                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -302,11 +335,57 @@ class Run:
         except (DrillError, ClusterError, subprocess.TimeoutExpired, OSError) as e:
             self.error = e
 
+    def watch_a_stall(self):
+        """The lag on /metrics: under 1 s, then growing while Litestream is stopped under a
+        trickle of leads, then under 1 s again once it runs. The failures, if any."""
+        site, failures = self.site, []
+
+        def caught_up():
+            up, lag = site.replica()
+            return up == 1 and lag is not None and lag < RPO_S
+        try:
+            wait_until(caught_up, 30, "/metrics to show the replica less than 1 s behind", interval=0.1)
+        except ClusterError as e:
+            return [f"{e} (it showed {site.replica()})"]
+        # Numbers of their own (phone(n) repeats every 7,920,000), so no trickle lead is a
+        # repeat of a traffic lead.
+        trickle = Clients(site.base, "steady", 20, 0, first=TRICKLE_FIRST)
+        self.trickle = trickle
+        trickle.start()
+        self.litestream.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(STALL_S)
+            up, lag = site.replica()
+            if up != 0 or lag is None or lag < STALL_S - 0.5:
+                failures.append(f"with Litestream stopped {STALL_S:.1f} s, /metrics showed up={up} lag={lag} "
+                                f"(expected up=0 and a lag of at least {STALL_S - 0.5:.1f} s)")
+        finally:
+            self.litestream.send_signal(signal.SIGCONT)
+        try:
+            wait_until(caught_up, 10, "/metrics to show the replica caught up after Litestream ran again", interval=0.1)
+        except ClusterError as e:
+            failures.append(f"{e} (it showed {site.replica()})")
+        trickle.finish()
+        return failures
+
     def exercise(self):
-        """Traffic, the kill, the restore, the restart; then the checks. True if they pass."""
+        """The lag's stall, traffic, the kill, the restore, the restart; then the checks.
+        True if they pass."""
         site, db = self.site, self.db
+        watch_failures = self.watch_a_stall()
         clients = Clients(site.base, self.traffic, self.knobs["rate"], self.knobs["clients"])
+        lags = []
+
+        def sample():
+            while not clients.stop.is_set():
+                try:
+                    lags.append((time.time(), site.replica()[1]))
+                except (OSError, http.client.HTTPException, DrillError):
+                    return
+                time.sleep(0.1)
+        sampler = threading.Thread(target=sample, daemon=True)
         clients.start()
+        sampler.start()
         time.sleep(self.knobs["seconds"])
         # The disk dies: both processes at once, nothing flushed, nothing drained.
         kill_at = time.time()
@@ -338,7 +417,9 @@ class Run:
             return pending == 0
         wait_until(drained, 90, "the restarted server to deliver every restored lead's e-mail", interval=0.25)
         time.sleep(0.5)  # an e-mail accepted by the SMTP server just as its row was marked
-        return check(self.kind, self.traffic, db, clients, kill_at, self.smtp.messages(), restore_s)
+        sampler.join(timeout=5)
+        return check(self.kind, self.traffic, db, clients, self.trickle, kill_at, self.smtp.messages(), restore_s,
+                     [(at, lag) for at, lag in lags if lag is not None], watch_failures)
 
     def close(self):
         for proc in (self.site.proc if self.site else None, self.litestream):
@@ -351,13 +432,17 @@ class Run:
             self.smtp.stop()
 
 
-def check(kind, traffic, db, clients, kill_at, mails, restore_s):
-    failures = []
+def check(kind, traffic, db, clients, trickle, kill_at, mails, restore_s, lags, watch_failures):
+    failures = list(watch_failures)
     leads = {row[0]: row for row in sqlite_rows(db, """
         SELECT l.id, l.phone_e164, l.full_name, l.consent, l.consent_sha256, t.text,
                l.cert_url, l.cert_token, l.cert_ping_url
           FROM leads l JOIN consent_texts t ON t.sha256 = l.consent_sha256""")}
-    acked = clients.acked
+    # The trickle's leads (acknowledged while Litestream was stopped, seconds before the
+    # traffic) must all be restored too.
+    acked = dict(clients.acked)
+    if trickle is not None:
+        acked.update(trickle.acked)
     lost = {lead_id: kill_at - at for lead_id, (_, at) in acked.items() if lead_id not in leads}
     lost_before = sorted(age for age in lost.values() if age > RPO_S)
     if lost_before:
@@ -366,7 +451,10 @@ def check(kind, traffic, db, clients, kill_at, mails, restore_s):
     # Restored leads the clients sent: acknowledged, or committed while the answer was on
     # its way when the server died (in the database, never acknowledged: also checked).
     by_phone = {}
-    for n, body in list(clients.sent.items()):
+    sent = dict(clients.sent)
+    if trickle is not None:
+        sent.update(trickle.sent)
+    for n, body in sent.items():
         by_phone["+1" + "".join(c for c in body["phone"] if c.isdigit())] = (n, body)
     consent_bad = []
     for lead_id, (_, phone_e164, full_name, consent, sha, text, cert_url, token, ping) in leads.items():
@@ -398,13 +486,27 @@ def check(kind, traffic, db, clients, kill_at, mails, restore_s):
 
     lost_within = len(lost) - len(lost_before)
     newest_lost = max(lost.values(), default=0.0)
-    duration = max((at for _, at in acked.values()), default=kill_at) - min((at for _, at in acked.values()), default=kill_at)
-    rate = len(acked) / duration if duration > 0 else 0.0
+    # The lag /metrics showed last before the kill says what the replica held then: a lead
+    # acknowledged before that moment (allowing one poll of Litestream and the 0.1 s the
+    # sample is old) is in the replica, or the figure lied.
+    if lags:
+        sampled_at, last_lag = lags[-1]
+        claimed = (kill_at - sampled_at) + last_lag + POLL_S
+        if newest_lost > claimed:
+            failures.append(f"/metrics showed the replica {last_lag:.2f} s behind {kill_at - sampled_at:.2f} s before "
+                            f"the kill, but a lead acknowledged {newest_lost:.2f} s before it was lost")
+        lag_note = f"; /metrics showed the replica at most {max(l for _, l in lags):.2f} s behind, {last_lag:.2f} s at the kill"
+    else:
+        failures.append("/metrics showed no replica lag during the traffic")
+        lag_note = ""
+    traffic_acked = clients.acked.values()
+    duration = max((at for _, at in traffic_acked), default=kill_at) - min((at for _, at in traffic_acked), default=kill_at)
+    rate = len(traffic_acked) / duration if duration > 0 else 0.0
     print(f"restore drill ({kind}): {len(acked)} acknowledged, {len(leads)} restored, "
           f"{lost_within} lost within the last second, {len(lost_before)} lost before it")
     print(f"  {traffic} traffic at {rate:.0f} leads/s acknowledged; the oldest lost lead was acknowledged "
           f"{newest_lost:.2f} s before the kill (the measured RPO); restore took {restore_s:.1f} s; "
-          f"{repeats} restored leads e-mailed again after the restore under their one Message-ID")
+          f"{repeats} restored leads e-mailed again after the restore under their one Message-ID{lag_note}")
     for failure in failures:
         print(f"  FAILED: {failure}")
     return not failures

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { ASCENT_EM, DESCENT_EM, textWidth } from "../../client/features/admin/chartFrame";
@@ -8,17 +8,19 @@ import { execute, query } from "./db";
 import { CONSOLE_DB, repoRoot, resultsDir } from "./env";
 
 // The staff console as the layout gate sees it: the console's routes as its router lists them
-// (server/src/admin/mod.rs), and a month of leads seeded once per run with the real
+// (each screen's `routes()` in server/src/admin/, and `table()` in its mod.rs), and a month of leads seeded once per run with the real
 // `site seed` command, in the database of the gate's own console server (CONSOLE_URL).
 
 const SITE = join(repoRoot, "target", "debug", "site");
-const ADMIN_ROUTER = join(repoRoot, "server", "src", "admin", "mod.rs");
-const ADMIN_LINKS = join(repoRoot, "server", "src", "admin", "links.rs");
+const ADMIN_DIR = join(repoRoot, "server", "src", "admin");
+const ADMIN_ROUTER = join(ADMIN_DIR, "mod.rs");
+const ADMIN_LINKS = join(ADMIN_DIR, "links.rs");
 
 /** The console's paths (as the router names them: `{id}` for a record's id) that answer GET
- * with a page: the routes of the router's table, and those it adds beside the table (the
- * sign-in page); data (CSV, JSON) left out. Read from the router's source, so that a screen
- * added there is known here without anyone listing it twice. */
+ * with a page: the routes of every screen's `routes()` and of the router's own `table()`, and
+ * those it adds beside the table (the sign-in page); data (CSV, JSON) left out. Read from the
+ * console's source, so that a screen added there is known here without anyone listing it
+ * twice. */
 export function consolePageRoutes(): string[] {
   const source = readFileSync(ADMIN_ROUTER, "utf8");
   const constants = new Map<string, string>();
@@ -29,8 +31,14 @@ export function consolePageRoutes(): string[] {
     if (value === undefined) throw new Error(`the console's router names the path ${token}, which links.rs does not define`);
     return value;
   };
-  const table = /fn table\(\)[^{]*\{([\s\S]*?)\n\}/.exec(source)?.[1];
-  if (!table) throw new Error(`no fn table() in ${ADMIN_ROUTER}: update consolePageRoutes to the router's new shape`);
+  const own = /fn table\(\)[^{]*\{([\s\S]*?)\n\}/.exec(source)?.[1];
+  if (!own) throw new Error(`no fn table() in ${ADMIN_ROUTER}: update consolePageRoutes to the router's new shape`);
+  const screens = readdirSync(ADMIN_DIR)
+    .filter((f) => f.endsWith(".rs") && f !== "mod.rs")
+    .map((f) => /\npub fn routes\(\)[^{]*\{([\s\S]*?)\n\}/.exec(readFileSync(join(ADMIN_DIR, f), "utf8"))?.[1])
+    .filter((body): body is string => body !== undefined);
+  if (screens.length === 0) throw new Error(`no screen's fn routes() in ${ADMIN_DIR}: update consolePageRoutes to the console's new shape`);
+  const table = [own, ...screens].join("\n");
   const entries = Array.from(table.matchAll(/\(Method::(\w+),\s*([A-Z_]+|"[^"]*")\s*,/g));
   const listed = table.split("(Method::").length - 1;
   if (entries.length !== listed || listed === 0)

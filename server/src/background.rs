@@ -53,6 +53,22 @@ impl Background {
             tokio::spawn(zone_watch),
         ];
         let backup = &state.config.backup;
+        if let Some(socket) = backup.litestream_socket() {
+            match crate::ops::sqlite_path(&state.config.server.database_url).map(|db| std::path::absolute(&db)) {
+                Some(Ok(db)) => tasks.push(tokio::spawn(crate::replication::watch(
+                    socket.to_path_buf(),
+                    db,
+                    Arc::clone(&state.metrics),
+                    stopped.clone(),
+                ))),
+                Some(Err(e)) => {
+                    tracing::warn!(error = %e, "backup.litestream_socket: the database's absolute path is unknown; the replica is not watched")
+                }
+                None => tracing::warn!(
+                    "backup.litestream_socket is set but the database is PostgreSQL: Litestream replicates SQLite only; the socket is not asked"
+                ),
+            }
+        }
         if let (Some(dir), Some(interval)) = (backup.dir(), backup.interval()) {
             match crate::ops::sqlite_path(&state.config.server.database_url) {
                 Some(db) => {

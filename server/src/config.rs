@@ -244,12 +244,19 @@ pub struct BackupConfig {
     pub interval: String,
     /// How many scheduled backups to keep (the oldest are deleted).
     pub keep: usize,
+    /// Litestream's control socket, asked where the replica is; empty: not asked.
+    pub litestream_socket: String,
 }
 
 impl BackupConfig {
     /// The folder, when backups are on.
     pub fn dir(&self) -> Option<&Path> {
         (!self.dir.trim().is_empty()).then(|| Path::new(self.dir.trim()))
+    }
+
+    /// Litestream's control socket, when the replica's lag is watched.
+    pub fn litestream_socket(&self) -> Option<&Path> {
+        (!self.litestream_socket.trim().is_empty()).then(|| Path::new(self.litestream_socket.trim()))
     }
 
     /// The interval (checked at load, so never None in a loaded config).

@@ -26,6 +26,7 @@ pub mod ops;
 pub mod pages;
 pub mod phone;
 pub mod render;
+pub mod replication;
 pub mod routes;
 pub mod security;
 pub mod serve;

@@ -122,6 +122,9 @@ pub struct Metrics {
     durations: RwLock<HashMap<Box<str>, Durations>>,
     /// The server's own backups, once they are configured.
     backups: Mutex<Option<BackupFigures>>,
+    /// Litestream's replica as `replication::watch` last saw it (whether Litestream
+    /// answered, how far behind the replica is), once the watch is on.
+    replica: Mutex<Option<(bool, Duration)>>,
     /// Whether this server runs the scheduled jobs now (and exports the database's figures).
     leader: AtomicBool,
     /// Scheduled jobs this server ran, by job.
@@ -267,6 +270,11 @@ impl Metrics {
         } else {
             f.failures += 1;
         }
+    }
+
+    /// Litestream answered (`up`) or not, and the replica is `lag` behind.
+    pub fn set_replica(&self, up: bool, lag: Duration) {
+        *self.replica.lock().unwrap_or_else(|p| p.into_inner()) = Some((up, lag));
     }
 
     /// The notification and backup figures as the workers last recorded them.
@@ -492,6 +500,18 @@ impl Metrics {
                 out,
                 "# HELP site_backup_failures_total Scheduled backups that failed.\n# TYPE site_backup_failures_total counter\nsite_backup_failures_total {}",
                 b.failures
+            );
+        }
+        if let Some((up, lag)) = *self.replica.lock().unwrap_or_else(|p| p.into_inner()) {
+            let _ = writeln!(
+                out,
+                "# HELP site_replica_up 1 when Litestream's control socket answered the last question about the replica.\n# TYPE site_replica_up gauge\nsite_replica_up {}",
+                u8::from(up)
+            );
+            let _ = writeln!(
+                out,
+                "# HELP site_replica_lag_seconds How long ago the newest moment was whose commits are all in Litestream's replica.\n# TYPE site_replica_lag_seconds gauge\nsite_replica_lag_seconds {}",
+                lag.as_secs_f64()
             );
         }
         out

@@ -1,5 +1,5 @@
 // The account forms against catalogue/cases/account-requests.json, the vectors the server's
-// validation passes (server/tests/it/accounts.rs). Sign-up and the registration request form
+// validation passes (server/tests/it/api/account_requests.rs). Sign-up and the registration request form
 // run their own rules here (validateSignup, validateRequest); the header's registration
 // modal has only the browser's checks, read from its controls' attributes. A vector the
 // browser cannot decide is skipped with the reason named below; any other disagreement fails.

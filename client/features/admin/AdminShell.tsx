@@ -1,20 +1,11 @@
 import type { ReactNode } from "react";
-import type { AdminFrame, AdminSection } from "../../lib/types";
+import type { AdminFrame } from "../../lib/types";
+import { SECTIONS } from "./sections.gen";
 
 // The staff console's frame: a skip link, the console's navigation, who is signed in and the
 // sign-out form, then the page's own content. Plain links and forms: it all works without
-// JavaScript, and only the parts that need it hydrate.
-
-const SECTIONS: ReadonlyArray<readonly [AdminSection, string, string]> = [
-  ["funnel", "Funnel", "/admin"],
-  ["leads", "Leads", "/admin/leads"],
-  ["account-requests", "Account requests", "/admin/account-requests"],
-  ["applications", "Applications", "/admin/applications"],
-  ["suppressions", "Do not call", "/admin/suppressions"],
-  ["data-requests", "Data requests", "/admin/data-requests"],
-  ["health", "Health", "/admin/health"],
-  ["audit", "Audit log", "/admin/audit"],
-];
+// JavaScript, and only the parts that need it hydrate. The sections come from the server's
+// `AdminSection` (server/src/pages/admin/mod.rs), written into sections.gen.ts by `make types`.
 
 /** The hidden field every form that changes something carries. */
 export function CsrfField({ token }: { token: string }) {

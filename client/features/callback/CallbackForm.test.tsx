@@ -1,5 +1,5 @@
 // The callback form against catalogue/cases/leads.json, the vectors the server's validation
-// passes (server/tests/it/api.rs): what the browser enforces for the same form must agree with
+// passes (server/tests/it/api/submit_lead.rs): what the browser enforces for the same form must agree with
 // them. The browser checks little: the form's required and maxlength attributes, and the
 // phone rule in lib/phone.ts. Every vector either meets one of those checks or is skipped with
 // a reason named below; a vector that fits neither fails.

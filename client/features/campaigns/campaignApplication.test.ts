@@ -1,5 +1,5 @@
 // The campaign application's rules against catalogue/cases/campaign-applications.json, the
-// vectors the server's validator passes too (server/tests/it/campaign_applications.rs), and its
+// vectors the server's validator passes too (server/tests/it/api/campaign_applications.rs), and its
 // mail draft.
 
 import { describe, expect, it } from "vitest";

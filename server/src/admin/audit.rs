@@ -3,18 +3,25 @@
 use std::sync::Arc;
 
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::Response;
+use axum::routing::get;
 use serde::Deserialize;
 
 use super::error::{ConsoleError, Doing};
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use crate::pages::admin::AdminSection;
 use crate::pages::admin::audit::{AdminAuditProps, AuditRow};
 use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::AuditEntry;
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![(Method::GET, "/admin/audit", get(page))]
+}
 
 const PAGE: usize = 50;
 

@@ -6,14 +6,16 @@
 use std::sync::Arc;
 
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::error::{ConsoleError, Doing};
 use super::form::FormFields;
 use super::links::encode_component;
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::zone::Zone;
 use crate::pages::admin::AdminSection;
@@ -22,6 +24,14 @@ use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{Person, SubmissionKind, masked};
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![
+        (Method::GET, "/admin/data-requests", get(page)),
+        (Method::POST, "/admin/data-requests/erase", post(erase)),
+    ]
+}
 
 /// Whom a typed phone number or e-mail address names, or why it names no one.
 pub fn person(typed: &str) -> Result<Person, String> {

@@ -7,18 +7,29 @@
 use std::sync::Arc;
 
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 
 use super::csv::{self, ChunkSender, ExportFailed};
 use super::error::{ConsoleError, Doing};
 use super::leads::{self, LeadsQuery};
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::submissions::{self, ListQuery};
 use super::zone::Zone;
 use crate::pages::admin::leads::LeadFilterForm;
 use crate::state::AppState;
 use crate::store::{LeadFilter, Store, SubmissionFilter, SubmissionKind, masked};
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![
+        (Method::GET, "/admin/leads.csv", get(leads_csv)),
+        (Method::GET, "/admin/account-requests.csv", get(account_requests_csv)),
+        (Method::GET, "/admin/applications.csv", get(applications_csv)),
+    ]
+}
 
 /// Rows read from the store at a time (one chunk of the body).
 pub const BATCH: usize = 1000;

@@ -14,12 +14,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::Response;
+use axum::routing::get;
 use serde::Deserialize;
 
 use super::error::{ConsoleError, Doing};
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::zone::{Zone, ZoneAgreement};
 use crate::pages::admin::AdminSection;
@@ -27,6 +29,11 @@ use crate::pages::admin::funnel::{AdminFunnelProps, FunnelDay, FunnelPeriod, Fun
 use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::{FunnelKind, FunnelRow, FunnelState, SlowDelivery, Source};
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![(Method::GET, "/admin", get(page))]
+}
 
 /// The periods offered, in days; the first is the default.
 pub const PERIODS: [u32; 2] = [30, 90];

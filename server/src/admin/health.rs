@@ -8,11 +8,13 @@
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::Response;
+use axum::routing::get;
 
 use super::error::{ConsoleError, Doing};
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::zone::{Zone, ZoneAgreement};
 use crate::metrics::Health;
@@ -21,6 +23,11 @@ use crate::pages::admin::health::{AdminHealthProps, HealthFigure, HealthGroup};
 use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::FunnelState;
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![(Method::GET, "/admin/health", get(page))]
+}
 
 /// A backlog older than this is shown as wanting attention (decision 009's alert).
 const OLD_BACKLOG_MS: i64 = 15 * 60_000;

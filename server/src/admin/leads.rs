@@ -6,14 +6,16 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::error::{ConsoleError, Doing};
 use super::form::FormFields;
 use super::links::{encode_component, query};
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::zone::Zone;
 use crate::pages::admin::leads::{
@@ -24,6 +26,15 @@ use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{DELIVERY_STATUSES, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![
+        (Method::GET, "/admin/leads", get(list)),
+        (Method::GET, "/admin/leads/{id}", get(detail)),
+        (Method::POST, "/admin/leads/{id}/retry", post(retry)),
+    ]
+}
 
 /// Rows on one page of the list.
 pub const PAGE: usize = 50;

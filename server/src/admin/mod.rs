@@ -1,6 +1,7 @@
 //! The staff console at `/admin`: for the people who call leads back and for the compliance
-//! team. Every route is listed once in [`routes`], which builds the router, so a test can
-//! walk the list and prove that none answers without a session: pages answer 303 to the
+//! team. Every route is listed once, in its screen's file (`routes()`, gathered in
+//! `SCREENS`), and [`routes`] gives them all; the router is built from the same list, so a
+//! test can walk it and prove that none answers without a session: pages answer 303 to the
 //! login page, data (CSV, JSON) 401. Every answer is `no-store` and `noindex`; pages are
 //! React rendered per request (never the public render cache) on render capacity public
 //! pages cannot take (the staff lane), except the sign-in page, which is rendered once and
@@ -16,7 +17,8 @@
 //! `private_headers`); `session.rs` (`StaffSession`, with the page frame and audit lines)
 //! and `form.rs` (`FormFields`), the handlers' extractors; `error.rs` (`ConsoleError`);
 //! `page.rs` (pages rendered per request through `pages::renderer`, and `answer_errors`);
-//! `links.rs` (the console's paths and query strings); `login.rs`, `cookies.rs`, `zone.rs`
+//! `links.rs` (the console's paths and query strings); `screen.rs` (what a screen's
+//! `routes()` gives); `login.rs`, `cookies.rs`, `zone.rs`
 //! (the business's time zone, for the daily counts); one file per screen, its props in
 //! `server/src/pages/admin/` under the same name: `funnel.rs`, `leads.rs`, `submissions.rs`,
 //! `suppressions.rs`, `data_requests.rs`, `health.rs`, `audit.rs`; `export.rs` (the CSV
@@ -37,6 +39,7 @@ mod leads;
 pub mod links;
 mod login;
 mod page;
+mod screen;
 pub mod session;
 mod submissions;
 mod suppressions;
@@ -48,9 +51,10 @@ use axum::Router;
 use axum::http::Method;
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::Redirect;
-use axum::routing::{MethodRouter, any, get, post};
+use axum::routing::{any, get, post};
 
 use crate::state::AppState;
+use screen::Routes;
 
 pub use links::{HOME_PATH, Kind, LOGIN_PATH, LOGOUT_PATH};
 
@@ -63,30 +67,30 @@ pub struct AdminRoute {
     pub kind: Kind,
 }
 
-/// Every route behind the session check, with its handler.
-fn table() -> Vec<(Method, &'static str, MethodRouter<Arc<AppState>>)> {
-    vec![
-        (Method::GET, "/admin", get(funnel::page)),
+/// Every screen's routes, each from its own file (`screen::Routes`): a new screen is a
+/// `mod` line above and its entry here.
+const SCREENS: &[fn() -> Routes] = &[
+    funnel::routes,
+    leads::routes,
+    export::routes,
+    submissions::routes,
+    data_requests::routes,
+    suppressions::routes,
+    health::routes,
+    audit::routes,
+];
+
+/// Every route behind the session check, with its handler: the console's own, then every
+/// screen's.
+fn table() -> Routes {
+    let mut all: Routes = vec![
         (Method::GET, "/admin/", get(|| async { Redirect::to(HOME_PATH) })),
         (Method::POST, LOGOUT_PATH, post(login::logout)),
-        (Method::GET, "/admin/audit", get(audit::page)),
-        (Method::GET, "/admin/health", get(health::page)),
-        (Method::GET, "/admin/leads", get(leads::list)),
-        (Method::GET, "/admin/leads.csv", get(export::leads_csv)),
-        (Method::GET, "/admin/leads/{id}", get(leads::detail)),
-        (Method::POST, "/admin/leads/{id}/retry", post(leads::retry)),
-        (Method::GET, "/admin/account-requests", get(submissions::account_requests)),
-        (Method::GET, "/admin/account-requests.csv", get(export::account_requests_csv)),
-        (Method::GET, "/admin/applications", get(submissions::applications)),
-        (Method::GET, "/admin/applications.csv", get(export::applications_csv)),
-        (Method::GET, "/admin/submissions/{id}", get(submissions::detail)),
-        (Method::POST, "/admin/submissions/{id}", post(submissions::review)),
-        (Method::GET, "/admin/data-requests", get(data_requests::page)),
-        (Method::POST, "/admin/data-requests/erase", post(data_requests::erase)),
-        (Method::GET, "/admin/suppressions", get(suppressions::list)),
-        (Method::POST, "/admin/suppressions", post(suppressions::add)),
-        (Method::POST, "/admin/suppressions/remove", post(suppressions::remove)),
-    ]
+    ];
+    for routes in SCREENS {
+        all.extend(routes());
+    }
+    all
 }
 
 /// The console's routes behind the session check (for tests that walk them).
@@ -120,4 +124,37 @@ pub fn router(state: Arc<AppState>) -> Router<Arc<AppState>> {
         .layer(from_fn_with_state(Arc::clone(&state), crate::api::guard::guard))
         .layer(from_fn_with_state(state, access::identify))
         .layer(map_response(access::private_headers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pages::admin::AdminSection;
+
+    #[test]
+    fn every_section_opens_a_page_of_the_console() {
+        let routes = routes();
+        for section in AdminSection::ALL {
+            assert!(
+                routes
+                    .iter()
+                    .any(|r| r.method == Method::GET && r.path == section.path() && r.kind == Kind::Page),
+                "the section {section:?} opens {}, which no screen's routes() serves as a page",
+                section.path()
+            );
+        }
+    }
+
+    #[test]
+    fn no_route_is_listed_twice() {
+        let routes = routes();
+        for (i, r) in routes.iter().enumerate() {
+            assert!(
+                !routes[..i].iter().any(|o| o.method == r.method && o.path == r.path),
+                "{} {} is listed twice",
+                r.method,
+                r.path
+            );
+        }
+    }
 }

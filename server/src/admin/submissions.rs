@@ -5,14 +5,16 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::error::{ConsoleError, Doing};
 use super::form::FormFields;
 use super::links::{encode_component, query};
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::zone::Zone;
 use crate::pages::admin::submissions::{AdminSubmissionProps, AdminSubmissionsProps, SubmissionListRow};
@@ -21,6 +23,16 @@ use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::{SUBMISSION_STATUSES, SubmissionFilter, SubmissionKind, SubmissionRecord};
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![
+        (Method::GET, "/admin/account-requests", get(account_requests)),
+        (Method::GET, "/admin/applications", get(applications)),
+        (Method::GET, "/admin/submissions/{id}", get(detail)),
+        (Method::POST, "/admin/submissions/{id}", post(review)),
+    ]
+}
 
 /// Rows on one page of a list.
 pub const PAGE: usize = 50;

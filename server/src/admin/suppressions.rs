@@ -7,14 +7,16 @@
 use std::sync::Arc;
 
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::error::{ConsoleError, Doing};
 use super::form::FormFields;
 use super::links::encode_component;
 use super::page;
+use super::screen::Routes;
 use super::session::StaffSession;
 use super::zone::Zone;
 use crate::pages::admin::AdminSection;
@@ -23,6 +25,15 @@ use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
 use crate::store::masked;
+
+/// This screen's routes (`admin/mod.rs` puts them behind the session check).
+pub fn routes() -> Routes {
+    vec![
+        (Method::GET, "/admin/suppressions", get(list)),
+        (Method::POST, "/admin/suppressions", post(add)),
+        (Method::POST, "/admin/suppressions/remove", post(remove)),
+    ]
+}
 
 /// Numbers on one page of the list.
 pub const PAGE: usize = 50;

@@ -199,6 +199,10 @@ pub struct BackupSettings {
     /// Scheduled backups kept; the oldest are deleted (backup.keep).
     #[arg(long, env = "BACKUP_KEEP", id = "backup.keep", value_name = "N")]
     pub backup_keep: Option<String>,
+    /// Litestream's control socket, to export the replica's lag; empty: not asked
+    /// (backup.litestream_socket).
+    #[arg(long, env = "LITESTREAM_SOCKET", id = "backup.litestream_socket", value_name = "PATH")]
+    pub litestream_socket: Option<String>,
 }
 
 /// One setting as declared above.

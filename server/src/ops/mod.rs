@@ -6,7 +6,7 @@
 //! One file per command: `version.rs` (`site --version`), `config_check.rs` (`site config
 //! check`: every value with its origin, every problem, through `AppState::check`; no
 //! listener, no database), `backup.rs` (`site backup`, scheduled backups and their pruning),
-//! `restore.rs`, `copy_store.rs` (SQLite to PostgreSQL, verified by count and hash), and
+//! `restore.rs`, `copy_store/` (SQLite to PostgreSQL, verified by count and hash), and
 //! `lock.rs` (one server per SQLite file). `tables.rs` lists every table in dependency
 //! order: the one list to extend when a migration adds one. Only `config_check.rs` imports
 //! `cli`, `config` and `state`.

@@ -2,8 +2,8 @@
 //! render needs (a pure function of catalogue, config and icons, built once at start), the
 //! renderer that turns them into documents through the render cache, and the error pages.
 //!
-//! `props.rs` holds `PageProps`, whose types (and every type they reach) are generated into
-//! `client/lib/props.gen.ts`. `admin/` holds the console's props, one file per screen named
+//! `props.rs` holds `PageProps`, whose types (and every type they reach) and page map are
+//! generated into the client by `typescript.rs` (`make types`). `admin/` holds the console's props, one file per screen named
 //! as its handler in `server/src/admin/`, with the frame, the message page and `Labeled` in
 //! `admin/mod.rs`. `renderer.rs` renders through the cache (or, for one visitor's answer,
 //! without it); `errors.rs` the error pages; `legal.rs` the legal texts; `sign_in.rs` the
@@ -17,6 +17,8 @@ pub mod register;
 pub mod renderer;
 pub mod sign_in;
 pub mod sprite;
+#[cfg(test)]
+mod typescript;
 
 use std::collections::HashMap;
 use std::sync::Arc;

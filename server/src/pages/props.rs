@@ -1,9 +1,10 @@
 //! The props each page component receives: the one contract between the server and the
-//! React pages. `PageProps` names every page's props type: the public pages' are here, the
-//! console's in `pages/admin/`, one file per screen (re-exported here). The TypeScript side,
-//! `client/lib/props.gen.ts`, is generated (ts-rs, in a unit test below) from `PageProps` and
-//! every type it reaches, so there is no list of types to keep; `make test` fails when the file
-//! is stale: after changing a props type, run `make types`.
+//! React pages. `PageProps` names every page's props type and the React page that draws
+//! it: the public pages' props are here, the console's in `pages/admin/`, one file per
+//! screen (re-exported here). The TypeScript side is generated (ts-rs, `pages/typescript.rs`)
+//! from `PageProps` and every type it reaches: `client/lib/props.gen.ts` (the types) and
+//! `client/pages/pages.gen.ts` (the page map), so there is no list of types or pages to
+//! keep in the client; `make test` fails when either is stale: run `make types`.
 
 use std::collections::BTreeMap;
 
@@ -11,15 +12,7 @@ use serde::Serialize;
 #[cfg(test)]
 use ts_rs::TS;
 
-pub use super::admin::AdminMessageProps;
-pub use super::admin::audit::AdminAuditProps;
-pub use super::admin::data_requests::AdminDataRequestsProps;
-pub use super::admin::funnel::AdminFunnelProps;
-pub use super::admin::health::AdminHealthProps;
-pub use super::admin::leads::{AdminLeadProps, AdminLeadsProps};
-pub use super::admin::login::AdminLoginProps;
-pub use super::admin::submissions::{AdminSubmissionProps, AdminSubmissionsProps};
-pub use super::admin::suppressions::AdminSuppressionsProps;
+use super::admin;
 use crate::accounts::AccountType;
 pub use crate::assets::IconSet;
 use crate::catalogue::{Campaign, Service};
@@ -184,155 +177,57 @@ pub struct FormError {
     pub message: String,
 }
 
-/// One page's props, tagged with the page component that renders them (`page`).
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(test, derive(TS))]
-#[serde(tag = "page", rename_all = "kebab-case")]
-pub enum PageProps {
-    Home(HomeProps),
-    Campaigns(CampaignsProps),
-    Service(Box<ServiceProps>),
-    Legal(LegalPageProps),
-    Register(RegisterProps),
-    NotFound(NotFoundProps),
-    AdminLogin(AdminLoginProps),
-    AdminMessage(AdminMessageProps),
-    AdminAudit(AdminAuditProps),
-    AdminLeads(AdminLeadsProps),
-    AdminLead(Box<AdminLeadProps>),
-    AdminSuppressions(AdminSuppressionsProps),
-    AdminSubmissions(AdminSubmissionsProps),
-    AdminSubmission(Box<AdminSubmissionProps>),
-    AdminDataRequests(AdminDataRequestsProps),
-    AdminHealth(AdminHealthProps),
-    AdminFunnel(AdminFunnelProps),
+/// Declares `PageProps` from one list: each page's variant, its props type and the name of
+/// the React page that draws it (its props' `page` in the JSON, and what `component()`
+/// answers). `make types` writes the client's page map from the same list
+/// (`pages/typescript.rs`), so a page is added here and nowhere else by hand.
+macro_rules! page_props {
+    ($($variant:ident($props:ty) = $name:tt,)*) => {
+        /// One page's props, tagged with the page component that renders them (`page`).
+        #[derive(Debug, Clone, Serialize)]
+        #[cfg_attr(test, derive(TS))]
+        #[serde(tag = "page")]
+        pub enum PageProps {
+            $(#[serde(rename = $name)] $variant($props),)*
+        }
+
+        impl PageProps {
+            /// Every page's name, in the order declared.
+            pub const NAMES: &[&str] = &[$($name),*];
+
+            /// The component name the SSR bundle dispatches on: the value of `page`.
+            pub fn component(&self) -> &'static str {
+                match self {
+                    $(PageProps::$variant(_) => $name,)*
+                }
+            }
+        }
+    };
 }
 
-impl PageProps {
-    /// The component name the SSR bundle dispatches on: the value of `page`.
-    pub fn component(&self) -> &'static str {
-        match self {
-            PageProps::Home(_) => "home",
-            PageProps::Campaigns(_) => "campaigns",
-            PageProps::Service(_) => "service",
-            PageProps::Legal(_) => "legal",
-            PageProps::Register(_) => "register",
-            PageProps::NotFound(_) => "not-found",
-            PageProps::AdminLogin(_) => "admin-login",
-            PageProps::AdminMessage(_) => "admin-message",
-            PageProps::AdminAudit(_) => "admin-audit",
-            PageProps::AdminLeads(_) => "admin-leads",
-            PageProps::AdminLead(_) => "admin-lead",
-            PageProps::AdminSuppressions(_) => "admin-suppressions",
-            PageProps::AdminSubmissions(_) => "admin-submissions",
-            PageProps::AdminSubmission(_) => "admin-submission",
-            PageProps::AdminDataRequests(_) => "admin-data-requests",
-            PageProps::AdminHealth(_) => "admin-health",
-            PageProps::AdminFunnel(_) => "admin-funnel",
-        }
-    }
+page_props! {
+    Home(HomeProps) = "home",
+    Campaigns(CampaignsProps) = "campaigns",
+    Service(Box<ServiceProps>) = "service",
+    Legal(LegalPageProps) = "legal",
+    Register(RegisterProps) = "register",
+    NotFound(NotFoundProps) = "not-found",
+    AdminLogin(admin::login::AdminLoginProps) = "admin-login",
+    AdminMessage(admin::AdminMessageProps) = "admin-message",
+    AdminAudit(admin::audit::AdminAuditProps) = "admin-audit",
+    AdminLeads(admin::leads::AdminLeadsProps) = "admin-leads",
+    AdminLead(Box<admin::leads::AdminLeadProps>) = "admin-lead",
+    AdminSuppressions(admin::suppressions::AdminSuppressionsProps) = "admin-suppressions",
+    AdminSubmissions(admin::submissions::AdminSubmissionsProps) = "admin-submissions",
+    AdminSubmission(Box<admin::submissions::AdminSubmissionProps>) = "admin-submission",
+    AdminDataRequests(admin::data_requests::AdminDataRequestsProps) = "admin-data-requests",
+    AdminHealth(admin::health::AdminHealthProps) = "admin-health",
+    AdminFunnel(admin::funnel::AdminFunnelProps) = "admin-funnel",
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::{BTreeMap, BTreeSet};
-
-    use ts_rs::{Config, TypeVisitor};
-
     use super::*;
-
-    const GENERATED: &str = "client/lib/props.gen.ts";
-
-    /// A type the pages' props reach: its declaration and the types it names.
-    #[derive(Default)]
-    struct Declared {
-        decl: String,
-        names: BTreeSet<String>,
-    }
-
-    /// Collects the types a type names directly (those with a declaration of their own, not
-    /// `String` or `Vec`), and declares each of them in turn.
-    struct Reach<'a> {
-        cfg: &'a Config,
-        found: &'a mut BTreeMap<String, Declared>,
-        names: BTreeSet<String>,
-    }
-
-    impl TypeVisitor for Reach<'_> {
-        fn visit<T: TS + 'static + ?Sized>(&mut self) {
-            if T::output_path().is_some() {
-                self.names.insert(T::ident(self.cfg));
-                declare::<T>(self.cfg, self.found);
-            }
-        }
-    }
-
-    /// `T` and every type it reaches, into `found` by name.
-    fn declare<T: TS + 'static + ?Sized>(cfg: &Config, found: &mut BTreeMap<String, Declared>) {
-        let name = T::ident(cfg);
-        if found.contains_key(&name) {
-            return;
-        }
-        found.insert(name.clone(), Declared::default());
-        let mut reach = Reach {
-            cfg,
-            found,
-            names: BTreeSet::new(),
-        };
-        T::visit_dependencies(&mut reach);
-        let names = reach.names;
-        found.insert(name, Declared { decl: T::decl(cfg), names });
-    }
-
-    /// The declarations from `name` down, each after the types it names (taken by name, so
-    /// the order is the same on every build), each once.
-    fn in_order(name: &str, found: &BTreeMap<String, Declared>, done: &mut BTreeSet<String>, out: &mut Vec<String>) {
-        if !done.insert(name.to_string()) {
-            return;
-        }
-        let Some(declared) = found.get(name) else { return };
-        for dependency in &declared.names {
-            in_order(dependency, found, done, out);
-        }
-        out.push(declared.decl.clone());
-    }
-
-    /// The TypeScript file: `PageProps` and every type it reaches, nothing listed by hand.
-    fn typescript() -> String {
-        let cfg = Config::new();
-        let mut found = BTreeMap::new();
-        declare::<PageProps>(&cfg, &mut found);
-        let mut decls = Vec::new();
-        in_order(&PageProps::ident(&cfg), &found, &mut BTreeSet::new(), &mut decls);
-        let mut out = String::from(
-            "// Generated from server/src/pages/props.rs by `make types`: do not edit.\n\
-             // The props the server renders each page with (and the catalogue types inside them).\n\n\
-             /** A lucide icon as data: a list of [tag, attributes] SVG children. */\n\
-             export type IconNode = ReadonlyArray<readonly [string, Readonly<Record<string, string | number>>]>;\n",
-        );
-        for decl in decls {
-            out.push('\n');
-            out.push_str("export ");
-            out.push_str(&decl);
-            out.push('\n');
-        }
-        out
-    }
-
-    #[test]
-    fn the_generated_typescript_is_current() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(GENERATED);
-        let fresh = typescript();
-        if std::env::var_os("UPDATE_TYPES").is_some() {
-            std::fs::write(&path, &fresh).expect("write the generated types");
-            return;
-        }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            checked_in == fresh,
-            "{GENERATED} is stale: the page props changed in server/src/pages/props.rs. Run `make types` and commit the result."
-        );
-    }
 
     #[test]
     fn props_carry_their_page_name() {

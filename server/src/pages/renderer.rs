@@ -9,7 +9,7 @@ use askama::Template;
 use super::PreparedPage;
 use super::errors::AppError;
 use super::props::PageProps;
-use super::sign_in::SignInPage;
+use super::sign_in::{self, SignInPage};
 use crate::encoding::Encoded;
 use crate::render::cache::RenderCache;
 use crate::render::document::{Document, PrivateDocument, script_json};
@@ -88,7 +88,14 @@ impl PageRenderer {
     /// signed in) by the first call, which every concurrent caller waits for; a failed
     /// render is tried again by the next call.
     pub async fn sign_in_page(&self) -> Result<&SignInPage, AppError> {
-        self.sign_in.get_or_try_init(|| SignInPage::render(self)).await
+        self.sign_in
+            .get_or_try_init(|| async {
+                let page = |error| SignInPage::marked_props(&self.brand, error);
+                let plain = self.private_document(Lane::Public, &page(false), sign_in::TITLE).await?;
+                let with_error = self.private_document(Lane::Public, &page(true), sign_in::TITLE).await?;
+                SignInPage::from_documents(&plain, &with_error)
+            })
+            .await
     }
 
     /// Renders every page, one task per engine so the queue never overflows. A page that

@@ -4,13 +4,11 @@
 //! React renders the page with a mark in each place, and each visit copies the bytes around
 //! the marks with its own values, escaped exactly as React escapes them. So a burst of
 //! sign-in page loads costs no render, and the page stays byte for byte what React makes
-//! (`server/tests/it/admin_load.rs` compares the two).
+//! (`server/tests/it/admin/load.rs` compares the two).
 
 use super::admin::login::AdminLoginProps;
 use super::errors::AppError;
 use super::props::PageProps;
-use super::renderer::PageRenderer;
-use crate::render::Lane;
 
 /// The page's title (`<title>Staff sign-in | {brand} staff</title>`).
 pub const TITLE: &str = "Staff sign-in";
@@ -62,11 +60,32 @@ struct Template {
 }
 
 impl SignInPage {
-    /// Renders both shapes of the page with `renderer` (two renders, in the public lane).
-    pub async fn render(renderer: &PageRenderer) -> Result<Self, AppError> {
+    /// The props React renders the page from, with a mark in each visit's place (and in the
+    /// error banner's, when `error`): the renderer renders both shapes once
+    /// (`PageRenderer::sign_in_page`) and hands them to [`SignInPage::from_documents`].
+    pub fn marked_props(brand: &str, error: bool) -> PageProps {
+        let mark = |slot: Slot| {
+            MARKS
+                .iter()
+                .find(|(s, _)| *s == slot)
+                .map(|(_, m)| m.to_string())
+                .unwrap_or_default()
+        };
+        PageProps::AdminLogin(AdminLoginProps {
+            brand: brand.to_string(),
+            csrf: mark(Slot::Csrf),
+            email: mark(Slot::Email),
+            next: mark(Slot::Next),
+            error: error.then(|| mark(Slot::Error)),
+        })
+    }
+
+    /// The page from its two rendered shapes (of [`SignInPage::marked_props`] without and
+    /// with the error), each split at its marks.
+    pub fn from_documents(plain: &str, with_error: &str) -> Result<Self, AppError> {
         Ok(Self {
-            plain: Template::render(renderer, false).await?,
-            with_error: Template::render(renderer, true).await?,
+            plain: Template::split(plain, &[Slot::Csrf, Slot::Email, Slot::Next]).map_err(AppError::Template)?,
+            with_error: Template::split(with_error, &[Slot::Csrf, Slot::Email, Slot::Next, Slot::Error]).map_err(AppError::Template)?,
         })
     }
 
@@ -89,31 +108,6 @@ impl SignInPage {
 }
 
 impl Template {
-    /// Renders the page with marks for its values (and for an error, when `error`).
-    async fn render(renderer: &PageRenderer, error: bool) -> Result<Self, AppError> {
-        let mark = |slot: Slot| {
-            MARKS
-                .iter()
-                .find(|(s, _)| *s == slot)
-                .map(|(_, m)| m.to_string())
-                .unwrap_or_default()
-        };
-        let props = PageProps::AdminLogin(AdminLoginProps {
-            brand: renderer.brand.clone(),
-            csrf: mark(Slot::Csrf),
-            email: mark(Slot::Email),
-            next: mark(Slot::Next),
-            error: error.then(|| mark(Slot::Error)),
-        });
-        let html = renderer.private_document(Lane::Public, &props, TITLE).await?;
-        let expected: &[Slot] = if error {
-            &[Slot::Csrf, Slot::Email, Slot::Next, Slot::Error]
-        } else {
-            &[Slot::Csrf, Slot::Email, Slot::Next]
-        };
-        Self::split(&html, expected).map_err(AppError::Template)
-    }
-
     /// Splits `html` at its marks; each of `expected` must be there exactly once, and no other.
     fn split(html: &str, expected: &[Slot]) -> Result<Self, askama::Error> {
         let mut pieces = Vec::new();

@@ -446,21 +446,6 @@ pub const ERASURE: &[TableErasure] = &[
     },
 ];
 
-impl TableErasure {
-    /// `col = NULL, col = ''…` for its cleared columns (empty when it has none).
-    pub(super) fn clear_set(&self) -> String {
-        self.columns
-            .iter()
-            .filter_map(|(name, fate)| match fate {
-                Fate::Cleared => Some(format!("{name} = NULL")),
-                Fate::Emptied => Some(format!("{name} = ''")),
-                Fate::Deleted | Fate::Kept(_) => None,
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
 /// The tables whose rows name an erased lead, other than `leads` itself, with the column
 /// that names it.
 pub(super) fn lead_tables() -> impl Iterator<Item = (&'static TableErasure, &'static str)> {
@@ -468,20 +453,4 @@ pub(super) fn lead_tables() -> impl Iterator<Item = (&'static TableErasure, &'st
         .iter()
         .filter(|t| t.table != "leads")
         .filter_map(|t| t.lead_key.map(|key| (t, key)))
-}
-
-/// `UPDATE leads SET …` of an erasure: the cleared columns, and a delivery status that no
-/// longer counts the undelivered notifications (deleted in the same transaction).
-pub(super) fn erase_lead_set() -> String {
-    let clear = ERASURE
-        .iter()
-        .find(|t| t.table == "leads")
-        .map(TableErasure::clear_set)
-        .unwrap_or_default();
-    format!(
-        "{clear}, delivery_status = CASE WHEN delivery_status NOT IN ('pending', 'failed') THEN delivery_status \
-         WHEN EXISTS (SELECT 1 FROM outbox o WHERE o.lead_id = leads.id AND o.status = 'suppressed') THEN 'suppressed' \
-         WHEN EXISTS (SELECT 1 FROM outbox o WHERE o.lead_id = leads.id AND o.status = 'delivered') THEN 'delivered' \
-         ELSE 'none' END"
-    )
 }

@@ -141,5 +141,3 @@ pub struct SlowDelivery {
 /// A lead counts as delivered within a minute when its last notification was delivered at
 /// most this long after it arrived.
 pub const FAST_MS: i64 = 60_000;
-
-pub(super) const SLOWEST_COLUMNS: &str = "o.lead_id, l.service_slug, o.channel, l.received_at_ms, o.delivered_ms - o.created_ms";

@@ -134,12 +134,6 @@ pub const SQLITE: &[Migration] = with_fixture!(SQLITE_RELEASED, "sqlite");
 /// Every PostgreSQL migration, in order (the same numbers and names as SQLite's).
 pub const POSTGRES: &[Migration] = with_fixture!(POSTGRES_RELEASED, "postgres");
 
-/// The table that records them, as each backend creates it (older databases lack the last
-/// three columns: they are added, and the checksums of the rows filled in, at start).
-pub const SQLITE_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL, \
-     name TEXT, checksum TEXT, applied_by TEXT, compatible_back_to INTEGER)";
-pub const POSTGRES_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL, \
-     name TEXT, checksum TEXT, applied_by TEXT, compatible_back_to BIGINT)";
 /// The columns added since the first release of the table, with their type on (SQLite,
 /// PostgreSQL).
 pub const ADDED_COLUMNS: [(&str, &str, &str); 4] = [

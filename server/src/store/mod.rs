@@ -11,9 +11,10 @@
 //! each request waits until the transaction holding its row is durable, but many requests
 //! share one fsync. See docs/decisions/002-group-commit.md.
 //!
-//! Beside this file: `sql.rs` (the statements both run word for word, docs/decisions/015),
-//! `migrations.rs`, `erasure.rs` (`ERASURE`) and `seed.rs` (`SeedPlan`); each file says what
-//! it holds.
+//! Beside this file: `sql/` (the statements both run word for word, those built at run
+//! time, and the `statements!` lists each backend file declares its own in,
+//! docs/decisions/015), `migrations.rs`, `erasure.rs` (`ERASURE`) and `seed.rs`
+//! (`SeedPlan`); each file says what it holds.
 
 mod assets;
 pub mod backend;

@@ -1,13 +1,14 @@
 //! The outboxes: lead notifications (`outbox`) and e-mails about submissions
 //! (`mail_outbox`), the items the worker leases from them and what operators and /metrics
-//! read of them. Both backends share these types and the SQL fragments that differ between
-//! the two outboxes.
+//! read of them. Both backends share these types, each outbox's statements (`Outbox::sql`,
+//! in `sql/shared.rs`) and the condition under which a notification may be sent.
 //!
 //! Several servers may deliver from one database (docs/decisions/019): a lease is set and
 //! judged by the database's clock, each claim gives the row a new token (its claim
 //! counter, `claim_token`), and an outcome is recorded only while the row still holds the
 //! token of the claim that sent it.
 
+use super::sql::{OUTBOX_LEADS, OUTBOX_MAIL, OutboxSql};
 use super::{Channel, LeadRecord, Mail};
 
 /// A notification that is due, leased to this worker for a while (from either outbox).
@@ -165,35 +166,11 @@ impl Outbox {
         }
     }
 
-    /// Its table and the column naming the record a row is about.
-    pub(super) fn table(self) -> (&'static str, &'static str) {
+    /// Its statements both backends run (`sql/shared.rs`).
+    pub(super) fn sql(self) -> &'static OutboxSql {
         match self {
-            Outbox::Leads => ("outbox", "lead_id"),
-            Outbox::Mail => ("mail_outbox", "submission_id"),
-        }
-    }
-
-    /// What its rows' `channel` is, as a column expression: the mail outbox sends e-mail only.
-    pub(super) fn channel(self) -> &'static str {
-        match self {
-            Outbox::Leads => "channel",
-            Outbox::Mail => "'email'",
-        }
-    }
-
-    /// The condition (on a row of its table, `status` the placeholder of the new status and
-    /// `claim` that of the claim's token) under which the outcome of a delivery is recorded:
-    /// only while the row still holds the token of the claim that sent it (a claim that
-    /// outlived its lease, taken over by another, records nothing), and only while it is
-    /// still pending: a lead's notification suppressed meanwhile stays suppressed (unless it
-    /// did go out: then it is delivered), one erased meanwhile is gone. A submission's e-mail
-    /// is never suppressed, and erasure deletes it.
-    pub(super) fn finishable(self, status: &str, claim: &str) -> String {
-        match self {
-            Outbox::Leads => {
-                format!("claim_token = {claim} AND (status = 'pending' OR ({status} = 'delivered' AND status = 'suppressed'))")
-            }
-            Outbox::Mail => format!("claim_token = {claim} AND status = 'pending'"),
+            Outbox::Leads => &OUTBOX_LEADS,
+            Outbox::Mail => &OUTBOX_MAIL,
         }
     }
 

@@ -2,10 +2,9 @@
 //! leads written straight into the tables in a few set-based statements, the same on both
 //! databases. The rows go through the tables' own triggers (the name index, the funnel's daily
 //! counts, the leads' delivery status), so they look to the console as leads the intake took.
-//! This is the one place that writes such rows: a migration that changes the tables changes
-//! this file, and the benches and the tests follow.
-
-use super::console::Dialect;
+//! This file and the statements `sql/built.rs` makes of a plan (`seed`) are the one place
+//! that writes such rows: a migration that changes the tables changes them, and the benches
+//! and the tests follow.
 
 /// The consent wording every seeded lead agreed to, and its hash (a fixed value, not the
 /// wording's real SHA-256: nothing checks it, and it tells seeded leads apart).
@@ -128,7 +127,7 @@ impl SeedPlan {
         None
     }
 
-    /// What the plan added, from the rows each of [`SeedPlan::statements`] changed, in order:
+    /// What the plan added, from the rows each of its statements (`sql::built::seed`) changed, in order:
     /// the leads' insert is the second, the notifications' the third.
     pub(super) fn seeded(&self, changed: &[u64]) -> Seeded {
         let count = |i: usize| changed.get(i).map_or(0, |&n| n as i64);
@@ -136,82 +135,5 @@ impl SeedPlan {
             leads: count(1),
             notifications: if self.notifications { count(2) } else { 0 },
         }
-    }
-
-    /// The statements that add the plan's rows, in order, for one transaction. The values
-    /// are written into the text: numbers, and names [`SeedPlan::problem`] has checked.
-    pub(super) fn statements(&self, dialect: Dialect) -> Vec<String> {
-        let pg = dialect == Dialect::Postgres;
-        let (n, newest, spacing, prefix) = (self.leads, self.newest_ms, self.spacing_ms, &self.id_prefix);
-        let case = |of: &str, names: &[&str]| {
-            let arms: String = names.iter().enumerate().map(|(k, s)| format!(" WHEN {k} THEN '{s}'")).collect();
-            format!("CASE {of}{arms} END")
-        };
-        let services: Vec<&str> = self.services.iter().map(String::as_str).collect();
-        let service = case(&format!("i % {}", services.len()), &services);
-        let name = format!(
-            "{} || ' ' || {}",
-            case("i % 20", &SEED_FIRST_NAMES),
-            case("(i / 20) % 50", &SEED_LAST_NAMES)
-        );
-        let text = |e: &str| if pg { format!("({e})::text") } else { format!("({e})") };
-        let (id, rows, consent) = if pg {
-            (
-                format!("'{prefix}-' || lpad(i::text, 8, '0')"),
-                format!("FROM generate_series(0::BIGINT, {}) AS i", n - 1),
-                "TRUE",
-            )
-        } else {
-            (format!("printf('{prefix}-%08d', i)"), "FROM k".to_string(), "1")
-        };
-        let with = if pg {
-            String::new()
-        } else {
-            format!("WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n}) ")
-        };
-        let source = format!(
-            "CASE WHEN i % 3 = 0 THEN 'google' WHEN i % 7 = 0 THEN 'facebook' WHEN i % 11 = 0 THEN 'newsletter-' || {} END",
-            text("i % 40")
-        );
-        let mut statements = vec![
-            format!(
-                "INSERT INTO consent_texts (sha256, text, first_seen_ms) VALUES ('{SEED_CONSENT_SHA256}', '{SEED_CONSENT_TEXT}', 0) \
-                 ON CONFLICT DO NOTHING"
-            ),
-            format!(
-                "{with}INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-                 delivery_status, utm_source) \
-                 SELECT {id}, {newest} - i * {spacing}, {service}, {name}, '+1412' || {phone}, '15213', {consent}, \
-                 '{SEED_CONSENT_SHA256}', CASE WHEN i % {SEED_SUPPRESSED_EVERY} = 0 THEN 'suppressed' ELSE 'pending' END, {source} {rows}",
-                phone = text("2000000 + i"),
-            ),
-        ];
-        if self.notifications {
-            // The lead's number, from its arrival (the id's digits would need a dialect each).
-            let i = format!("(({newest} - received_at_ms) / {})", spacing.max(1));
-            let took = format!("CASE WHEN {i} % 10 = 0 THEN 60000 + ({i} * 7919) % 600000 ELSE 1000 + ({i} * 7919) % 20000 END");
-            let failed = format!("{i} % {SEED_FAILED_EVERY} = 0");
-            // Written done rather than pending-then-delivered: the outbox's status trigger
-            // looks the lead's rows up by status, and a million pending rows at once make that
-            // walk them all for each row.
-            let chosen =
-                format!("id LIKE '{prefix}-%' AND delivery_status = 'pending' AND NOT ({i} % {SEED_PENDING_EVERY} = 0 AND NOT {failed})");
-            statements.push(format!(
-                "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms, delivered_ms, last_error) \
-                 SELECT id, 'email', CASE WHEN {failed} THEN 'failed' ELSE 'delivered' END, 1, received_at_ms, received_at_ms, \
-                 CASE WHEN {failed} THEN NULL ELSE received_at_ms + {took} END, \
-                 CASE WHEN {failed} THEN 'connection refused' END FROM leads WHERE {chosen}"
-            ));
-            statements.push(format!(
-                "INSERT INTO delivery_attempts (outbox_id, lead_id, channel, at_ms, outcome, error) \
-                 SELECT id, lead_id, channel, COALESCE(delivered_ms, created_ms + 1000), \
-                 CASE status WHEN 'failed' THEN 'failed' ELSE 'delivered' END, last_error \
-                 FROM outbox WHERE lead_id LIKE '{prefix}-%' AND channel = 'email' AND status IN ('delivered', 'failed')"
-            ));
-            statements.push(format!(
-                "UPDATE leads SET delivery_status = CASE WHEN {failed} THEN 'failed' ELSE 'delivered' END WHERE {chosen}"
-            ));
-        }
-        statements
     }
 }

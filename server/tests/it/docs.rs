@@ -1,6 +1,6 @@
 //! The repository's documents cannot drift from the code: the module map in
 //! docs/architecture.md ("Module map") matches the crate's `crate::` imports and keeps each
-//! row to a line, every comment or document cites only files and headings the repository
+//! row to a line, no two source files import each other, every comment or document cites only files and headings the repository
 //! has, a "`name` in `path`" pointer names a file that holds the name, and the README stays
 //! short enough to read in five minutes.
 
@@ -237,6 +237,212 @@ fn the_module_map_matches_the_crates_imports() {
         }
     }
     assert!(pairs.is_empty(), "modules that import each other: {pairs:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// File circles
+
+/// Every source file of the crate by its module path (`store/postgres/writer.rs`:
+/// `["store", "postgres", "writer"]`; a `mod.rs` is its folder's module), with its path.
+fn source_files() -> BTreeMap<Vec<String>, PathBuf> {
+    let src = repo().join("server/src");
+    let mut files = Vec::new();
+    files_under(&src, &mut files);
+    files
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|f| {
+            let relative = f.strip_prefix(&src).ok()?.with_extension("");
+            let mut module: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            if module.last().is_some_and(|m| m == "mod") {
+                module.pop();
+            }
+            // The binary's files (`main.rs`, `bin/`) are their own crates' roots.
+            if module.first().is_some_and(|m| m == "main" || m == "bin" || m == "lib") {
+                return None;
+            }
+            Some((module, f))
+        })
+        .collect()
+}
+
+/// The `crate::` and `super::` paths of a Rust text, each as the module path it names
+/// (`super::` resolved against `module`, the text's own), grouped uses expanded
+/// (`crate::store::{sql, backend::Leads}`: `store::sql` and `store::backend::Leads`). Line
+/// comments and the unit tests (`#[cfg(test)] mod tests`, to the end) are left out.
+fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    let code: String = text
+        .lines()
+        .map(|l| match l.find("//") {
+            Some(at) if !l[..at].contains('"') => &l[..at],
+            _ => l,
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let chars: Vec<char> = code.chars().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_word = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_' || chars[i - 1] == ':');
+        let rest: String = chars[i..chars.len().min(i + 7)].iter().collect();
+        if starts_word && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+            // `super` is the module's parent (a `mod.rs` too: its module is its folder's),
+            // and each further `super::` one more up.
+            let mut base: Vec<String> = Vec::new();
+            let mut at = i;
+            if rest.starts_with("crate::") {
+                at += "crate::".len();
+            } else {
+                base = module.to_vec();
+                while chars[at..].starts_with(&['s', 'u', 'p', 'e', 'r', ':', ':']) {
+                    base.pop();
+                    at += "super::".len();
+                }
+            }
+            let (paths, end) = read_tree(&chars, at);
+            for p in paths {
+                let mut full = base.clone();
+                full.extend(p);
+                found.push(full);
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// The paths of a use tree starting at `at` (`a::b`, `a::{b, c::d}`, `{a, b}`), and where
+/// it ends.
+fn read_tree(chars: &[char], mut at: usize) -> (Vec<Vec<String>>, usize) {
+    let mut prefix: Vec<String> = Vec::new();
+    loop {
+        let word: String = chars[at..].iter().take_while(|c| c.is_alphanumeric() || **c == '_').collect();
+        if !word.is_empty() {
+            at += word.chars().count();
+            prefix.push(word);
+            if chars[at..].starts_with(&[':', ':']) {
+                at += 2;
+                continue;
+            }
+            return (vec![prefix], at);
+        }
+        if chars.get(at) == Some(&'{') {
+            at += 1;
+            let mut paths = Vec::new();
+            loop {
+                while chars.get(at).is_some_and(|c| c.is_whitespace() || *c == ',') {
+                    at += 1;
+                }
+                match chars.get(at) {
+                    None => return (paths, at),
+                    Some('}') => return (paths, at + 1),
+                    _ => {}
+                }
+                let (inner, end) = read_tree(chars, at);
+                for p in inner {
+                    let mut full = prefix.clone();
+                    full.extend(p);
+                    paths.push(full);
+                }
+                // Skip what ends the item (` as x`, `*`) up to its comma or the brace.
+                at = end;
+                while chars.get(at).is_some_and(|c| *c != ',' && *c != '}') {
+                    at += 1;
+                }
+            }
+        }
+        // `crate::*`, or nothing a path can continue with.
+        return (vec![prefix], at);
+    }
+}
+
+/// The source file a module path lands in: the longest prefix that is a file's module.
+fn resolve<'a>(path: &[String], files: &'a BTreeMap<Vec<String>, PathBuf>) -> Option<&'a Vec<String>> {
+    (1..=path.len()).rev().find_map(|n| files.get_key_value(&path[..n]).map(|(k, _)| k))
+}
+
+/// Pairs of source files that import each other, a folder's `mod.rs` and the files under it
+/// aside (a parent declares and re-exports its children, which may use what it holds).
+fn file_circles(files: &BTreeMap<Vec<String>, PathBuf>, texts: &BTreeMap<Vec<String>, String>) -> Vec<(String, String)> {
+    let mut edges: BTreeMap<&Vec<String>, BTreeSet<&Vec<String>>> = BTreeMap::new();
+    for module in files.keys() {
+        let Some(text) = texts.get(module) else { continue };
+        let targets = named_paths(text, module)
+            .iter()
+            .filter_map(|p| resolve(p, files))
+            .filter(|t| *t != module)
+            .collect();
+        edges.insert(module, targets);
+    }
+    let mut pairs = Vec::new();
+    for (a, targets) in &edges {
+        for b in targets {
+            let related = a.starts_with(b) || b.starts_with(a);
+            if a < b && !related && edges.get(b).is_some_and(|t| t.contains(a)) {
+                pairs.push((a.join("::"), b.join("::")));
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn no_two_source_files_import_each_other() {
+    let files = source_files();
+    let texts = files.iter().map(|(m, path)| (m.clone(), read(path))).collect();
+    let pairs = file_circles(&files, &texts);
+    assert!(
+        pairs.is_empty(),
+        "source files that import each other (move what both need into a file of its own that imports neither): {pairs:?}"
+    );
+}
+
+#[test]
+fn file_imports_are_resolved_through_crate_super_and_groups() {
+    let module = |m: &str| m.split("::").map(str::to_string).collect::<Vec<_>>();
+    let mut files = BTreeMap::new();
+    for m in [
+        "store",
+        "store::postgres",
+        "store::postgres::writer",
+        "store::postgres::queue",
+        "store::postgres::leads",
+        "store::sql",
+        "pages::renderer",
+    ] {
+        files.insert(module(m), PathBuf::new());
+    }
+    let texts: BTreeMap<Vec<String>, String> = [
+        (
+            "store::postgres::writer",
+            "use super::queue::{Op, Queued};\nuse crate::store::{sql, Channel};\n// super::leads",
+        ),
+        (
+            "store::postgres::queue",
+            "use super::super::sql::X;\nfn f() { super::writer::start() }",
+        ),
+        (
+            "store::postgres::leads",
+            "use super::{PgStore, writer::Op};\n#[cfg(test)]\nmod tests { use super::queue; }",
+        ),
+        ("store::postgres", "mod writer;\nuse crate::pages::renderer as r;"),
+    ]
+    .into_iter()
+    .map(|(m, t)| (module(m), t.to_string()))
+    .collect();
+    let paths = named_paths(&texts[&module("store::postgres::queue")], &module("store::postgres::queue"));
+    assert_eq!(paths, [module("store::sql::X"), module("store::postgres::writer::start")]);
+    let grouped = named_paths(&texts[&module("store::postgres::leads")], &module("store::postgres::leads"));
+    assert_eq!(grouped, [module("store::postgres::PgStore"), module("store::postgres::writer::Op")]);
+    // writer and queue name each other; leads names writer only; the folder's mod.rs is
+    // related to everything under it.
+    assert_eq!(
+        file_circles(&files, &texts),
+        [("store::postgres::queue".to_string(), "store::postgres::writer".to_string())]
+    );
 }
 
 /// A module map row fits on a line: the details belong in the module's own `//!` comment.

@@ -20,19 +20,51 @@ use serde::Serialize;
 #[cfg(test)]
 use ts_rs::TS;
 
-/// The console's sections, as its navigation lists them.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[cfg_attr(test, derive(TS))]
-#[serde(rename_all = "kebab-case")]
-pub enum AdminSection {
-    Funnel,
-    Leads,
-    AccountRequests,
-    Applications,
-    Suppressions,
-    DataRequests,
-    Health,
-    Audit,
+/// Declares `AdminSection` from one list: each section of the console's navigation with
+/// its label and the address its link opens, in the order the navigation shows them.
+/// `make types` writes the client's list from it (`SECTIONS` in
+/// `client/features/admin/sections.gen.ts`), and a test checks each address is a page
+/// route of the console.
+macro_rules! admin_sections {
+    ($($variant:ident = $label:tt at $path:tt,)*) => {
+        /// The console's sections, as its navigation lists them.
+        #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+        #[cfg_attr(test, derive(TS))]
+        #[serde(rename_all = "kebab-case")]
+        pub enum AdminSection {
+            $($variant,)*
+        }
+
+        impl AdminSection {
+            /// Every section, in the navigation's order.
+            pub const ALL: &[AdminSection] = &[$(AdminSection::$variant),*];
+
+            /// What its link in the navigation says.
+            pub fn label(self) -> &'static str {
+                match self {
+                    $(AdminSection::$variant => $label,)*
+                }
+            }
+
+            /// The page its link opens.
+            pub fn path(self) -> &'static str {
+                match self {
+                    $(AdminSection::$variant => $path,)*
+                }
+            }
+        }
+    };
+}
+
+admin_sections! {
+    Funnel = "Funnel" at "/admin",
+    Leads = "Leads" at "/admin/leads",
+    AccountRequests = "Account requests" at "/admin/account-requests",
+    Applications = "Applications" at "/admin/applications",
+    Suppressions = "Do not call" at "/admin/suppressions",
+    DataRequests = "Data requests" at "/admin/data-requests",
+    Health = "Health" at "/admin/health",
+    Audit = "Audit log" at "/admin/audit",
 }
 
 /// What every console page shows around its content: who is signed in, and the token

@@ -5,35 +5,37 @@ use async_trait::async_trait;
 use tokio_postgres::Client;
 
 use super::PgStore;
+use crate::store::StoreError;
 use crate::store::assets::{AssetRelease, RecordedAsset};
 use crate::store::backend::Assets;
-use crate::store::{StoreError, sql};
+use crate::store::sql::{self, statements};
 
-/// Marks release `$1` started now (never earlier than it was) with version `$2`; a row when
-/// it is recorded.
-const RESTART: &str = concat!(
-    "UPDATE asset_releases SET started_ms = GREATEST(started_ms, ",
-    db_now_ms!(),
-    "), version = $2 WHERE release = $1 RETURNING 1"
-);
-
-/// Release `$1` of version `$2`, first started now, with its files (`$3`…`$6`: paths,
-/// types, bodies, gzipped bodies).
-const RECORD: &str = concat!(
-    "WITH r AS (
-     INSERT INTO asset_releases (release, version, first_ms, started_ms)
-     VALUES ($1, $2, ",
-    db_now_ms!(),
-    ", ",
-    db_now_ms!(),
-    ")
-     ON CONFLICT (release) DO UPDATE SET started_ms = EXCLUDED.started_ms
-     RETURNING release)
-     INSERT INTO assets (release, path, content_type, body, gzip)
-     SELECT r.release, f.path, f.content_type, f.body, f.gzip
-     FROM r, unnest($3::text[], $4::text[], $5::bytea[], $6::bytea[]) AS f(path, content_type, body, gzip)
-     ON CONFLICT (release, path) DO NOTHING"
-);
+statements! {
+    /// Marks release `$1` started now (never earlier than it was) with version `$2`; a row when
+    /// it is recorded.
+    RESTART = concat!(
+        "UPDATE asset_releases SET started_ms = GREATEST(started_ms, ",
+        db_now_ms!(),
+        "), version = $2 WHERE release = $1 RETURNING 1"
+    );
+    /// Release `$1` of version `$2`, first started now, with its files (`$3`…`$6`: paths,
+    /// types, bodies, gzipped bodies).
+    RECORD = concat!(
+        "WITH r AS (
+         INSERT INTO asset_releases (release, version, first_ms, started_ms)
+         VALUES ($1, $2, ",
+        db_now_ms!(),
+        ", ",
+        db_now_ms!(),
+        ")
+         ON CONFLICT (release) DO UPDATE SET started_ms = EXCLUDED.started_ms
+         RETURNING release)
+         INSERT INTO assets (release, path, content_type, body, gzip)
+         SELECT r.release, f.path, f.content_type, f.body, f.gzip
+         FROM r, unnest($3::text[], $4::text[], $5::bytea[], $6::bytea[]) AS f(path, content_type, body, gzip)
+         ON CONFLICT (release, path) DO NOTHING"
+    );
+}
 
 #[async_trait]
 impl Assets for PgStore {

@@ -7,14 +7,64 @@ use tokio_postgres::types::ToSql;
 use super::PgStore;
 use super::submissions::submission_from_row;
 use crate::store::backend::{Console, Leads};
-use crate::store::console::{
-    AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, NameRoute, Param, RetryOutcome, lead_where,
-    pg_name_query, retry_audit,
-};
-use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
-use crate::store::sql::{self, AUDIT_INSERT_INTO, SUBMISSION_COLUMNS};
+use crate::store::console::{AttemptRecord, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome, retry_audit};
+use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+use crate::store::sql::built::{self, NameRoute, Param};
+use crate::store::sql::{self, AUDIT_INSERT_INTO, Dialect, SUBMISSION_COLUMNS, statements};
 use crate::store::suppressions::{Listed, Suppression};
 use crate::store::{NewAudit, StoreError};
+
+statements! {
+    /// One statement: the notification `$1` of the lead `$2` is locked, then checked (erased,
+    /// on the list now, failed) and changed at `$3` with its audit line (staff `$4`, action
+    /// `$5`, target `$6`, address `$7`, detail `$8`, or `$9` when it was suppressed).
+    RETRY_DELIVERY = "WITH t AS (SELECT o.id, o.status, l.erased_ms IS NOT NULL AS erased, \
+         EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) AS listed \
+         FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.id = $1 AND o.lead_id = $2 FOR UPDATE OF o), \
+         u AS (UPDATE outbox SET status = CASE WHEN t.listed THEN 'suppressed' ELSE 'pending' END, \
+         next_attempt_ms = CASE WHEN t.listed THEN next_attempt_ms ELSE $3 END, \
+         retry_from_ms = CASE WHEN t.listed THEN retry_from_ms ELSE $3 END, locked_until_ms = 0 \
+         FROM t WHERE outbox.id = t.id AND t.status = 'failed' AND NOT t.erased RETURNING outbox.status), \
+         a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
+         SELECT $3, $4, $5, $6, $7, CASE WHEN u.status = 'suppressed' THEN $9 ELSE $8 END FROM u RETURNING 1) \
+         SELECT (SELECT status FROM t), (SELECT erased_ms IS NOT NULL FROM leads WHERE id = $2), (SELECT status FROM u), \
+         (SELECT COUNT(*) FROM a)";
+    /// The do-not-call list (only the number `$1`, when given) below the cursor (`$2`, `$3`),
+    /// newest first, `$4` rows.
+    SUPPRESSIONS = "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
+         WHERE ($1::TEXT IS NULL OR p.phone_e164 = $1) AND ($2::BIGINT IS NULL OR (p.added_ms, p.phone_e164) < ($2, $3::TEXT)) \
+         ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT $4";
+    /// One statement: the number `$1` listed (for the reason `$2`, at `$3`, by staff `$4`),
+    /// audited when new (action `$5`, target `$6`, address `$7`, detail `$8`), and its leads'
+    /// undelivered notifications suppressed (rows another server is claiming are waited
+    /// for, then marked).
+    SUPPRESS = built format!(
+        "WITH p AS (INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (phone_e164) DO NOTHING RETURNING 1), \
+         a AS ({AUDIT_INSERT_INTO} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1), \
+         o AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
+         AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = $1) RETURNING 1) \
+         SELECT (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM o)"
+    );
+    /// The number `$1` off the list, audited at `$2` when it was on it.
+    UNSUPPRESS = built format!(
+        "WITH p AS (DELETE FROM suppressions WHERE phone_e164 = $1 RETURNING 1), \
+         a AS ({AUDIT_INSERT_INTO} SELECT $2, $3, $4, $5, $6, $7 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
+    );
+    /// The leads of the phone `$1`, newest first, `$2` of them.
+    PERSON_LEADS = "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 \
+         ORDER BY received_at_ms DESC, id DESC LIMIT $2";
+    /// The submissions of the phone `$1` or the e-mail `$2`, newest first, `$3` of them.
+    PERSON_SUBMISSIONS = built format!(
+        "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) \
+         ORDER BY received_at_ms DESC, id DESC LIMIT $3"
+    );
+    /// Locks the notifications of the phone `$1`'s leads not erased yet.
+    LOCK_PERSON_NOTIFICATIONS = "SELECT 1 FROM outbox WHERE lead_id IN \
+         (SELECT id FROM leads WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL) FOR UPDATE";
+    /// `sql::built::postgres_erasure`, made once.
+    ERASE_PERSON = built built::postgres_erasure();
+}
 
 /// How many of the newest leads (of the other filters) a name search tests first.
 const NAME_WALK: usize = 5000;
@@ -31,29 +81,15 @@ impl Console for PgStore {
     /// all of it: 1.5–2.5 s with 1M leads).
     async fn list_leads(&self, filter: &LeadFilter, limit: usize) -> Result<Vec<LeadRow>, StoreError> {
         if filter.name_words.is_empty() || limit > NAME_WALK_PAGE {
-            let (clause, params) = lead_where(filter, Dialect::Postgres, NameRoute::ByIndex);
-            let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
+            let (sql, params) = built::lead_list(filter, Dialect::Postgres, NameRoute::ByIndex, limit);
             return self.list_query(&sql, params).await;
         }
-        let others = LeadFilter {
-            name_words: Vec::new(),
-            ..filter.clone()
-        };
-        let (clause, mut params) = lead_where(&others, Dialect::Postgres, NameRoute::ByIndex);
-        params.push(Param::Text(pg_name_query(&filter.name_words)));
-        let sql = format!(
-            "SELECT {LEAD_ROW_COLUMNS} FROM (SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} \
-             ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {NAME_WALK}) l \
-             WHERE to_tsvector('simple', l.full_name) @@ to_tsquery('simple', ${}) \
-             ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}",
-            params.len()
-        );
+        let (sql, params) = built::lead_list_name_walk(filter, NAME_WALK, limit);
         let rows = self.list_query(&sql, params).await?;
         if rows.len() == limit {
             return Ok(rows);
         }
-        let (clause, params) = lead_where(filter, Dialect::Postgres, NameRoute::ByIndex);
-        let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms + 0 DESC, l.id DESC LIMIT {limit}");
+        let (sql, params) = built::lead_list_by_name_index(filter, limit);
         self.list_query(&sql, params).await
     }
 
@@ -105,17 +141,7 @@ impl Console for PgStore {
             .client()
             .await?
             .query_one(
-                "WITH t AS (SELECT o.id, o.status, l.erased_ms IS NOT NULL AS erased, \
-                 EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) AS listed \
-                 FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.id = $1 AND o.lead_id = $2 FOR UPDATE OF o), \
-                 u AS (UPDATE outbox SET status = CASE WHEN t.listed THEN 'suppressed' ELSE 'pending' END, \
-                 next_attempt_ms = CASE WHEN t.listed THEN next_attempt_ms ELSE $3 END, \
-                 retry_from_ms = CASE WHEN t.listed THEN retry_from_ms ELSE $3 END, locked_until_ms = 0 \
-                 FROM t WHERE outbox.id = t.id AND t.status = 'failed' AND NOT t.erased RETURNING outbox.status), \
-                 a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
-                 SELECT $3, $4, $5, $6, $7, CASE WHEN u.status = 'suppressed' THEN $9 ELSE $8 END FROM u RETURNING 1) \
-                 SELECT (SELECT status FROM t), (SELECT erased_ms IS NOT NULL FROM leads WHERE id = $2), (SELECT status FROM u), \
-                 (SELECT COUNT(*) FROM a)",
+                RETRY_DELIVERY,
                 &[
                     &outbox_id,
                     &lead_id,
@@ -145,12 +171,7 @@ impl Console for PgStore {
         let rows = self
             .client()
             .await?
-            .query(
-                "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
-                 WHERE ($1::TEXT IS NULL OR p.phone_e164 = $1) AND ($2::BIGINT IS NULL OR (p.added_ms, p.phone_e164) < ($2, $3::TEXT)) \
-                 ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT $4",
-                &[&phone, &before_ms, &before_phone, &(limit as i64)],
-            )
+            .query(SUPPRESSIONS, &[&phone, &before_ms, &before_phone, &(limit as i64)])
             .await?;
         Ok(rows
             .iter()
@@ -170,14 +191,7 @@ impl Console for PgStore {
             .client()
             .await?
             .query_one(
-                &format!(
-                    "WITH p AS (INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (phone_e164) DO NOTHING RETURNING 1), \
-                     a AS ({AUDIT_INSERT_INTO} SELECT $3, $4, $5, $6, $7, $8 FROM p RETURNING 1), \
-                     o AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
-                     AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = $1) RETURNING 1) \
-                     SELECT (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM o)"
-                ),
+                SUPPRESS.as_str(),
                 &[&phone, &reason, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
             )
             .await?;
@@ -192,10 +206,7 @@ impl Console for PgStore {
             .client()
             .await?
             .query_one(
-                &format!(
-                    "WITH p AS (DELETE FROM suppressions WHERE phone_e164 = $1 RETURNING 1), \
-                     a AS ({AUDIT_INSERT_INTO} SELECT $2, $3, $4, $5, $6, $7 FROM p RETURNING 1) SELECT COUNT(*) FROM a"
-                ),
+                UNSUPPRESS.as_str(),
                 &[&phone, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
             )
             .await?;
@@ -207,11 +218,7 @@ impl Console for PgStore {
         let (phone, email) = (person.phone(), person.email());
         let client = self.client().await?;
         let leads = client
-            .query(
-                "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 \
-                 ORDER BY received_at_ms DESC, id DESC LIMIT $2",
-                &[&phone, &(PERSON_LIMIT as i64)],
-            )
+            .query(PERSON_LEADS, &[&phone, &(PERSON_LIMIT as i64)])
             .await?
             .iter()
             .map(|r| PersonLead {
@@ -223,13 +230,7 @@ impl Console for PgStore {
             })
             .collect();
         let submissions = client
-            .query(
-                &format!(
-                    "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) \
-                     ORDER BY received_at_ms DESC, id DESC LIMIT $3"
-                ),
-                &[&phone, &email, &(PERSON_LIMIT as i64)],
-            )
+            .query(PERSON_SUBMISSIONS.as_str(), &[&phone, &email, &(PERSON_LIMIT as i64)])
             .await?
             .iter()
             .map(submission_from_row)
@@ -241,58 +242,15 @@ impl Console for PgStore {
     /// the submissions (their e-mails go by cascade), and an audit line per record.
     async fn erase_person(&self, person: &Person, a: NewAudit, now_ms: i64) -> Result<Erased, StoreError> {
         let (phone, email) = (person.phone(), person.email());
-        let mut ctes = vec![format!(
-            "l AS (UPDATE leads SET {}, erased_ms = $3::BIGINT WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL RETURNING id)",
-            erase_lead_set()
-        )];
-        // Each sub-statement sees the rows as they were before the statement, so the rows
-        // deleted and the rows cleared must not overlap.
-        for (n, (t, key)) in lead_tables().enumerate() {
-            let keep = match t.deleted_rows {
-                Some(rows) => {
-                    ctes.push(format!(
-                        "d{n} AS (DELETE FROM {} WHERE {key} IN (SELECT id FROM l) AND {rows} RETURNING 1)",
-                        t.table
-                    ));
-                    format!(" AND NOT ({rows})")
-                }
-                None => String::new(),
-            };
-            let set = t.clear_set();
-            if !set.is_empty() {
-                ctes.push(format!(
-                    "c{n} AS (UPDATE {} SET {set} WHERE {key} IN (SELECT id FROM l){keep} RETURNING 1)",
-                    t.table
-                ));
-            }
-        }
-        ctes.push(
-            "s AS (DELETE FROM submissions WHERE ($1::TEXT IS NOT NULL AND phone = $1) OR ($2::TEXT IS NOT NULL AND email = $2) RETURNING id)"
-                .into(),
-        );
-        ctes.push(
-            "a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) \
-             SELECT $3::BIGINT, $4::BIGINT, 'erase', 'lead:' || id, $5::TEXT, $6::TEXT FROM l UNION ALL \
-             SELECT $3::BIGINT, $4::BIGINT, 'delete', 'submission:' || id, $5::TEXT, $6::TEXT FROM s RETURNING 1)"
-                .into(),
-        );
-        let sql = format!(
-            "WITH {} SELECT (SELECT COUNT(*) FROM l), (SELECT COUNT(*) FROM s), (SELECT COUNT(*) FROM a)",
-            ctes.join(", ")
-        );
         // First lock the person's notifications: a delivery outcome being recorded meanwhile
         // (whose trigger writes a delivery attempt, with its error) commits before the erasure
         // reads anything, so the erasure's statement sees that attempt and clears it; one
         // recorded after finds its notification gone and records nothing.
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
-        tx.execute(
-            "SELECT 1 FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE $1::TEXT IS NOT NULL AND phone_e164 = $1 AND erased_ms IS NULL) FOR UPDATE",
-            &[&phone],
-        )
-        .await?;
+        tx.execute(LOCK_PERSON_NOTIFICATIONS, &[&phone]).await?;
         let row = tx
-            .query_one(&sql, &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
+            .query_one(ERASE_PERSON.as_str(), &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
             .await?;
         tx.commit().await?;
         Ok(Erased {

@@ -4,29 +4,60 @@ use async_trait::async_trait;
 use tokio_postgres::{Client, IsolationLevel};
 
 use super::PgStore;
+use crate::store::StoreError;
 use crate::store::backend::Funnel;
-use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
-use crate::store::{StoreError, sql};
+use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SlowDelivery, ZoneOffsets};
+use crate::store::sql::{self, SLOWEST_COLUMNS, statements};
 
-/// The counts of every lead, service rows then source rows, with each lead's day in the
-/// `business_zone` the statement sees: what a recount adds from its snapshot, and what
-/// `site copy-store` writes on the copy (the same steps as the triggers, migration 0013).
-const COUNT_LEADS: &str = "WITH l AS (
-        SELECT (l.received_at_ms + COALESCE(z.offset_ms, 0)) / 86400000 AS day, l.id, l.received_at_ms, l.service_slug,
-               l.delivery_status, l.erased_ms, lead_source(l.utm_source, l.referrer, l.page_url, l.erased_ms) AS source
-        FROM leads l LEFT JOIN LATERAL (
-            SELECT offset_ms FROM business_zone WHERE from_ms <= l.received_at_ms ORDER BY from_ms DESC LIMIT 1) z ON TRUE)
-     SELECT day, 'service', service_slug, COUNT(*), COUNT(*) FILTER (WHERE delivery_status = 'delivered'),
-            COUNT(*) FILTER (WHERE delivery_status = 'delivered' AND lead_is_fast(id, received_at_ms)),
-            COUNT(*) FILTER (WHERE delivery_status = 'suppressed'), COUNT(erased_ms)
-     FROM l GROUP BY day, service_slug
-     UNION ALL
-     SELECT day, 'source', source, COUNT(*), 0, 0, 0, 0 FROM l GROUP BY day, source";
-
-/// How long a step of the recount that locks `lead_days` waits for the lock before giving up
-/// (and the recount with it, to be done again at the jobs' next round): a lead's insert that
-/// comes meanwhile waits behind that step, so never long.
-const LOCK_WAIT: &str = "SET LOCAL lock_timeout = '500ms'";
+statements! {
+    /// The counts of every lead, service rows then source rows, with each lead's day in the
+    /// `business_zone` the statement sees: what a recount adds from its snapshot, and what
+    /// `site copy-store` writes on the copy (the same steps as the triggers, migration 0013).
+    COUNT_LEADS = "WITH l AS (
+            SELECT (l.received_at_ms + COALESCE(z.offset_ms, 0)) / 86400000 AS day, l.id, l.received_at_ms, l.service_slug,
+                   l.delivery_status, l.erased_ms, lead_source(l.utm_source, l.referrer, l.page_url, l.erased_ms) AS source
+            FROM leads l LEFT JOIN LATERAL (
+                SELECT offset_ms FROM business_zone WHERE from_ms <= l.received_at_ms ORDER BY from_ms DESC LIMIT 1) z ON TRUE)
+         SELECT day, 'service', service_slug, COUNT(*), COUNT(*) FILTER (WHERE delivery_status = 'delivered'),
+                COUNT(*) FILTER (WHERE delivery_status = 'delivered' AND lead_is_fast(id, received_at_ms)),
+                COUNT(*) FILTER (WHERE delivery_status = 'suppressed'), COUNT(erased_ms)
+         FROM l GROUP BY day, service_slug
+         UNION ALL
+         SELECT day, 'source', source, COUNT(*), 0, 0, 0, 0 FROM l GROUP BY day, source";
+    /// `COUNT_LEADS` written into `lead_days` (`count_lead_days`).
+    WRITE_LEAD_DAYS = built format!("INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased) {COUNT_LEADS}");
+    /// Every recount due or under way, gone.
+    CLEAR_RECOUNT = "DELETE FROM funnel_recount";
+    /// The statement that may write `business_zone` (migration 0013).
+    AS_RECOUNT = "SET LOCAL site.funnel_recount = 'on'";
+    /// The zone `$3` with its offsets from each of `$1` (`$2`).
+    INSERT_ZONE = "INSERT INTO business_zone (from_ms, offset_ms, zone) SELECT f, o, $3 FROM unnest($1::BIGINT[], $2::BIGINT[]) AS z(f, o)";
+    /// A recount due for the reason `$1`, its token cleared (a recount under way elsewhere
+    /// adds nothing).
+    RECOUNT_DUE = concat!(
+        "INSERT INTO funnel_recount (id, reason, asked_ms) VALUES (1, $1, ",
+        db_now_ms!(),
+        ") ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, token = NULL"
+    );
+    /// How long a step of the recount that locks `lead_days` waits for the lock before giving
+    /// up (and the recount with it, to be done again at the jobs' next round): a lead's insert
+    /// that comes meanwhile waits behind that step, so never long. Then the lock.
+    LOCK_COUNTS = "SET LOCAL lock_timeout = '500ms'; LOCK TABLE lead_days, funnel_recount IN EXCLUSIVE MODE";
+    /// The recount taken by the token `$1`, if none has it.
+    TAKE_RECOUNT = "UPDATE funnel_recount SET token = $1 WHERE id = 1 AND token IS NULL";
+    /// Adds a recount's counts, one array per column.
+    ADD_COUNTS = "INSERT INTO lead_days AS d (day, kind, key, leads, delivered, fast, suppressed, erased) \
+         SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[], $4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BIGINT[], $8::BIGINT[]) \
+         ON CONFLICT (day, kind, key) DO UPDATE SET leads = d.leads + excluded.leads, delivered = d.delivered + excluded.delivered, \
+         fast = d.fast + excluded.fast, suppressed = d.suppressed + excluded.suppressed, erased = d.erased + excluded.erased";
+    /// The slowest `$2` deliveries of notifications created since `$1`: walks the index of
+    /// delivery times from the slowest down, skipping older rows.
+    SLOWEST = built format!(
+        "SELECT {SLOWEST_COLUMNS} FROM outbox o JOIN leads l ON l.id = o.lead_id \
+         WHERE o.status = 'delivered' AND o.created_ms >= $1 \
+         ORDER BY o.delivered_ms - o.created_ms DESC, o.id DESC LIMIT $2"
+    );
+}
 
 /// The snapshot's counts added to `lead_days` at a time, each in a transaction of its own.
 const MERGE_ROWS: usize = 5000;
@@ -35,14 +66,9 @@ const MERGE_ROWS: usize = 5000;
 /// triggers on): from its leads, in the zone it holds. The rows written.
 pub async fn count_lead_days(client: &mut Client) -> Result<u64, StoreError> {
     let tx = client.transaction().await?;
-    tx.execute("DELETE FROM lead_days", &[]).await?;
-    let rows = tx
-        .execute(
-            &format!("INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased) {COUNT_LEADS}"),
-            &[],
-        )
-        .await?;
-    tx.execute("DELETE FROM funnel_recount", &[]).await?;
+    tx.execute(sql::CLEAR_LEAD_DAYS.pg, &[]).await?;
+    let rows = tx.execute(WRITE_LEAD_DAYS.as_str(), &[]).await?;
+    tx.execute(CLEAR_RECOUNT, &[]).await?;
     tx.commit().await?;
     Ok(rows)
 }
@@ -90,7 +116,7 @@ impl Funnel for PgStore {
         let recount = self
             .client()
             .await?
-            .query_opt("SELECT reason FROM funnel_recount WHERE id = 1", &[])
+            .query_opt(sql::FUNNEL_RECOUNT_DUE.pg, &[])
             .await?
             .map(|r| r.get(0));
         Ok(FunnelState { zone, recount })
@@ -105,22 +131,10 @@ impl Funnel for PgStore {
         // (migration 0013). A recount under way elsewhere loses its token: it adds nothing.
         let (from, offset): (Vec<i64>, Vec<i64>) = zone.offsets.iter().copied().unzip();
         let tx = client.transaction().await?;
-        tx.batch_execute("SET LOCAL site.funnel_recount = 'on'").await?;
-        tx.execute("DELETE FROM business_zone", &[]).await?;
-        tx.execute(
-            "INSERT INTO business_zone (from_ms, offset_ms, zone) SELECT f, o, $3 FROM unnest($1::BIGINT[], $2::BIGINT[]) AS z(f, o)",
-            &[&from, &offset, &zone.zone],
-        )
-        .await?;
-        tx.execute(
-            concat!(
-                "INSERT INTO funnel_recount (id, reason, asked_ms) VALUES (1, $1, ",
-                db_now_ms!(),
-                ") ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, token = NULL"
-            ),
-            &[&reason],
-        )
-        .await?;
+        tx.batch_execute(AS_RECOUNT).await?;
+        tx.execute(sql::CLEAR_BUSINESS_ZONE.pg, &[]).await?;
+        tx.execute(INSERT_ZONE, &[&from, &offset, &zone.zone]).await?;
+        tx.execute(RECOUNT_DUE, &[&reason]).await?;
         tx.commit().await?;
 
         // 2. The cut: lead_days emptied while no writer is between its change and its count
@@ -128,14 +142,9 @@ impl Funnel for PgStore {
         // change committed before is in the snapshot; every later one is counted by the
         // triggers into the emptied table, in the zone just written.
         let cut = client.transaction().await?;
-        cut.batch_execute(&format!("{LOCK_WAIT}; LOCK TABLE lead_days, funnel_recount IN EXCLUSIVE MODE"))
-            .await?;
-        cut.execute("DELETE FROM lead_days", &[]).await?;
-        if cut
-            .execute("UPDATE funnel_recount SET token = $1 WHERE id = 1 AND token IS NULL", &[&token])
-            .await?
-            == 0
-        {
+        cut.batch_execute(LOCK_COUNTS).await?;
+        cut.execute(sql::CLEAR_LEAD_DAYS.pg, &[]).await?;
+        if cut.execute(TAKE_RECOUNT, &[&token]).await? == 0 {
             return Err(StoreError::Database(
                 "the funnel's recount: another one began meanwhile and does it".into(),
             ));
@@ -146,7 +155,7 @@ impl Funnel for PgStore {
             .read_only(true)
             .start()
             .await?;
-        snapshot.query_one("SELECT COUNT(*) FROM business_zone", &[]).await?;
+        snapshot.query_one(sql::COUNT_BUSINESS_ZONE.pg, &[]).await?;
         cut.commit().await?;
 
         // 3. The counting, from the snapshot: writers do not wait for it.
@@ -163,13 +172,8 @@ impl Funnel for PgStore {
         let last = chunks.len() - 1;
         for (i, chunk) in chunks.into_iter().enumerate() {
             let tx = client.transaction().await?;
-            tx.batch_execute(&format!("{LOCK_WAIT}; LOCK TABLE lead_days, funnel_recount IN EXCLUSIVE MODE"))
-                .await?;
-            if tx
-                .query_opt("SELECT 1 FROM funnel_recount WHERE id = 1 AND token = $1", &[&token])
-                .await?
-                .is_none()
-            {
+            tx.batch_execute(LOCK_COUNTS).await?;
+            if tx.query_opt(sql::FUNNEL_RECOUNT_OURS.pg, &[&token]).await?.is_none() {
                 return Err(StoreError::Database(
                     "the funnel's recount: another one began meanwhile and does it".into(),
                 ));
@@ -182,26 +186,11 @@ impl Funnel for PgStore {
             let fast: Vec<i64> = chunk.iter().map(|r| r.fast).collect();
             let suppressed: Vec<i64> = chunk.iter().map(|r| r.suppressed).collect();
             let erased: Vec<i64> = chunk.iter().map(|r| r.erased).collect();
-            tx.execute(
-                "INSERT INTO lead_days AS d (day, kind, key, leads, delivered, fast, suppressed, erased) \
-                 SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[], $4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BIGINT[], $8::BIGINT[]) \
-                 ON CONFLICT (day, kind, key) DO UPDATE SET leads = d.leads + excluded.leads, delivered = d.delivered + excluded.delivered, \
-                 fast = d.fast + excluded.fast, suppressed = d.suppressed + excluded.suppressed, erased = d.erased + excluded.erased",
-                &[&day, &kind, &key, &leads, &delivered, &fast, &suppressed, &erased],
-            )
-            .await?;
-            if i == last {
-                // Rows the triggers made for a difference the snapshot's counts have now met
-                // (an erasure of a lead counted in the snapshot leaves its source at 0), and
-                // a source left below 0 (a lead changed outside the triggers): it may name
-                // a person erased.
-                tx.execute(
-                    "DELETE FROM lead_days WHERE (kind = 'source' AND leads <= 0) \
-                     OR (leads = 0 AND delivered = 0 AND fast = 0 AND suppressed = 0 AND erased = 0)",
-                    &[],
-                )
+            tx.execute(ADD_COUNTS, &[&day, &kind, &key, &leads, &delivered, &fast, &suppressed, &erased])
                 .await?;
-                tx.execute("DELETE FROM funnel_recount WHERE token = $1", &[&token]).await?;
+            if i == last {
+                tx.execute(sql::DROP_EMPTY_LEAD_DAYS.pg, &[]).await?;
+                tx.execute(sql::FUNNEL_RECOUNT_DONE.pg, &[&token]).await?;
             }
             tx.commit().await?;
         }
@@ -214,19 +203,7 @@ impl Funnel for PgStore {
     }
 
     async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
-        // Walks the index of delivery times from the slowest down, skipping older rows.
-        let rows = self
-            .client()
-            .await?
-            .query(
-                &format!(
-                    "SELECT {SLOWEST_COLUMNS} FROM outbox o JOIN leads l ON l.id = o.lead_id \
-                     WHERE o.status = 'delivered' AND o.created_ms >= $1 \
-                     ORDER BY o.delivered_ms - o.created_ms DESC, o.id DESC LIMIT $2"
-                ),
-                &[&since_ms, &(limit as i64)],
-            )
-            .await?;
+        let rows = self.client().await?.query(SLOWEST.as_str(), &[&since_ms, &(limit as i64)]).await?;
         Ok(rows
             .iter()
             .map(|r| SlowDelivery {

@@ -6,26 +6,28 @@
 use async_trait::async_trait;
 
 use super::PgStore;
+use crate::store::StoreError;
 use crate::store::backend::Jobs;
-use crate::store::{StoreError, sql};
+use crate::store::sql::{self, statements};
 
-/// Takes or renews the lease for `$1` until `$2` ms from now (the database's clock); answers
-/// a row when `$1` holds it afterwards.
-const LEAD_JOBS: &str = concat!(
-    "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', $1, ",
-    db_now_ms!(),
-    ", ",
-    db_now_ms!(),
-    " + $2) \
-     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
-     elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
-     WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= ",
-    db_now_ms!(),
-    " RETURNING holder"
-);
-
-/// Who holds an unexpired lease.
-const JOBS_LEADER: &str = concat!("SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > ", db_now_ms!());
+statements! {
+    /// Takes or renews the lease for `$1` until `$2` ms from now (the database's clock); answers
+    /// a row when `$1` holds it afterwards.
+    LEAD_JOBS = concat!(
+        "INSERT INTO job_leader (name, holder, elected_ms, expires_ms) VALUES ('jobs', $1, ",
+        db_now_ms!(),
+        ", ",
+        db_now_ms!(),
+        " + $2) \
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, \
+         elected_ms = CASE WHEN job_leader.holder = excluded.holder THEN job_leader.elected_ms ELSE excluded.elected_ms END \
+         WHERE job_leader.holder = excluded.holder OR job_leader.expires_ms <= ",
+        db_now_ms!(),
+        " RETURNING holder"
+    );
+    /// Who holds an unexpired lease.
+    JOBS_LEADER = concat!("SELECT holder FROM job_leader WHERE name = 'jobs' AND expires_ms > ", db_now_ms!());
+}
 
 #[async_trait]
 impl Jobs for PgStore {

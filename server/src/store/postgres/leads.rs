@@ -6,10 +6,16 @@ use tokio::sync::oneshot;
 use tokio_postgres::Row;
 
 use super::PgStore;
-use super::writer::Op;
+use super::queue::Op;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
-use crate::store::{Channel, LeadRecord, StoreError, Submitted, sql};
+use crate::store::sql::{self, statements};
+use crate::store::{Channel, LeadRecord, StoreError, Submitted};
+
+statements! {
+    /// The wordings no lead refers to any more.
+    PURGE_CONSENT = "DELETE FROM consent_texts c WHERE NOT EXISTS (SELECT 1 FROM leads l WHERE l.consent_sha256 = c.sha256)";
+}
 
 #[async_trait]
 impl Leads for PgStore {
@@ -41,12 +47,7 @@ impl Leads for PgStore {
         // An audit line is written after the record it names was received, so the same
         // cutoff never drops it before that record.
         client.execute(sql::PURGE_AUDIT.pg, &[&cutoff_ms]).await?;
-        client
-            .execute(
-                "DELETE FROM consent_texts c WHERE NOT EXISTS (SELECT 1 FROM leads l WHERE l.consent_sha256 = c.sha256)",
-                &[],
-            )
-            .await?;
+        client.execute(PURGE_CONSENT, &[]).await?;
         Ok((leads, certs))
     }
 

@@ -34,6 +34,7 @@ use tokio_postgres::{Client, Statement};
 use super::tls::PgTarget;
 use super::{PgStore, connect_one};
 use crate::store::backend::Limits;
+use crate::store::sql::statements;
 use crate::store::{LIMIT_WINDOW_MS, LimitKey, LoginRules, MAX_BATCH, Reserved, StoreError, Verdict};
 
 /// How often each server deletes what has expired.
@@ -44,9 +45,7 @@ const PURGE_EVERY: Duration = Duration::from_secs(60);
 /// (`security::rate_limit::SHARED_CHARGE_DEADLINE`), so that a charge queued behind a group
 /// that is cancelled is still answered in time.
 pub const CHARGE_STATEMENT_TIMEOUT_MS: u64 = 200;
-/// The purge deletes a minute's windows (one row per client), which may take longer than a
-/// charge; it may not wait on a lock longer than a charge does, since charges wait behind it.
-const PURGE_SETTINGS: &str = "SET LOCAL statement_timeout = '30s'; SET LOCAL lock_timeout = '200ms'";
+
 /// Advisory lock keys of the throttle: the first 8 bytes of a key's digest with this mixed in,
 /// apart from the writer's duplicate keys.
 const LOCK_SPACE: i64 = 0x4c49_4d49_5453_0000;
@@ -58,38 +57,51 @@ pub(super) struct Charge {
     reply: oneshot::Sender<Result<Verdict, StoreError>>,
 }
 
-/// Counts a group's requests per key in the current window; answers each key's count after
-/// them and the time left in the window.
-const CHARGE: &str = concat!(
-    "WITH t AS (SELECT ",
-    db_now_ms!(),
-    " AS ms), \
-     up AS (INSERT INTO rate_windows AS w (key, window_end_ms, hits) \
-     SELECT k.key, t.ms - t.ms % $3 + $3, k.n FROM unnest($1::BYTEA[], $2::INT4[]) AS k(key, n), t \
-     ON CONFLICT (key, window_end_ms) DO UPDATE SET hits = w.hits + excluded.hits \
-     RETURNING w.key, w.hits, w.window_end_ms) \
-     SELECT up.key, up.hits, up.window_end_ms - t.ms FROM up, t"
-);
-
-const PURGE: &str = concat!(
-    "WITH t AS (SELECT ",
-    db_now_ms!(),
-    " AS ms), \
-     w AS (DELETE FROM rate_windows WHERE window_end_ms <= (SELECT ms FROM t) RETURNING 1), \
-     a AS (DELETE FROM login_attempts WHERE expires_ms <= (SELECT ms FROM t) RETURNING 1) \
-     SELECT (SELECT COUNT(*) FROM w) + (SELECT COUNT(*) FROM a)"
-);
-
-/// Under the locks: the attempt that makes the account's (`$5`-th newest) and the client's
-/// (`$6`-th newest) count full, if any, and the new attempt when neither is.
-const RESERVE: &str = "WITH p AS (SELECT $1::BYTEA AS account, $2::BYTEA AS client, $3::BIGINT AS now, $4::BIGINT AS window), \
-     acc AS (SELECT a.at_ms FROM login_attempts a, p WHERE a.account = p.account AND NOT a.forgiven AND a.at_ms > p.now - p.window \
-     ORDER BY a.at_ms DESC OFFSET $5::BIGINT LIMIT 1), \
-     cli AS (SELECT a.at_ms FROM login_attempts a, p WHERE a.client = p.client AND a.at_ms > p.now - p.window \
-     ORDER BY a.at_ms DESC OFFSET $6::BIGINT LIMIT 1), \
-     ins AS (INSERT INTO login_attempts (account, client, at_ms, expires_ms) SELECT p.account, p.client, p.now, p.now + p.window FROM p \
-     WHERE NOT EXISTS (SELECT 1 FROM acc) AND NOT EXISTS (SELECT 1 FROM cli) RETURNING id) \
-     SELECT (SELECT id FROM ins), (SELECT at_ms FROM acc), (SELECT at_ms FROM cli)";
+statements! {
+    /// The purge deletes a minute's windows (one row per client), which may take longer than a
+    /// charge; it may not wait on a lock longer than a charge does, since charges wait behind it.
+    PURGE_SETTINGS = "SET LOCAL statement_timeout = '30s'; SET LOCAL lock_timeout = '200ms'";
+    /// Counts a group's requests per key in the current window; answers each key's count after
+    /// them and the time left in the window.
+    CHARGE = concat!(
+        "WITH t AS (SELECT ",
+        db_now_ms!(),
+        " AS ms), \
+         up AS (INSERT INTO rate_windows AS w (key, window_end_ms, hits) \
+         SELECT k.key, t.ms - t.ms % $3 + $3, k.n FROM unnest($1::BYTEA[], $2::INT4[]) AS k(key, n), t \
+         ON CONFLICT (key, window_end_ms) DO UPDATE SET hits = w.hits + excluded.hits \
+         RETURNING w.key, w.hits, w.window_end_ms) \
+         SELECT up.key, up.hits, up.window_end_ms - t.ms FROM up, t"
+    );
+    /// Deletes the expired windows and attempts; answers how many.
+    PURGE = concat!(
+        "WITH t AS (SELECT ",
+        db_now_ms!(),
+        " AS ms), \
+         w AS (DELETE FROM rate_windows WHERE window_end_ms <= (SELECT ms FROM t) RETURNING 1), \
+         a AS (DELETE FROM login_attempts WHERE expires_ms <= (SELECT ms FROM t) RETURNING 1) \
+         SELECT (SELECT COUNT(*) FROM w) + (SELECT COUNT(*) FROM a)"
+    );
+    /// Under the locks: the attempt that makes the account's (`$5`-th newest) and the client's
+    /// (`$6`-th newest) count full, if any, and the new attempt when neither is.
+    RESERVE = "WITH p AS (SELECT $1::BYTEA AS account, $2::BYTEA AS client, $3::BIGINT AS now, $4::BIGINT AS window), \
+         acc AS (SELECT a.at_ms FROM login_attempts a, p WHERE a.account = p.account AND NOT a.forgiven AND a.at_ms > p.now - p.window \
+         ORDER BY a.at_ms DESC OFFSET $5::BIGINT LIMIT 1), \
+         cli AS (SELECT a.at_ms FROM login_attempts a, p WHERE a.client = p.client AND a.at_ms > p.now - p.window \
+         ORDER BY a.at_ms DESC OFFSET $6::BIGINT LIMIT 1), \
+         ins AS (INSERT INTO login_attempts (account, client, at_ms, expires_ms) SELECT p.account, p.client, p.now, p.now + p.window FROM p \
+         WHERE NOT EXISTS (SELECT 1 FROM acc) AND NOT EXISTS (SELECT 1 FROM cli) RETURNING id) \
+         SELECT (SELECT id FROM ins), (SELECT at_ms FROM acc), (SELECT at_ms FROM cli)";
+    /// The connection's limit on a statement's time.
+    CHARGE_TIMEOUT = built format!("SET statement_timeout = {CHARGE_STATEMENT_TIMEOUT_MS}");
+    /// A successful sign-in `$1`: its attempt deleted, the account `$2`'s failed ones forgiven.
+    SIGNED_IN = "WITH mine AS (DELETE FROM login_attempts WHERE id = $1) \
+         UPDATE login_attempts SET forgiven = TRUE WHERE account = $2 AND failed AND id <> $1";
+    /// The attempt `$1` failed.
+    FAILED = "UPDATE login_attempts SET failed = TRUE WHERE id = $1";
+    /// The attempts on the account `$1` until `$2` forgiven (staff unlocked it).
+    UNLOCK = "UPDATE login_attempts SET forgiven = TRUE WHERE account = $1 AND at_ms <= $2";
+}
 
 /// The worker of one store: where its charges go, and how it is stopped.
 pub(super) struct Worker {
@@ -199,9 +211,7 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
 
 async fn connect(target: &PgTarget, schema: Option<&str>) -> Result<Conn, StoreError> {
     let client = connect_one(target, schema).await?;
-    client
-        .batch_execute(&format!("SET statement_timeout = {CHARGE_STATEMENT_TIMEOUT_MS}"))
-        .await?;
+    client.batch_execute(&CHARGE_TIMEOUT).await?;
     let charge = client.prepare(CHARGE).await?;
     Ok(Conn { client, charge })
 }
@@ -304,11 +314,7 @@ impl Limits for PgStore {
         locks.extend(client.map(lock_of));
         let mut conn = self.client().await?;
         let tx = conn.transaction().await?;
-        tx.execute(
-            "SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT unnest($1::BIGINT[]) AS k ORDER BY k) keys",
-            &[&locks],
-        )
-        .await?;
+        tx.execute(super::LOCK_KEYS, &[&locks]).await?;
         let client = client.map(LimitKey::as_bytes);
         let per_account = i64::from(rules.per_account.max(1)) - 1;
         let per_client = i64::from(rules.per_client.max(1)) - 1;
@@ -334,29 +340,15 @@ impl Limits for PgStore {
     async fn settle_login(&self, id: i64, account: &LimitKey, succeeded: bool) -> Result<(), StoreError> {
         let client = self.client().await?;
         if succeeded {
-            client
-                .execute(
-                    "WITH mine AS (DELETE FROM login_attempts WHERE id = $1) \
-                     UPDATE login_attempts SET forgiven = TRUE WHERE account = $2 AND failed AND id <> $1",
-                    &[&id, &account.as_bytes()],
-                )
-                .await?;
+            client.execute(SIGNED_IN, &[&id, &account.as_bytes()]).await?;
         } else {
-            client
-                .execute("UPDATE login_attempts SET failed = TRUE WHERE id = $1", &[&id])
-                .await?;
+            client.execute(FAILED, &[&id]).await?;
         }
         Ok(())
     }
 
     async fn unlock_login(&self, account: &LimitKey, at_ms: i64) -> Result<(), StoreError> {
-        self.client()
-            .await?
-            .execute(
-                "UPDATE login_attempts SET forgiven = TRUE WHERE account = $1 AND at_ms <= $2",
-                &[&account.as_bytes(), &at_ms],
-            )
-            .await?;
+        self.client().await?.execute(UNLOCK, &[&account.as_bytes(), &at_ms]).await?;
         Ok(())
     }
 

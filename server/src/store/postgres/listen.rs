@@ -17,9 +17,16 @@ use tokio_postgres::{AsyncMessage, Client, Connection};
 
 use super::tls::PgTarget;
 use crate::store::StoreError;
+use crate::store::sql::{built, statements};
 
 /// The channel the triggers notify; the payload is the schema of the table written.
 pub const CHANNEL: &str = "site_outbox";
+
+statements! {
+    /// The schema the listener's connection is in (the payloads name it).
+    CURRENT_SCHEMA = "SELECT COALESCE(current_schema()::text, '')";
+}
+
 /// The first pause before connecting again, doubled after each failure up to `PAUSE_MAX`.
 const PAUSE_MIN: Duration = Duration::from_secs(1);
 const PAUSE_MAX: Duration = Duration::from_secs(30);
@@ -82,16 +89,10 @@ async fn listen(target: &PgTarget, schema: Option<&str>) -> Result<(Client, mpsc
         }
     };
     // Named so operators (and tests) can tell it apart in pg_stat_activity.
-    let name = match schema {
-        Some(schema) => format!("site-listener:{schema}"),
-        None => "site-listener".to_string(),
-    };
-    client
-        .batch_execute(&format!("SET application_name = '{name}'; LISTEN {CHANNEL}"))
-        .await?;
+    client.batch_execute(&built::pg_listener_setup(schema, CHANNEL)).await?;
     let ours = match schema {
         Some(schema) => schema.to_string(),
-        None => client.query_one("SELECT COALESCE(current_schema()::text, '')", &[]).await?.get(0),
+        None => client.query_one(CURRENT_SCHEMA, &[]).await?.get(0),
     };
     Ok((client, rx, ours))
 }

@@ -28,6 +28,7 @@ mod leads;
 mod limits;
 mod listen;
 mod outbox;
+mod queue;
 mod seed;
 mod staff;
 mod submissions;
@@ -48,13 +49,53 @@ use tokio_postgres::Client;
 use super::StoreError;
 use super::backend::{Backend, Limits};
 use super::migrations::{self, Applied};
+use super::sql::{self, Dialect, Listed, built, statements};
 use tls::PgTarget;
+
+statements! {
+    /// Takes the advisory lock of each key of `$1`, sorted (two transactions always take theirs
+    /// in the same order: no deadlock), until the transaction ends: the writer's duplicate
+    /// keys, the sign-in throttle's accounts and clients.
+    LOCK_KEYS = "SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT unnest($1::BIGINT[]) AS k ORDER BY k) keys";
+    /// The lock that serialises migrations across servers (`$1`, `MIGRATION_LOCK`).
+    LOCK_MIGRATIONS = "SELECT pg_advisory_lock($1)";
+    UNLOCK_MIGRATIONS = "SELECT pg_advisory_unlock($1)";
+    /// The columns `schema_migrations` has in the current schema.
+    MIGRATION_COLUMNS = "SELECT column_name::text FROM information_schema.columns \
+         WHERE table_schema = current_schema() AND table_name = 'schema_migrations'";
+    /// The table that records the migrations (older databases lack its last four columns:
+    /// `migrations::ADDED_COLUMNS`).
+    MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL, \
+         name TEXT, checksum TEXT, applied_by TEXT, compatible_back_to BIGINT)";
+}
+
+/// Every statement of this backend's own, by name (the store tests prepare each on
+/// PostgreSQL); the shared ones are `sql::ALL`, the built ones `sql::built::examples`.
+pub fn statements() -> impl Iterator<Item = &'static Listed> {
+    [
+        STATEMENTS,
+        assets::STATEMENTS,
+        console::STATEMENTS,
+        funnel::STATEMENTS,
+        jobs::STATEMENTS,
+        leads::STATEMENTS,
+        limits::STATEMENTS,
+        listen::STATEMENTS,
+        outbox::STATEMENTS,
+        seed::STATEMENTS,
+        staff::STATEMENTS,
+        submissions::STATEMENTS,
+        writer::STATEMENTS,
+    ]
+    .into_iter()
+    .flatten()
+}
 
 /// Key of the advisory lock that serialises migrations across servers.
 const MIGRATION_LOCK: i64 = 0x5249_4e47;
 
 pub struct PgStore {
-    writer: Mutex<Option<mpsc::Sender<writer::Queued>>>,
+    writer: Mutex<Option<mpsc::Sender<queue::Queued>>>,
     /// Answers once the writer thread has finished its last group.
     stopped: Mutex<Option<oneshot::Receiver<()>>>,
     /// Reads, outbox claims and updates, session checks (the writer has its own
@@ -85,24 +126,8 @@ async fn connect_one(target: &PgTarget, schema: Option<&str>) -> Result<Client, 
             tracing::error!(error = %e, "postgres connection closed");
         }
     });
-    client.batch_execute(&session_setup(schema, true)).await?;
+    client.batch_execute(&built::pg_session_setup(schema, true)).await?;
     Ok(client)
-}
-
-/// What every connection runs first: its name, so operators (and tests) can tell our
-/// sessions apart in pg_stat_activity, and the test's schema (made first when `create`).
-fn session_setup(schema: Option<&str>, create: bool) -> String {
-    match schema {
-        Some(schema) => {
-            let make = if create {
-                format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"; ")
-            } else {
-                String::new()
-            };
-            format!("SET application_name = 'site-server:{schema}'; {make}SET search_path TO \"{schema}\"")
-        }
-        None => "SET application_name = 'site-server'".to_string(),
-    }
 }
 
 /// The pool of `size` connections to `target`, each set up as [`connect_one`] sets its
@@ -115,7 +140,7 @@ fn pool(target: &PgTarget, schema: Option<&str>, size: usize) -> Result<Pool, St
         None => Manager::from_config(target.config.clone(), tokio_postgres::NoTls, config),
         Some(tls) => Manager::from_config(target.config.clone(), tls.clone(), config),
     };
-    let setup = session_setup(schema, false);
+    let setup = built::pg_session_setup(schema, false);
     Pool::builder(manager)
         .max_size(size.max(1))
         .runtime(Runtime::Tokio1)
@@ -145,7 +170,7 @@ impl PgStore {
         let target = PgTarget::parse(url)?;
         let mut client = connect_one(&target, schema).await?;
         migrate(&mut client).await?;
-        let (tx, rx) = mpsc::channel::<writer::Queued>(8192);
+        let (tx, rx) = mpsc::channel::<queue::Queued>(8192);
         let stopped = writer::start(target.clone(), schema, rx).await?;
         let pool = pool(&target, schema, pool_size)?;
         let limits = limits::Worker::start(target.clone(), schema.map(str::to_string));
@@ -170,9 +195,9 @@ impl PgStore {
 }
 
 async fn migrate(client: &mut Client) -> Result<(), StoreError> {
-    client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK]).await?;
+    client.execute(LOCK_MIGRATIONS, &[&MIGRATION_LOCK]).await?;
     let result = apply_migrations(client).await;
-    let _ = client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]).await;
+    let _ = client.execute(UNLOCK_MIGRATIONS, &[&MIGRATION_LOCK]).await;
     result
 }
 
@@ -187,37 +212,12 @@ pub async fn connect_migrated(url: &str, schema: Option<&str>) -> Result<Client,
 
 /// The rows of `schema_migrations` in the current schema (none before the first start).
 async fn applied_migrations(client: &Client) -> Result<Vec<Applied>, StoreError> {
-    let columns: Vec<String> = client
-        .query(
-            "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'schema_migrations'",
-            &[],
-        )
-        .await?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+    let columns: Vec<String> = client.query(MIGRATION_COLUMNS, &[]).await?.iter().map(|r| r.get(0)).collect();
     if columns.is_empty() {
         return Ok(Vec::new());
     }
-    let column = |name: &str, null: &str| {
-        if columns.iter().any(|c| c == name) {
-            name.to_string()
-        } else {
-            null.to_string()
-        }
-    };
-    let rows = client
-        .query(
-            &format!(
-                "SELECT version, {}, {}, {}, {} FROM schema_migrations ORDER BY version",
-                column("name", "NULL::text"),
-                column("checksum", "NULL::text"),
-                column("applied_by", "NULL::text"),
-                column("compatible_back_to", "NULL::bigint")
-            ),
-            &[],
-        )
-        .await?;
+    let select = built::applied_migrations(Dialect::Postgres, |name| columns.iter().any(|c| c == name));
+    let rows = client.query(&select, &[]).await?;
     Ok(rows
         .iter()
         .map(|r| Applied {
@@ -236,22 +236,18 @@ async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
     let applied = applied_migrations(client).await?;
     let pending = migrations::pending(migrations::POSTGRES, &applied)?;
     migrations::log_newer(migrations::POSTGRES, &applied);
-    client.batch_execute(migrations::POSTGRES_TABLE).await?;
-    for (column, _, pg_type) in migrations::ADDED_COLUMNS {
-        client
-            .batch_execute(&format!(
-                "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS {column} {pg_type}"
-            ))
-            .await?;
+    client.batch_execute(MIGRATIONS_TABLE).await?;
+    for (column, _, _) in migrations::ADDED_COLUMNS {
+        if let Some(add) = built::add_migration_column(Dialect::Postgres, column) {
+            client.batch_execute(&add).await?;
+        }
     }
     if applied.iter().any(|a| a.checksum.is_none() || a.compatible_back_to.is_none()) {
         // Rows from before checksums or the marker were kept: record what this binary has.
         for m in migrations::POSTGRES {
             client
                 .execute(
-                    "UPDATE schema_migrations SET name = COALESCE(name, $2), checksum = COALESCE(checksum, $3), \
-                     compatible_back_to = COALESCE(compatible_back_to, $4) \
-                     WHERE version = $1 AND (checksum IS NULL OR compatible_back_to IS NULL)",
+                    sql::FILL_MIGRATION.pg,
                     &[&i64::from(m.version), &m.name, &m.checksum(), &i64::from(m.compatible_back_to)],
                 )
                 .await?;
@@ -264,8 +260,7 @@ async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
             message: StoreError::from(e).to_string(),
         })?;
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            sql::RECORD_MIGRATION.pg,
             &[
                 &i64::from(m.version),
                 &super::now_ms(),

@@ -6,7 +6,7 @@
 //! (undelivered rows only, never a count of the whole table). The twin of
 //! `sqlite/outbox.rs`.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use tokio::sync::{Notify, watch};
@@ -15,50 +15,70 @@ use tokio::task::JoinHandle;
 use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
 use super::{DB_NOW_MS, PgStore};
 use crate::store::backend::Outboxes;
+use crate::store::sql::{self, statements};
 use crate::store::{
     Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
 
-/// How long after `$1` the next pending notification is due: its retry time judged against
-/// `$1`, its lease against the database's clock.
-const NEXT_DUE: &str = concat!(
-    "SELECT MIN(due) FROM (SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - ",
-    db_now_ms!(),
-    ") AS due FROM outbox WHERE status = 'pending' \
-     UNION ALL SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - ",
-    db_now_ms!(),
-    ") FROM mail_outbox WHERE status = 'pending') AS d"
-);
+statements! {
+    /// How long after `$1` the next pending notification is due: its retry time judged against
+    /// `$1`, its lease against the database's clock.
+    NEXT_DUE = concat!(
+        "SELECT MIN(due) FROM (SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - ",
+        db_now_ms!(),
+        ") AS due FROM outbox WHERE status = 'pending' \
+         UNION ALL SELECT GREATEST(next_attempt_ms - $1, locked_until_ms - ",
+        db_now_ms!(),
+        ") FROM mail_outbox WHERE status = 'pending') AS d"
+    );
 
-/// Leases for `$1` up to `$3` submission e-mails due at `$2`.
-const CLAIM_MAIL: &str = concat!(
-    "UPDATE mail_outbox SET locked_until_ms = ",
-    db_now_ms!(),
-    " + $1, claim_token = claim_token + 1 WHERE id IN \
-     (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= $2 AND locked_until_ms <= ",
-    db_now_ms!(),
-    " ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-     RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
-);
+    /// Leases for `$1` up to `$3` submission e-mails due at `$2`.
+    CLAIM_MAIL = concat!(
+        "UPDATE mail_outbox SET locked_until_ms = ",
+        db_now_ms!(),
+        " + $1, claim_token = claim_token + 1 WHERE id IN \
+         (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= $2 AND locked_until_ms <= ",
+        db_now_ms!(),
+        " ORDER BY next_attempt_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
+         RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+    );
 
-/// Marks suppressed the lead notifications due at `$2` whose number is listed, and leases for
-/// `$1` up to `$3` of the others, each with its lead. Built once, at its first use (the lead's
-/// columns are a constant of `sql.rs`, which `concat!` cannot read).
-static CLAIM_LEADS: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
-         (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-         WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= {DB_NOW_MS} FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
-         q AS (UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
-         (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
-         AND o.locked_until_ms <= {DB_NOW_MS} AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
-         ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
-         RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms, claim_token) \
-         SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
-         FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
-    )
-});
+    /// Marks suppressed the lead notifications due at `$2` whose number is listed, and leases for
+    /// `$1` up to `$3` of the others, each with its lead. Built once, at its first use (the lead's
+    /// columns are a constant of `sql/`, which `concat!` cannot read).
+    CLAIM_LEADS = built format!(
+            "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
+             (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+             WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 AND o.locked_until_ms <= {DB_NOW_MS} FOR UPDATE OF o SKIP LOCKED) RETURNING 1), \
+             q AS (UPDATE outbox SET locked_until_ms = {DB_NOW_MS} + $1, claim_token = claim_token + 1 WHERE id IN \
+             (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
+             AND o.locked_until_ms <= {DB_NOW_MS} AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+             ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
+             RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms, claim_token) \
+             SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
+             FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
+    );
+
+    /// One statement: the failed lead notifications (all, or only `$2`) of listed numbers
+    /// marked suppressed, the others that may be sent (`Outbox::sendable`) made pending at
+    /// `$1` (the two sets cannot overlap); it answers how many of each.
+    RETRY_LEADS = built format!(
+        "WITH s AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) \
+         AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 WHERE l.id = outbox.lead_id) RETURNING 1), \
+         r AS (UPDATE outbox SET status = 'pending', next_attempt_ms = $1, locked_until_ms = 0, retry_from_ms = $1 \
+         WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) AND {} RETURNING 1) \
+         SELECT (SELECT COUNT(*) FROM r), (SELECT COUNT(*) FROM s)",
+        Outbox::Leads.sendable()
+    );
+    /// As `RETRY_LEADS`, for the submissions' e-mails (never suppressed).
+    RETRY_MAIL = built format!(
+        "WITH r AS (UPDATE mail_outbox SET status = 'pending', next_attempt_ms = $1, locked_until_ms = 0, retry_from_ms = $1 \
+         WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) AND {} RETURNING 1) \
+         SELECT (SELECT COUNT(*) FROM r), 0::BIGINT",
+        Outbox::Mail.sendable()
+    );
+}
 
 #[async_trait]
 impl Outboxes for PgStore {
@@ -70,16 +90,11 @@ impl Outboxes for PgStore {
     }
 
     async fn finish(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, attempt: Attempt) -> Result<bool, StoreError> {
-        let (table, _) = outbox.table();
         let changed = self
             .client()
             .await?
             .execute(
-                &format!(
-                    "UPDATE {table} SET status = $2, attempts = $3, delivered_ms = $4, next_attempt_ms = CASE WHEN $2 = 'pending' THEN $5 ELSE next_attempt_ms END, \
-                     locked_until_ms = 0, last_error = $6 WHERE id = $1 AND {}",
-                    outbox.finishable("$2", "$7")
-                ),
+                outbox.sql().finish.pg,
                 &[
                     &id,
                     &attempt.status(),
@@ -95,45 +110,23 @@ impl Outboxes for PgStore {
     }
 
     async fn outbox_counts(&self, outbox: Outbox) -> Result<OutboxCounts, StoreError> {
-        let (table, _) = outbox.table();
         let mut counts = OutboxCounts::default();
-        for row in self
-            .client()
-            .await?
-            .query(&format!("SELECT status, COUNT(*) FROM {table} GROUP BY status"), &[])
-            .await?
-        {
+        for row in self.client().await?.query(outbox.sql().counts.pg, &[]).await? {
             counts.set(row.get::<_, &str>(0), row.get(1));
         }
         Ok(counts)
     }
 
     async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
-        let (table, _) = outbox.table();
         let mut summary = OutboxSummary::default();
-        for row in self
-            .client()
-            .await?
-            .query(
-                &format!("SELECT status, COUNT(*), MIN(created_ms) FROM {table} WHERE status IN ('pending', 'failed') GROUP BY status"),
-                &[],
-            )
-            .await?
-        {
+        for row in self.client().await?.query(outbox.sql().summary.pg, &[]).await? {
             summary.add(row.get::<_, &str>(0), row.get(1), row.get(2));
         }
         Ok(summary)
     }
 
     async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= $1 GROUP BY channel, outcome ORDER BY channel, outcome",
-                &[&since_ms],
-            )
-            .await?;
+        let rows = self.client().await?.query(sql::DELIVERIES_SINCE.pg, &[&since_ms]).await?;
         Ok(rows
             .iter()
             .map(|r| DeliveryCount {
@@ -145,18 +138,10 @@ impl Outboxes for PgStore {
     }
 
     async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
-        let (table, record) = outbox.table();
-        let channel = outbox.channel();
         let rows = self
             .client()
             .await?
-            .query(
-                &format!(
-                    "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error, claim_token FROM {table} WHERE status = $1 \
-                     ORDER BY created_ms, id LIMIT $2"
-                ),
-                &[&status, &(limit as i64)],
-            )
+            .query(outbox.sql().rows.pg, &[&status, &(limit as i64)])
             .await?;
         Ok(rows
             .iter()
@@ -180,27 +165,11 @@ impl Outboxes for PgStore {
             RetryScope::All => None,
             RetryScope::One(id) => Some(id),
         };
-        let (table, _) = outbox.table();
-        let suppress = match outbox {
-            Outbox::Leads => {
-                "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) \
-                 AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 WHERE l.id = outbox.lead_id) RETURNING 1"
-            }
-            Outbox::Mail => "SELECT 1 WHERE FALSE",
+        let retry = match outbox {
+            Outbox::Leads => RETRY_LEADS.as_str(),
+            Outbox::Mail => RETRY_MAIL.as_str(),
         };
-        let row = self
-            .client()
-            .await?
-            .query_one(
-                &format!(
-                    "WITH s AS ({suppress}), r AS (UPDATE {table} SET status = 'pending', next_attempt_ms = $1, locked_until_ms = 0, retry_from_ms = $1 \
-                     WHERE status = 'failed' AND ($2::BIGINT IS NULL OR id = $2) AND {} RETURNING 1) \
-                     SELECT (SELECT COUNT(*) FROM r), (SELECT COUNT(*) FROM s)",
-                    outbox.sendable()
-                ),
-                &[&now_ms, &one],
-            )
-            .await?;
+        let row = self.client().await?.query_one(retry, &[&now_ms, &one]).await?;
         Ok(Retried {
             sent: row.get::<_, i64>(0) as u64,
             suppressed: row.get::<_, i64>(1) as u64,

@@ -7,8 +7,34 @@ use tokio_postgres::Row;
 use super::PgStore;
 use crate::store::StoreError;
 use crate::store::backend::Staff;
-use crate::store::sql::{self, AUDIT_INSERT_INTO};
+use crate::store::sql::{self, AUDIT_INSERT_INTO, statements};
 use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
+
+statements! {
+    /// A staff member (`$1` e-mail, `$2` password hash), active, added at `$3`, unless the
+    /// address has one: its id.
+    ADD_STAFF = "INSERT INTO staff (email, password_hash, active, created_ms) VALUES ($1, $2, TRUE, $3) ON CONFLICT (email) DO NOTHING RETURNING id";
+    /// The staff member of the e-mail `$1` disabled (at `$2`, unless earlier) and their
+    /// sessions ended.
+    DISABLE_STAFF = "WITH a AS (UPDATE staff SET active = FALSE, disabled_ms = COALESCE(disabled_ms, $2) WHERE email = $1 RETURNING id), \
+         s AS (DELETE FROM staff_sessions WHERE staff_id IN (SELECT id FROM a)) SELECT COUNT(*) FROM a";
+    /// A session (`$1` its id's hash) of staff member `$2`, begun at `$3`, from `$4` with
+    /// `$5`, and its audit line (staff `$6`, action `$7`, target `$8`, address `$9`, detail `$10`).
+    CREATE_SESSION = built format!(
+        "WITH s AS (INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) \
+         VALUES ($1, $2, $3, $3, $4, $5)) {AUDIT_INSERT_INTO} VALUES ($3, $6, $7, $8, $9, $10)"
+    );
+    /// The session `$1` of an active staff member.
+    SESSION = "SELECT s.staff_id, a.email, s.created_ms, s.last_seen_ms FROM staff_sessions s JOIN staff a ON a.id = s.staff_id \
+         WHERE s.id_hash = $1 AND a.active";
+    /// The session `$1` seen at `$2`.
+    TOUCH_SESSION = "UPDATE staff_sessions SET last_seen_ms = GREATEST(last_seen_ms, $2) WHERE id_hash = $1";
+    /// The session `$1` ended, with its audit line at `$2` (staff `$3`, action `$4`, target
+    /// `$5`, address `$6`, detail `$7`).
+    END_SESSION_AUDITED = built format!(
+        "WITH s AS (DELETE FROM staff_sessions WHERE id_hash = $1) {AUDIT_INSERT_INTO} VALUES ($2, $3, $4, $5, $6, $7)"
+    );
+}
 
 #[async_trait]
 impl Staff for PgStore {
@@ -16,10 +42,7 @@ impl Staff for PgStore {
         let row = self
             .client()
             .await?
-            .query_opt(
-                "INSERT INTO staff (email, password_hash, active, created_ms) VALUES ($1, $2, TRUE, $3) ON CONFLICT (email) DO NOTHING RETURNING id",
-                &[&email.to_lowercase(), &password_hash, &now_ms],
-            )
+            .query_opt(ADD_STAFF, &[&email.to_lowercase(), &password_hash, &now_ms])
             .await?;
         Ok(row.map(|r| r.get(0)))
     }
@@ -28,11 +51,7 @@ impl Staff for PgStore {
         let row = self
             .client()
             .await?
-            .query_one(
-                "WITH a AS (UPDATE staff SET active = FALSE, disabled_ms = COALESCE(disabled_ms, $2) WHERE email = $1 RETURNING id), \
-                 s AS (DELETE FROM staff_sessions WHERE staff_id IN (SELECT id FROM a)) SELECT COUNT(*) FROM a",
-                &[&email.to_lowercase(), &now_ms],
-            )
+            .query_one(DISABLE_STAFF, &[&email.to_lowercase(), &now_ms])
             .await?;
         Ok(row.get::<_, i64>(0) > 0)
     }
@@ -69,10 +88,7 @@ impl Staff for PgStore {
         self.client()
             .await?
             .execute(
-                &format!(
-                    "WITH s AS (INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) \
-                     VALUES ($1, $2, $3, $3, $4, $5)) {AUDIT_INSERT_INTO} VALUES ($3, $6, $7, $8, $9, $10)"
-                ),
+                CREATE_SESSION.as_str(),
                 &[
                     &session.id_hash,
                     &session.staff_id,
@@ -91,15 +107,7 @@ impl Staff for PgStore {
     }
 
     async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                "SELECT s.staff_id, a.email, s.created_ms, s.last_seen_ms FROM staff_sessions s JOIN staff a ON a.id = s.staff_id \
-                 WHERE s.id_hash = $1 AND a.active",
-                &[&id_hash],
-            )
-            .await?;
+        let row = self.client().await?.query_opt(SESSION, &[&id_hash]).await?;
         Ok(row.map(|r| SessionRecord {
             staff_id: r.get(0),
             email: r.get(1),
@@ -109,13 +117,7 @@ impl Staff for PgStore {
     }
 
     async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
-        self.client()
-            .await?
-            .execute(
-                "UPDATE staff_sessions SET last_seen_ms = GREATEST(last_seen_ms, $2) WHERE id_hash = $1",
-                &[&id_hash, &now_ms],
-            )
-            .await?;
+        self.client().await?.execute(TOUCH_SESSION, &[&id_hash, &now_ms]).await?;
         Ok(())
     }
 
@@ -125,9 +127,7 @@ impl Staff for PgStore {
             Some(a) => {
                 client
                     .execute(
-                        &format!(
-                            "WITH s AS (DELETE FROM staff_sessions WHERE id_hash = $1) {AUDIT_INSERT_INTO} VALUES ($2, $3, $4, $5, $6, $7)"
-                        ),
+                        END_SESSION_AUDITED.as_str(),
                         &[&id_hash, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
                     )
                     .await?

@@ -7,13 +7,31 @@ use tokio::sync::oneshot;
 use tokio_postgres::{GenericClient, Row};
 
 use super::PgStore;
-use super::writer::Op;
+use super::queue::Op;
 use crate::store::backend::Submissions;
-use crate::store::sql::{self, SUBMISSION_COLUMNS};
+use crate::store::sql::{self, AUDIT_INSERT_INTO, SUBMISSION_COLUMNS, statements};
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};
 use crate::store::{
     DUPLICATE_WINDOW_MS, Mail, NewAudit, NewSubmission, StoreError, SubmissionKind, SubmissionRecord, Submitted, new_lead_id,
 };
+
+statements! {
+    /// The submissions of the kind `$1` (and status `$2`, when given) below the cursor (`$3`,
+    /// `$4`), newest first, `$5` of them.
+    LIST_SUBMISSIONS = built format!(
+        "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE kind = $1 AND ($2::TEXT IS NULL OR status = $2) \
+         AND ($3::BIGINT IS NULL OR (received_at_ms, id) < ($3, $4::TEXT)) ORDER BY received_at_ms DESC, id DESC LIMIT $5"
+    );
+    /// The submission `$1` reviewed (its status `$2` and note `$3`) with its audit line at
+    /// `$4` (staff `$5`, action `$6`, target `$7`, address `$8`, detail `$9`).
+    REVIEW_SUBMISSION = built format!(
+        "WITH u AS (UPDATE submissions SET status = $2, note = $3 WHERE id = $1 RETURNING 1), \
+         a AS ({AUDIT_INSERT_INTO} SELECT $4, $5, $6, $7, $8, $9 FROM u RETURNING 1) \
+         SELECT COUNT(*) FROM a"
+    );
+    /// Takes the advisory lock of the dedupe key `$1` until the transaction ends.
+    LOCK_DEDUPE_KEY = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))";
+}
 
 #[async_trait]
 impl Submissions for PgStore {
@@ -44,10 +62,7 @@ impl Submissions for PgStore {
             .client()
             .await?
             .query(
-                &format!(
-                    "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE kind = $1 AND ($2::TEXT IS NULL OR status = $2) \
-                     AND ($3::BIGINT IS NULL OR (received_at_ms, id) < ($3, $4::TEXT)) ORDER BY received_at_ms DESC, id DESC LIMIT $5"
-                ),
+                LIST_SUBMISSIONS.as_str(),
                 &[&filter.kind.as_str(), &filter.status, &before_ms, &before_id, &(limit as i64)],
             )
             .await?;
@@ -59,9 +74,7 @@ impl Submissions for PgStore {
             .client()
             .await?
             .query_one(
-                "WITH u AS (UPDATE submissions SET status = $2, note = $3 WHERE id = $1 RETURNING 1), \
-                 a AS (INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail) SELECT $4, $5, $6, $7, $8, $9 FROM u RETURNING 1) \
-                 SELECT COUNT(*) FROM a",
+                REVIEW_SUBMISSION.as_str(),
                 &[&id, &status, &note, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
             )
             .await?;
@@ -79,8 +92,7 @@ pub(super) async fn insert_submission(
     mail: Option<&Mail>,
     now_ms: i64,
 ) -> Result<Submitted, StoreError> {
-    tx.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&dedupe_key])
-        .await?;
+    tx.execute(LOCK_DEDUPE_KEY, &[&dedupe_key]).await?;
     let earlier = tx
         .query_opt(sql::EARLIER_SUBMISSION.pg, &[&dedupe_key, &(now_ms - DUPLICATE_WINDOW_MS)])
         .await?;

@@ -13,57 +13,13 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Statement};
 
+use super::queue::{Op, Queued};
 use super::tls::PgTarget;
 use super::{PgStore, connect_one};
-use crate::leads::{NewLead, TokenRecord};
+use crate::leads::NewLead;
 use crate::store::backend::Writer;
-use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, Mail, NewSubmission, StoreError, Submitted, new_lead_id, sql};
-
-/// A write for the writer, with where to send its answer.
-pub(super) enum Op {
-    Lead {
-        lead: Box<NewLead>,
-        channels: Vec<Channel>,
-        now_ms: i64,
-        reply: oneshot::Sender<Result<Submitted, StoreError>>,
-    },
-    Token {
-        record: TokenRecord,
-        now_ms: i64,
-        reply: oneshot::Sender<Result<(), StoreError>>,
-    },
-    Form {
-        submission: Box<NewSubmission>,
-        /// The submission's, derived once by `submit_form`.
-        dedupe_key: String,
-        mail: Option<Mail>,
-        now_ms: i64,
-        reply: oneshot::Sender<Result<Submitted, StoreError>>,
-    },
-}
-
-/// What the writer's queue carries.
-pub(super) enum Queued {
-    Write(Op),
-    /// Answered once the group it was taken with is finished (`Writer::ping`).
-    Ping(oneshot::Sender<()>),
-}
-
-impl PgStore {
-    pub(super) async fn send(&self, op: Op) -> Result<(), StoreError> {
-        self.queue(Queued::Write(op)).await
-    }
-
-    async fn queue(&self, queued: Queued) -> Result<(), StoreError> {
-        let sender = self
-            .writer
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-            .ok_or(StoreError::WriterStopped)?;
-        sender.send(queued).await.map_err(|_| StoreError::WriterStopped)
-    }
-}
+use crate::store::sql::{self, statements};
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id};
 
 #[async_trait]
 impl Writer for PgStore {
@@ -97,6 +53,29 @@ impl Writer for PgStore {
     }
 }
 
+statements! {
+    /// For each (phone `$1`, service `$2`, since `$3`) of the group, in order: the earliest
+    /// lead since then.
+    EARLIER_LEADS = "SELECT (SELECT l.id FROM leads l WHERE l.phone_e164 = k.phone AND l.service_slug = k.slug \
+         AND l.received_at_ms >= k.since ORDER BY l.received_at_ms LIMIT 1) \
+         FROM unnest($1::text[], $2::text[], $3::int8[]) WITH ORDINALITY AS k(phone, slug, since, n) ORDER BY k.n";
+    /// The group's consent wordings (hashes `$1`, texts `$2`, first seen `$3`), each once.
+    INSERT_CONSENTS = "INSERT INTO consent_texts (sha256, text, first_seen_ms) \
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int8[]) ON CONFLICT (sha256) DO NOTHING";
+    /// The group's new leads, a column an array.
+    INSERT_LEADS = "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
+         cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
+         seen_referer) \
+         SELECT id, at, slug, name, phone, zip, TRUE, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen \
+         FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], \
+         $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], \
+         $20::text[]) \
+         AS l(id, at, slug, name, phone, zip, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen)";
+    /// The group's notifications (leads `$1`, channels `$2`, due at `$3`).
+    INSERT_NOTIFICATIONS = "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) \
+         SELECT lead, channel, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::int8[]) AS o(lead, channel, at)";
+}
+
 /// The writer's connection with its statements prepared once (each saves a round trip per use).
 struct Prepared {
     client: Client,
@@ -118,43 +97,12 @@ struct Statements {
 impl Prepared {
     async fn new(client: Client) -> Result<Self, StoreError> {
         let statements = Statements {
-            lock_keys: client
-                .prepare("SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT unnest($1::BIGINT[]) AS k ORDER BY k) keys")
-                .await?,
-            earlier: client
-                .prepare(
-                    "SELECT (SELECT l.id FROM leads l WHERE l.phone_e164 = k.phone AND l.service_slug = k.slug \
-                     AND l.received_at_ms >= k.since ORDER BY l.received_at_ms LIMIT 1) \
-                     FROM unnest($1::text[], $2::text[], $3::int8[]) WITH ORDINALITY AS k(phone, slug, since, n) ORDER BY k.n",
-                )
-                .await?,
-            consent: client
-                .prepare(
-                    "INSERT INTO consent_texts (sha256, text, first_seen_ms) \
-                     SELECT * FROM unnest($1::text[], $2::text[], $3::int8[]) ON CONFLICT (sha256) DO NOTHING",
-                )
-                .await?,
-            leads: client
-                .prepare(
-                    "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-                     cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
-                     seen_referer) \
-                     SELECT id, at, slug, name, phone, zip, TRUE, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen \
-                     FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], \
-                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], \
-                     $20::text[]) \
-                     AS l(id, at, slug, name, phone, zip, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen)",
-                )
-                .await?,
-            outbox: client
-                .prepare(
-                    "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) \
-                     SELECT lead, channel, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::int8[]) AS o(lead, channel, at)",
-                )
-                .await?,
-            token: client
-                .prepare(sql::RECORD_TOKEN.pg)
-                .await?,
+            lock_keys: client.prepare(super::LOCK_KEYS).await?,
+            earlier: client.prepare(EARLIER_LEADS).await?,
+            consent: client.prepare(INSERT_CONSENTS).await?,
+            leads: client.prepare(INSERT_LEADS).await?,
+            outbox: client.prepare(INSERT_NOTIFICATIONS).await?,
+            token: client.prepare(sql::RECORD_TOKEN.pg).await?,
         };
         Ok(Self { client, statements })
     }

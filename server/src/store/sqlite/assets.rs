@@ -5,25 +5,29 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
+use crate::store::StoreError;
 use crate::store::assets::{AssetRelease, RecordedAsset};
 use crate::store::backend::Assets;
-use crate::store::{StoreError, sql};
+use crate::store::sql::{self, statements};
 
-/// Marks release `?1` started now (never earlier than it was) with version `?2`.
-const RESTART: &str = concat!(
-    "UPDATE asset_releases SET started_ms = max(started_ms, ",
-    db_now_ms!(),
-    "), version = ?2 WHERE release = ?1"
-);
-
-/// Release `?1` of version `?2`, first started now.
-const INSERT_RELEASE: &str = concat!(
-    "INSERT INTO asset_releases (release, version, first_ms, started_ms) VALUES (?1, ?2, ",
-    db_now_ms!(),
-    ", ",
-    db_now_ms!(),
-    ")"
-);
+statements! {
+    /// Marks release `?1` started now (never earlier than it was) with version `?2`.
+    RESTART = concat!(
+        "UPDATE asset_releases SET started_ms = max(started_ms, ",
+        db_now_ms!(),
+        "), version = ?2 WHERE release = ?1"
+    );
+    /// Release `?1` of version `?2`, first started now.
+    INSERT_RELEASE = concat!(
+        "INSERT INTO asset_releases (release, version, first_ms, started_ms) VALUES (?1, ?2, ",
+        db_now_ms!(),
+        ", ",
+        db_now_ms!(),
+        ")"
+    );
+    /// A file (`?2` its path, `?3` type, `?4` body, `?5` gzipped body) of release `?1`, once.
+    INSERT_ASSET = "INSERT OR IGNORE INTO assets (release, path, content_type, body, gzip) VALUES (?1, ?2, ?3, ?4, ?5)";
+}
 
 #[async_trait]
 impl Assets for SqliteStore {
@@ -36,8 +40,7 @@ impl Assets for SqliteStore {
             }
             conn.prepare_cached(INSERT_RELEASE)?
                 .execute(params![release.release, release.version])?;
-            let mut insert =
-                conn.prepare_cached("INSERT OR IGNORE INTO assets (release, path, content_type, body, gzip) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            let mut insert = conn.prepare_cached(INSERT_ASSET)?;
             for f in &release.files {
                 insert.execute(params![release.release, f.path, f.content_type, f.body, f.gzip])?;
             }

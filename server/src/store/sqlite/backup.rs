@@ -13,6 +13,15 @@ use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 
 use crate::store::StoreError;
+use crate::store::sql::{built, statements};
+
+statements! {
+    INTEGRITY_CHECK = "PRAGMA integrity_check";
+    /// The tables a database defines for itself: ordinary and virtual tables, without
+    /// SQLite's internal ones and the shadow tables behind a virtual table.
+    USER_TABLES = "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') \
+         AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+}
 
 /// What a finished backup holds.
 #[derive(Debug, Clone)]
@@ -156,7 +165,7 @@ pub fn check(path: &Path) -> Result<Vec<(String, i64)>, StoreError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     let problems: Vec<String> = {
         let mut stmt = conn
-            .prepare("PRAGMA integrity_check")
+            .prepare(INTEGRITY_CHECK)
             .map_err(|e| err(format!("{} is not a SQLite database ({e})", path.display())))?;
         let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
         rows.collect::<Result<_, _>>()
@@ -175,7 +184,7 @@ pub fn table_counts(conn: &Connection) -> Result<Vec<(String, i64)>, StoreError>
     let names = user_tables(conn)?;
     let mut counts = Vec::with_capacity(names.len());
     for name in names {
-        let n: i64 = conn.query_row(&format!("SELECT COUNT(*) FROM \"{name}\""), [], |r| r.get(0))?;
+        let n: i64 = conn.query_row(&built::count_rows(&name), [], |r| r.get(0))?;
         counts.push((name, n));
     }
     Ok(counts)
@@ -184,10 +193,7 @@ pub fn table_counts(conn: &Connection) -> Result<Vec<(String, i64)>, StoreError>
 /// The names of the tables a database defines for itself: ordinary and virtual tables,
 /// without SQLite's internal ones and the shadow tables behind a virtual table.
 pub fn user_tables(conn: &Connection) -> Result<Vec<String>, StoreError> {
-    let mut stmt = conn.prepare(
-        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') \
-         AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-    )?;
+    let mut stmt = conn.prepare(USER_TABLES)?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -9,14 +9,49 @@ use super::SqliteStore;
 use super::staff::insert_audit;
 use super::submissions::submission_from_row;
 use crate::store::backend::{Console, Leads};
-use crate::store::console::{
-    AttemptRecord, DeliveryRecord, Dialect, LEAD_ROW_COLUMNS, LeadDetail, LeadFilter, LeadRow, MANY_NAME_MATCHES, NameRoute, Param,
-    RetryOutcome, fts_name_query, lead_where, retry_audit,
-};
-use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords, erase_lead_set, lead_tables};
-use crate::store::sql::{self, SUBMISSION_COLUMNS};
+use crate::store::console::{AttemptRecord, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome, retry_audit};
+use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+use crate::store::sql::built::{self, MANY_NAME_MATCHES, NameRoute, Param, fts_name_query};
+use crate::store::sql::{self, Dialect, SUBMISSION_COLUMNS, statements};
 use crate::store::suppressions::{Listed, Suppression};
 use crate::store::{NewAudit, StoreError};
+
+statements! {
+    /// How many leads the name search `?1` matches, counted up to `?2`.
+    NAME_MATCHES = "SELECT COUNT(*) FROM (SELECT 1 FROM lead_names WHERE lead_names MATCH ?1 LIMIT ?2)";
+    /// The notification `?1` of the lead `?2`: its status, whether the lead is erased, whether
+    /// its number is listed.
+    RETRY_FOUND = "SELECT o.status, l.erased_ms IS NOT NULL, EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
+         FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.id = ?1 AND o.lead_id = ?2";
+    LEAD_ERASED = "SELECT erased_ms IS NOT NULL FROM leads WHERE id = ?1";
+    SUPPRESS_ONE = "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id = ?1";
+    /// The notification `?1` back to pending, due at `?2`.
+    REQUEUE_ONE = "UPDATE outbox SET status = 'pending', next_attempt_ms = ?2, locked_until_ms = 0, retry_from_ms = ?2 WHERE id = ?1";
+    /// The do-not-call list (only the number `?1`, when given) below the cursor (`?2`, `?3`),
+    /// newest first, `?4` rows.
+    SUPPRESSIONS = "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
+         WHERE (?1 IS NULL OR p.phone_e164 = ?1) AND (?2 IS NULL OR (p.added_ms, p.phone_e164) < (?2, ?3)) \
+         ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT ?4";
+    /// Lists the number `?1` (for the reason `?2`, at `?3`, by staff `?4`), unless it is.
+    SUPPRESS = "INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (phone_e164) DO NOTHING";
+    /// The undelivered notifications of the number `?1`'s leads, suppressed.
+    STOP_NOTIFICATIONS = "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
+         AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = ?1)";
+    UNSUPPRESS = "DELETE FROM suppressions WHERE phone_e164 = ?1";
+    /// The leads of the phone `?1`, newest first, `?2` of them.
+    PERSON_LEADS = "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 \
+         ORDER BY received_at_ms DESC, id DESC LIMIT ?2";
+    /// The submissions of the phone `?1` or the e-mail `?2`, newest first, `?3` of them.
+    PERSON_SUBMISSIONS = built format!(
+        "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2) \
+         ORDER BY received_at_ms DESC, id DESC LIMIT ?3"
+    );
+    /// The leads of the phone `?1` not erased yet.
+    PERSON_LEAD_IDS = "SELECT id FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 AND erased_ms IS NULL";
+    PERSON_SUBMISSION_IDS = "SELECT id FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2)";
+    DELETE_SUBMISSION_MAIL = "DELETE FROM mail_outbox WHERE submission_id = ?1";
+    DELETE_SUBMISSION = "DELETE FROM submissions WHERE id = ?1";
+}
 
 fn values(params: Vec<Param>) -> Vec<Value> {
     params
@@ -39,7 +74,7 @@ impl Console for SqliteStore {
                 NameRoute::ByIndex
             } else {
                 let matches: i64 = conn
-                    .prepare_cached("SELECT COUNT(*) FROM (SELECT 1 FROM lead_names WHERE lead_names MATCH ?1 LIMIT ?2)")?
+                    .prepare_cached(NAME_MATCHES)?
                     .query_row(params![fts_name_query(&filter.name_words), MANY_NAME_MATCHES], |r| r.get(0))?;
                 if matches >= MANY_NAME_MATCHES {
                     NameRoute::WhileWalking
@@ -47,8 +82,7 @@ impl Console for SqliteStore {
                     NameRoute::ByIndex
                 }
             };
-            let (clause, params) = lead_where(&filter, Dialect::Sqlite, route);
-            let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
+            let (sql, params) = built::lead_list(&filter, Dialect::Sqlite, route, limit);
             let mut stmt = conn.prepare_cached(&sql)?;
             let rows = stmt.query_map(params_from_iter(values(params)), |r| {
                 Ok(LeadRow {
@@ -120,10 +154,7 @@ impl Console for SqliteStore {
         let lead_id = lead_id.to_string();
         self.write(move |conn| {
             let found: Option<(String, bool, bool)> = conn
-                .prepare_cached(
-                    "SELECT o.status, l.erased_ms IS NOT NULL, EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
-                     FROM outbox o JOIN leads l ON l.id = o.lead_id WHERE o.id = ?1 AND o.lead_id = ?2",
-                )?
+                .prepare_cached(RETRY_FOUND)?
                 .query_row(params![outbox_id, lead_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
                 .optional()?;
             let (status, erased, listed) = match found {
@@ -131,7 +162,7 @@ impl Console for SqliteStore {
                 // An erased lead's undelivered notifications are deleted.
                 None => {
                     let erased = conn
-                        .prepare_cached("SELECT erased_ms IS NOT NULL FROM leads WHERE id = ?1")?
+                        .prepare_cached(LEAD_ERASED)?
                         .query_row(params![lead_id], |r| r.get::<_, bool>(0))
                         .optional()?;
                     return Ok(if erased == Some(true) {
@@ -145,15 +176,11 @@ impl Console for SqliteStore {
                 (_, true, _) => return Ok(RetryOutcome::Erased),
                 ("suppressed", _, _) => return Ok(RetryOutcome::Suppressed),
                 ("failed", _, true) => {
-                    conn.prepare_cached("UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id = ?1")?
-                        .execute(params![outbox_id])?;
+                    conn.prepare_cached(SUPPRESS_ONE)?.execute(params![outbox_id])?;
                     RetryOutcome::Suppressed
                 }
                 ("failed", _, false) => {
-                    conn.prepare_cached(
-                        "UPDATE outbox SET status = 'pending', next_attempt_ms = ?2, locked_until_ms = 0, retry_from_ms = ?2 WHERE id = ?1",
-                    )?
-                    .execute(params![outbox_id, now_ms])?;
+                    conn.prepare_cached(REQUEUE_ONE)?.execute(params![outbox_id, now_ms])?;
                     RetryOutcome::Queued
                 }
                 _ => return Ok(RetryOutcome::NotFailed),
@@ -168,11 +195,7 @@ impl Console for SqliteStore {
         let phone = phone.map(str::to_string);
         let (before_ms, before_phone) = before.unzip();
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT p.phone_e164, p.reason, p.added_ms, s.email FROM suppressions p LEFT JOIN staff s ON s.id = p.staff_id \
-                 WHERE (?1 IS NULL OR p.phone_e164 = ?1) AND (?2 IS NULL OR (p.added_ms, p.phone_e164) < (?2, ?3)) \
-                 ORDER BY p.added_ms DESC, p.phone_e164 DESC LIMIT ?4",
-            )?;
+            let mut stmt = conn.prepare_cached(SUPPRESSIONS)?;
             let rows = stmt.query_map(params![phone, before_ms, before_phone, limit as i64], |r| {
                 Ok(Suppression {
                     phone_e164: r.get(0)?,
@@ -190,19 +213,12 @@ impl Console for SqliteStore {
         let (phone, reason) = (phone.to_string(), reason.to_string());
         self.write(move |conn| {
             let added = conn
-                .prepare_cached(
-                    "INSERT INTO suppressions (phone_e164, reason, added_ms, staff_id) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (phone_e164) DO NOTHING",
-                )?
+                .prepare_cached(SUPPRESS)?
                 .execute(params![phone, reason, now_ms, audit.staff_id])?;
             if added == 1 {
                 insert_audit(conn, &audit, now_ms)?;
             }
-            let stopped = conn
-                .prepare_cached(
-                    "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status IN ('pending', 'failed') \
-                     AND lead_id IN (SELECT id FROM leads WHERE phone_e164 = ?1)",
-                )?
-                .execute(params![phone])?;
+            let stopped = conn.prepare_cached(STOP_NOTIFICATIONS)?.execute(params![phone])?;
             Ok(Listed {
                 added: added == 1,
                 stopped: stopped as u64,
@@ -214,9 +230,7 @@ impl Console for SqliteStore {
     async fn unsuppress(&self, phone: &str, audit: NewAudit, now_ms: i64) -> Result<bool, StoreError> {
         let phone = phone.to_string();
         self.write(move |conn| {
-            let removed = conn
-                .prepare_cached("DELETE FROM suppressions WHERE phone_e164 = ?1")?
-                .execute(params![phone])?;
+            let removed = conn.prepare_cached(UNSUPPRESS)?.execute(params![phone])?;
             if removed == 1 {
                 insert_audit(conn, &audit, now_ms)?;
             }
@@ -230,10 +244,7 @@ impl Console for SqliteStore {
         let (phone, email) = (person.phone(), person.email());
         self.read(move |conn| {
             let leads = conn
-                .prepare_cached(
-                    "SELECT id, received_at_ms, service_slug, full_name, erased_ms FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 \
-                     ORDER BY received_at_ms DESC, id DESC LIMIT ?2",
-                )?
+                .prepare_cached(PERSON_LEADS)?
                 .query_map(params![phone, PERSON_LIMIT as i64], |r| {
                     Ok(PersonLead {
                         id: r.get(0)?,
@@ -245,10 +256,7 @@ impl Console for SqliteStore {
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let submissions = conn
-                .prepare_cached(&format!(
-                    "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2) \
-                     ORDER BY received_at_ms DESC, id DESC LIMIT ?3"
-                ))?
+                .prepare_cached(&PERSON_SUBMISSIONS)?
                 .query_map(params![phone, email, PERSON_LIMIT as i64], submission_from_row)?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(PersonRecords { leads, submissions })
@@ -260,24 +268,16 @@ impl Console for SqliteStore {
         let (phone, email) = (person.phone(), person.email());
         self.write(move |conn| {
             let leads = conn
-                .prepare_cached("SELECT id FROM leads WHERE ?1 IS NOT NULL AND phone_e164 = ?1 AND erased_ms IS NULL")?
+                .prepare_cached(PERSON_LEAD_IDS)?
                 .query_map(params![phone], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
+            let erasure = built::sqlite_erasure();
             for id in &leads {
-                conn.prepare_cached(&format!("UPDATE leads SET {}, erased_ms = ?2 WHERE id = ?1", erase_lead_set()))?
-                    .execute(params![id, now_ms])?;
+                conn.prepare_cached(&erasure.lead)?.execute(params![id, now_ms])?;
                 // Its notifications end: the undelivered ones go (one being sent now finds
                 // its row gone), the rest keep no error text.
-                for (t, key) in lead_tables() {
-                    if let Some(rows) = t.deleted_rows {
-                        conn.prepare_cached(&format!("DELETE FROM {} WHERE {key} = ?1 AND {rows}", t.table))?
-                            .execute(params![id])?;
-                    }
-                    let set = t.clear_set();
-                    if !set.is_empty() {
-                        conn.prepare_cached(&format!("UPDATE {} SET {set} WHERE {key} = ?1", t.table))?
-                            .execute(params![id])?;
-                    }
+                for statement in &erasure.about_it {
+                    conn.prepare_cached(statement)?.execute(params![id])?;
                 }
                 let line = NewAudit {
                     action: "erase",
@@ -287,13 +287,12 @@ impl Console for SqliteStore {
                 insert_audit(conn, &line, now_ms)?;
             }
             let subs = conn
-                .prepare_cached("SELECT id FROM submissions WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2)")?
+                .prepare_cached(PERSON_SUBMISSION_IDS)?
                 .query_map(params![phone, email], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             for id in &subs {
-                conn.prepare_cached("DELETE FROM mail_outbox WHERE submission_id = ?1")?
-                    .execute(params![id])?;
-                conn.prepare_cached("DELETE FROM submissions WHERE id = ?1")?.execute(params![id])?;
+                conn.prepare_cached(DELETE_SUBMISSION_MAIL)?.execute(params![id])?;
+                conn.prepare_cached(DELETE_SUBMISSION)?.execute(params![id])?;
                 let line = NewAudit {
                     action: "delete",
                     target: Some(format!("submission:{id}")),

@@ -4,9 +4,38 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
+use crate::store::StoreError;
 use crate::store::backend::Funnel;
-use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SLOWEST_COLUMNS, SlowDelivery, ZoneOffsets};
-use crate::store::{StoreError, sql};
+use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SlowDelivery, ZoneOffsets};
+use crate::store::sql::{self, SLOWEST_COLUMNS, statements};
+
+statements! {
+    /// The counts of every lead as the connection's snapshot sees them: service rows, then
+    /// source rows, each lead's day in the `business_zone` of that snapshot.
+    COUNT_LEADS = "SELECT d.day, 'service', l.service_slug, COUNT(*), SUM(l.delivery_status = 'delivered'), SUM(f.fast),
+                SUM(l.delivery_status = 'suppressed'), SUM(l.erased_ms IS NOT NULL)
+         FROM leads l JOIN lead_local_days d ON d.id = l.id JOIN lead_fast f ON f.id = l.id
+         GROUP BY d.day, l.service_slug
+         UNION ALL
+         SELECT d.day, 'source', s.source, COUNT(*), 0, 0, 0, 0 FROM lead_local_days d JOIN lead_sources s ON s.id = d.id
+         GROUP BY d.day, s.source";
+    /// Adds a day's counts (`?1` day, `?2` kind, `?3` key, then the five counts).
+    ADD_COUNTS = "INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (day, kind, key) DO UPDATE SET leads = leads + excluded.leads, delivered = delivered + excluded.delivered,
+             fast = fast + excluded.fast, suppressed = suppressed + excluded.suppressed, erased = erased + excluded.erased";
+    /// One offset `?2` of the zone `?3`, from `?1`.
+    INSERT_ZONE_OFFSET = "INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES (?1, ?2, ?3)";
+    /// A recount due for the reason `?1`, asked at `?2`, under the token `?3`.
+    RECOUNT_DUE = "INSERT INTO funnel_recount (id, reason, asked_ms, token) VALUES (1, ?1, ?2, ?3)
+         ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, token = excluded.token";
+    /// The slowest `?2` deliveries of notifications created since `?1`: walks the index of
+    /// delivery times from the slowest down, skipping older rows.
+    SLOWEST = built format!(
+        "SELECT {SLOWEST_COLUMNS} FROM outbox o INDEXED BY outbox_slowest JOIN leads l ON l.id = o.lead_id \
+         WHERE o.status = 'delivered' AND o.created_ms >= ?1 \
+         ORDER BY o.delivered_ms - o.created_ms DESC, o.id DESC LIMIT ?2"
+    );
+}
 
 fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
     let mut zone = ZoneOffsets {
@@ -24,22 +53,13 @@ fn stored_zone(conn: &Connection) -> rusqlite::Result<ZoneOffsets> {
 
 /// Why a recount is due (`funnel_recount`), if it is.
 fn recount_due(conn: &Connection) -> rusqlite::Result<Option<String>> {
-    conn.query_row("SELECT reason FROM funnel_recount WHERE id = 1", [], |r| r.get(0))
-        .optional()
+    conn.query_row(sql::FUNNEL_RECOUNT_DUE.sqlite, [], |r| r.get(0)).optional()
 }
 
 /// The counts of every lead as `conn`'s snapshot sees them: service rows, then source rows,
 /// each lead's day in the `business_zone` of that snapshot.
 fn count_leads(conn: &Connection) -> rusqlite::Result<Vec<FunnelRow>> {
-    let mut stmt = conn.prepare(
-        "SELECT d.day, 'service', l.service_slug, COUNT(*), SUM(l.delivery_status = 'delivered'), SUM(f.fast),
-                SUM(l.delivery_status = 'suppressed'), SUM(l.erased_ms IS NOT NULL)
-         FROM leads l JOIN lead_local_days d ON d.id = l.id JOIN lead_fast f ON f.id = l.id
-         GROUP BY d.day, l.service_slug
-         UNION ALL
-         SELECT d.day, 'source', s.source, COUNT(*), 0, 0, 0, 0 FROM lead_local_days d JOIN lead_sources s ON s.id = d.id
-         GROUP BY d.day, s.source",
-    )?;
+    let mut stmt = conn.prepare(COUNT_LEADS)?;
     let rows = stmt.query_map([], |r| {
         let kind: String = r.get(1)?;
         Ok(FunnelRow {
@@ -60,17 +80,13 @@ fn count_leads(conn: &Connection) -> rusqlite::Result<Vec<FunnelRow>> {
 /// `token`'s; with `last`, drops the rows left at nothing and marks the recount done.
 fn add_counts(conn: &Connection, token: &str, rows: &[FunnelRow], last: bool) -> rusqlite::Result<bool> {
     let ours = conn
-        .query_row("SELECT 1 FROM funnel_recount WHERE id = 1 AND token = ?1", [token], |_| Ok(()))
+        .query_row(sql::FUNNEL_RECOUNT_OURS.sqlite, [token], |_| Ok(()))
         .optional()?
         .is_some();
     if !ours {
         return Ok(false);
     }
-    let mut add = conn.prepare_cached(
-        "INSERT INTO lead_days (day, kind, key, leads, delivered, fast, suppressed, erased) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT (day, kind, key) DO UPDATE SET leads = leads + excluded.leads, delivered = delivered + excluded.delivered,
-             fast = fast + excluded.fast, suppressed = suppressed + excluded.suppressed, erased = erased + excluded.erased",
-    )?;
+    let mut add = conn.prepare_cached(ADD_COUNTS)?;
     for r in rows {
         let kind = match r.kind {
             FunnelKind::Service => "service",
@@ -79,15 +95,8 @@ fn add_counts(conn: &Connection, token: &str, rows: &[FunnelRow], last: bool) ->
         add.execute(params![r.day, kind, r.key, r.leads, r.delivered, r.fast, r.suppressed, r.erased])?;
     }
     if last {
-        // Rows the triggers made for a difference the snapshot's counts have now met (an
-        // erasure of a lead counted in the snapshot leaves its source at 0), and a source
-        // left below 0 (a lead changed outside the triggers): it may name a person erased.
-        conn.execute(
-            "DELETE FROM lead_days WHERE (kind = 'source' AND leads <= 0) \
-                     OR (leads = 0 AND delivered = 0 AND fast = 0 AND suppressed = 0 AND erased = 0)",
-            [],
-        )?;
-        conn.execute("DELETE FROM funnel_recount WHERE token = ?1", [token])?;
+        conn.execute(sql::DROP_EMPTY_LEAD_DAYS.sqlite, [])?;
+        conn.execute(sql::FUNNEL_RECOUNT_DONE.sqlite, [token])?;
     }
     Ok(true)
 }
@@ -120,22 +129,18 @@ impl Funnel for SqliteStore {
         let ((), snapshot) = self
             .write_alone(
                 move |conn| {
-                    conn.execute("DELETE FROM business_zone", [])?;
-                    let mut insert = conn.prepare_cached("INSERT INTO business_zone (from_ms, offset_ms, zone) VALUES (?1, ?2, ?3)")?;
+                    conn.execute(sql::CLEAR_BUSINESS_ZONE.sqlite, [])?;
+                    let mut insert = conn.prepare_cached(INSERT_ZONE_OFFSET)?;
                     for (from_ms, offset_ms) in &zone.offsets {
                         insert.execute(params![from_ms, offset_ms, zone.zone])?;
                     }
-                    conn.execute("DELETE FROM lead_days", [])?;
-                    conn.execute(
-                        "INSERT INTO funnel_recount (id, reason, asked_ms, token) VALUES (1, ?1, ?2, ?3)
-                         ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, token = excluded.token",
-                        params![reason, crate::store::now_ms(), ours],
-                    )?;
+                    conn.execute(sql::CLEAR_LEAD_DAYS.sqlite, [])?;
+                    conn.execute(RECOUNT_DUE, params![reason, crate::store::now_ms(), ours])?;
                     Ok(())
                 },
                 move |()| -> rusqlite::Result<Connection> {
                     snapshot.execute_batch("BEGIN")?;
-                    snapshot.query_row("SELECT COUNT(*) FROM business_zone", [], |r| r.get::<_, i64>(0))?;
+                    snapshot.query_row(sql::COUNT_BUSINESS_ZONE.sqlite, [], |r| r.get::<_, i64>(0))?;
                     Ok(snapshot)
                 },
             )
@@ -200,12 +205,7 @@ impl Funnel for SqliteStore {
 
     async fn slowest_deliveries(&self, since_ms: i64, limit: usize) -> Result<Vec<SlowDelivery>, StoreError> {
         self.read(move |conn| {
-            // Walks the index of delivery times from the slowest down, skipping older rows.
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {SLOWEST_COLUMNS} FROM outbox o INDEXED BY outbox_slowest JOIN leads l ON l.id = o.lead_id \
-                 WHERE o.status = 'delivered' AND o.created_ms >= ?1 \
-                 ORDER BY o.delivered_ms - o.created_ms DESC, o.id DESC LIMIT ?2"
-            ))?;
+            let mut stmt = conn.prepare_cached(&SLOWEST)?;
             let rows = stmt.query_map(params![since_ms, limit as i64], |r| {
                 Ok(SlowDelivery {
                     lead_id: r.get(0)?,

@@ -6,45 +6,70 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::SqliteStore;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
-use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id, sql};
+use crate::store::sql::{self, statements};
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id};
+
+statements! {
+    /// Any earlier lead of the phone `?1` for the service `?2` since `?3`. Prepared once per
+    /// connection (parsing it cost more than running it). Any earlier lead of the window
+    /// will do (the answer never shows its id); without an ORDER BY on the range's column
+    /// the plan does not depend on the bound time, so SQLite does not parse the statement
+    /// again at every use. It reads the number's leads by leads_list_phone; `+service_slug`
+    /// keeps SQLite off leads_list_service, where a busy service's whole window would match
+    /// (docs/decisions/027-intake-speed.md).
+    EARLIER_LEAD = "SELECT id FROM leads WHERE phone_e164 = ?1 AND +service_slug = ?2 AND received_at_ms >= ?3 LIMIT 1";
+    /// A consent wording (`?1` its hash, `?2` its text), kept once, first seen at `?3`.
+    INSERT_CONSENT = "INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?1, ?2, ?3)";
+    INSERT_LEAD = "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
+         cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
+         seen_referer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
+    /// A notification of the lead `?1` on the channel `?2`, due at `?3`.
+    INSERT_NOTIFICATION = "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) VALUES (?1, ?2, 'pending', 0, ?3, ?3)";
+    /// The wordings no lead refers to any more.
+    PURGE_CONSENT = "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)";
+    /// The names of the leads above the highest indexed one, into the name index.
+    INDEX_NEW_NAMES = "INSERT INTO lead_names (rowid, full_name) SELECT rowid, full_name FROM leads \
+         WHERE rowid > COALESCE((SELECT rowid FROM lead_names ORDER BY rowid DESC LIMIT 1), 0)";
+}
 
 #[async_trait]
 impl Leads for SqliteStore {
     async fn submit_lead(&self, lead: NewLead, channels: Vec<Channel>, now_ms: i64) -> Result<Submitted, StoreError> {
         self.write(move |conn| {
-            // Prepared once per connection (parsing it cost more than running it). Any earlier
-            // lead of the window will do (the answer never shows its id); without an ORDER BY
-            // on the range's column the plan does not depend on the bound time, so SQLite does
-            // not parse the statement again at every use. It reads the number's leads by
-            // leads_list_phone; `+service_slug` keeps SQLite off leads_list_service, where a
-            // busy service's whole window would match (docs/decisions/027-intake-speed.md).
             let earlier: Option<String> = conn
-                .prepare_cached(
-                    "SELECT id FROM leads WHERE phone_e164 = ?1 AND +service_slug = ?2 AND received_at_ms >= ?3 LIMIT 1",
-                )?
+                .prepare_cached(EARLIER_LEAD)?
                 .query_row(params![lead.phone, lead.service_slug, now_ms - DUPLICATE_WINDOW_MS], |r| r.get(0))
                 .optional()?;
             if let Some(id) = earlier {
                 return Ok(Submitted { id, duplicate: true });
             }
-            conn.prepare_cached("INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?1, ?2, ?3)")?
+            conn.prepare_cached(INSERT_CONSENT)?
                 .execute(params![lead.consent_sha256, lead.consent_text, now_ms])?;
             let id = new_lead_id();
             let c = &lead.context;
-            conn.prepare_cached(
-                "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-                 cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
-                 seen_referer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-            )?
-            .execute(params![
-                id, now_ms, lead.service_slug, lead.full_name, lead.phone, lead.zip_code, lead.consent_sha256,
-                lead.certificate.cert_url, lead.certificate.token, lead.certificate.ping_url,
-                c.ip, c.user_agent, c.page_url, c.referrer, c.utm.source, c.utm.medium, c.utm.campaign, c.utm.term, c.utm.content,
+            conn.prepare_cached(INSERT_LEAD)?.execute(params![
+                id,
+                now_ms,
+                lead.service_slug,
+                lead.full_name,
+                lead.phone,
+                lead.zip_code,
+                lead.consent_sha256,
+                lead.certificate.cert_url,
+                lead.certificate.token,
+                lead.certificate.ping_url,
+                c.ip,
+                c.user_agent,
+                c.page_url,
+                c.referrer,
+                c.utm.source,
+                c.utm.medium,
+                c.utm.campaign,
+                c.utm.term,
+                c.utm.content,
                 c.seen_referer
             ])?;
-            let mut outbox = conn.prepare_cached(
-                "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) VALUES (?1, ?2, 'pending', 0, ?3, ?3)",
-            )?;
+            let mut outbox = conn.prepare_cached(INSERT_NOTIFICATION)?;
             for channel in channels {
                 outbox.execute(params![id, channel.as_str(), now_ms])?;
             }
@@ -77,10 +102,7 @@ impl Leads for SqliteStore {
             // An audit line is written after the record it names was received, so the same
             // cutoff never drops it before that record.
             conn.execute(sql::PURGE_AUDIT.sqlite, params![cutoff_ms])?;
-            conn.execute(
-                "DELETE FROM consent_texts WHERE sha256 NOT IN (SELECT DISTINCT consent_sha256 FROM leads)",
-                [],
-            )?;
+            conn.execute(PURGE_CONSENT, [])?;
             Ok((leads as u64, certs as u64))
         })
         .await
@@ -118,11 +140,7 @@ impl Leads for SqliteStore {
 /// rowids, so the new ones are those above the highest indexed; a lead stored by anything
 /// else is indexed at the writer's next group.
 pub(super) fn index_new_names(conn: &Connection) -> rusqlite::Result<usize> {
-    conn.prepare_cached(
-        "INSERT INTO lead_names (rowid, full_name) SELECT rowid, full_name FROM leads \
-         WHERE rowid > COALESCE((SELECT rowid FROM lead_names ORDER BY rowid DESC LIMIT 1), 0)",
-    )?
-    .execute([])
+    conn.prepare_cached(INDEX_NEW_NAMES)?.execute([])
 }
 
 pub(super) fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {

@@ -38,6 +38,41 @@ use tokio::sync::mpsc;
 use super::StoreError;
 use super::backend::{Backend, Limits};
 use super::migrations::{self, Applied};
+use super::sql::{self, Dialect, Listed, built, statements};
+
+statements! {
+    /// How every connection is set up. temp_store = MEMORY: the journals of savepoints and
+    /// of statements that fire triggers (every lead's INSERT) stay in memory instead of a
+    /// temporary file, which cost the writer a write system call per page
+    /// (docs/decisions/027-intake-speed.md).
+    CONFIGURE = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
+    /// The columns of the table `?1`.
+    TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?1)";
+    /// The table that records the migrations (older databases lack its last four columns:
+    /// `migrations::ADDED_COLUMNS`).
+    MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL, \
+         name TEXT, checksum TEXT, applied_by TEXT, compatible_back_to INTEGER)";
+}
+
+/// Every statement of this backend's own, by name (the store tests prepare each on SQLite);
+/// the shared ones are `sql::ALL`, the built ones `sql::built::examples`.
+pub fn statements() -> impl Iterator<Item = &'static Listed> {
+    [
+        STATEMENTS,
+        assets::STATEMENTS,
+        backup::STATEMENTS,
+        console::STATEMENTS,
+        funnel::STATEMENTS,
+        jobs::STATEMENTS,
+        leads::STATEMENTS,
+        outbox::STATEMENTS,
+        seed::STATEMENTS,
+        staff::STATEMENTS,
+        submissions::STATEMENTS,
+    ]
+    .into_iter()
+    .flatten()
+}
 
 pub struct SqliteStore {
     writer: Mutex<Option<mpsc::Sender<writer::Job>>>,
@@ -56,10 +91,7 @@ impl Backend for SqliteStore {
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
-    // temp_store = MEMORY: the journals of savepoints and of statements that fire triggers
-    // (every lead's INSERT) stay in memory instead of a temporary file, which cost the
-    // writer a write system call per page (docs/decisions/027-intake-speed.md).
-    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")?;
+    conn.execute_batch(CONFIGURE)?;
     Ok(())
 }
 
@@ -159,20 +191,9 @@ pub(crate) fn applied_migrations(conn: &Connection) -> rusqlite::Result<Vec<Appl
     if columns.is_empty() {
         return Ok(Vec::new());
     }
-    let column = |name: &str| {
-        if columns.iter().any(|c| c == name) {
-            name.to_string()
-        } else {
-            "NULL".to_string()
-        }
-    };
-    let mut stmt = conn.prepare(&format!(
-        "SELECT version, {}, {}, {}, {} FROM schema_migrations ORDER BY version",
-        column("name"),
-        column("checksum"),
-        column("applied_by"),
-        column("compatible_back_to")
-    ))?;
+    let mut stmt = conn.prepare(&built::applied_migrations(Dialect::Sqlite, |name| {
+        columns.iter().any(|c| c == name)
+    }))?;
     let rows = stmt.query_map([], |r| {
         Ok(Applied {
             version: r.get(0)?,
@@ -186,7 +207,7 @@ pub(crate) fn applied_migrations(conn: &Connection) -> rusqlite::Result<Vec<Appl
 }
 
 fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+    let mut stmt = conn.prepare(TABLE_COLUMNS)?;
     let rows = stmt.query_map(params![table], |r| r.get(0))?;
     rows.collect()
 }
@@ -195,11 +216,13 @@ fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>
 /// lock, so a second process opening the file waits, then finds them applied.
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute_batch(migrations::SQLITE_TABLE)?;
+    tx.execute_batch(MIGRATIONS_TABLE)?;
     let columns = table_columns(&tx, "schema_migrations")?;
-    for (column, sqlite_type, _) in migrations::ADDED_COLUMNS {
-        if !columns.iter().any(|c| c == column) {
-            tx.execute_batch(&format!("ALTER TABLE schema_migrations ADD COLUMN {column} {sqlite_type}"))?;
+    for (column, _, _) in migrations::ADDED_COLUMNS {
+        if !columns.iter().any(|c| c == column)
+            && let Some(add) = built::add_migration_column(Dialect::Sqlite, column)
+        {
+            tx.execute_batch(&add)?;
         }
     }
     let applied = applied_migrations(&tx)?;
@@ -209,9 +232,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         // Rows from before checksums or the marker were kept: record what this binary has.
         for m in migrations::SQLITE {
             tx.execute(
-                "UPDATE schema_migrations SET name = COALESCE(name, ?2), checksum = COALESCE(checksum, ?3), \
-                 compatible_back_to = COALESCE(compatible_back_to, ?4) \
-                 WHERE version = ?1 AND (checksum IS NULL OR compatible_back_to IS NULL)",
+                sql::FILL_MIGRATION.sqlite,
                 params![m.version, m.name, m.checksum(), m.compatible_back_to],
             )?;
         }
@@ -222,8 +243,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
             message: e.to_string(),
         })?;
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms, name, checksum, applied_by, compatible_back_to) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            sql::RECORD_MIGRATION.sqlite,
             params![
                 m.version,
                 super::now_ms(),

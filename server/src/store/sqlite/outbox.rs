@@ -15,53 +15,73 @@ use tokio::task::JoinHandle;
 use super::SqliteStore;
 use super::leads::select_lead;
 use crate::store::backend::Outboxes;
+use crate::store::sql::{self, statements};
 use crate::store::{
     Attempt, Channel, DeliveryCount, Mail, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope,
     StoreError,
 };
 
-/// How long after `?1` the next pending notification is due: its retry time judged against
-/// `?1`, its lease against SQLite's clock.
-const NEXT_DUE: &str = concat!(
-    "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms - ?1, locked_until_ms - ",
-    db_now_ms!(),
-    ") AS due FROM outbox WHERE status = 'pending' \
-     UNION ALL SELECT MAX(next_attempt_ms - ?1, locked_until_ms - ",
-    db_now_ms!(),
-    ") FROM mail_outbox WHERE status = 'pending')"
-);
+statements! {
+    /// How long after `?1` the next pending notification is due: its retry time judged against
+    /// `?1`, its lease against SQLite's clock.
+    NEXT_DUE = concat!(
+        "SELECT MIN(due) FROM (SELECT MAX(next_attempt_ms - ?1, locked_until_ms - ",
+        db_now_ms!(),
+        ") AS due FROM outbox WHERE status = 'pending' \
+         UNION ALL SELECT MAX(next_attempt_ms - ?1, locked_until_ms - ",
+        db_now_ms!(),
+        ") FROM mail_outbox WHERE status = 'pending')"
+    );
 
-/// Marks suppressed the lead notifications due at `?1`, not leased, whose number is listed.
-const SUPPRESS_DUE: &str = concat!(
-    "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
-     AND locked_until_ms <= ",
-    db_now_ms!(),
-    " AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
-     WHERE l.id = outbox.lead_id)"
-);
+    /// Marks suppressed the lead notifications due at `?1`, not leased, whose number is listed.
+    SUPPRESS_DUE = concat!(
+        "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'pending' AND next_attempt_ms <= ?1 \
+         AND locked_until_ms <= ",
+        db_now_ms!(),
+        " AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
+         WHERE l.id = outbox.lead_id)"
+    );
 
-/// Leases for `?1` up to `?3` lead notifications due at `?2` (none of an erased lead).
-const CLAIM_LEADS: &str = concat!(
-    "UPDATE outbox SET locked_until_ms = ",
-    db_now_ms!(),
-    " + ?1, claim_token = claim_token + 1 WHERE id IN \
-     (SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ",
-    db_now_ms!(),
-    " AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
-     ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
-     RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
-);
+    /// Leases for `?1` up to `?3` lead notifications due at `?2` (none of an erased lead).
+    CLAIM_LEADS = concat!(
+        "UPDATE outbox SET locked_until_ms = ",
+        db_now_ms!(),
+        " + ?1, claim_token = claim_token + 1 WHERE id IN \
+         (SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_ms <= ?2 AND o.locked_until_ms <= ",
+        db_now_ms!(),
+        " AND EXISTS (SELECT 1 FROM leads l WHERE l.id = o.lead_id AND l.erased_ms IS NULL) \
+         ORDER BY o.next_attempt_ms, o.id LIMIT ?3) \
+         RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+    );
 
-/// Leases for `?1` up to `?3` submission e-mails due at `?2`.
-const CLAIM_MAIL: &str = concat!(
-    "UPDATE mail_outbox SET locked_until_ms = ",
-    db_now_ms!(),
-    " + ?1, claim_token = claim_token + 1 WHERE id IN \
-     (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 AND locked_until_ms <= ",
-    db_now_ms!(),
-    " ORDER BY next_attempt_ms, id LIMIT ?3) \
-     RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
-);
+    /// Leases for `?1` up to `?3` submission e-mails due at `?2`.
+    CLAIM_MAIL = concat!(
+        "UPDATE mail_outbox SET locked_until_ms = ",
+        db_now_ms!(),
+        " + ?1, claim_token = claim_token + 1 WHERE id IN \
+         (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_ms <= ?2 AND locked_until_ms <= ",
+        db_now_ms!(),
+        " ORDER BY next_attempt_ms, id LIMIT ?3) \
+         RETURNING id, submission_id, subject, body, attempts, COALESCE(retry_from_ms, created_ms), claim_token"
+    );
+
+    /// Marks suppressed the failed lead notifications (all, or only `?1`) whose number is listed.
+    RETRY_SUPPRESS = "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'failed' AND (?1 IS NULL OR id = ?1) \
+         AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 WHERE l.id = outbox.lead_id)";
+    /// Back to pending at `?1` the failed lead notifications (all, or only `?2`) that may be
+    /// sent (`Outbox::sendable`).
+    RETRY_LEADS = built format!(
+        "UPDATE outbox SET status = 'pending', next_attempt_ms = ?1, locked_until_ms = 0, retry_from_ms = ?1 \
+         WHERE status = 'failed' AND (?2 IS NULL OR id = ?2) AND {}",
+        Outbox::Leads.sendable()
+    );
+    /// As `RETRY_LEADS`, for the submissions' e-mails.
+    RETRY_MAIL = built format!(
+        "UPDATE mail_outbox SET status = 'pending', next_attempt_ms = ?1, locked_until_ms = 0, retry_from_ms = ?1 \
+         WHERE status = 'failed' AND (?2 IS NULL OR id = ?2) AND {}",
+        Outbox::Mail.sendable()
+    );
+}
 
 #[async_trait]
 impl Outboxes for SqliteStore {
@@ -73,33 +93,25 @@ impl Outboxes for SqliteStore {
     }
 
     async fn finish(&self, outbox: Outbox, id: i64, claim: i64, attempts: u32, attempt: Attempt) -> Result<bool, StoreError> {
-        let (table, _) = outbox.table();
-        let finishable = outbox.finishable("?2", "?7");
         self.write(move |conn| {
-            let changed = conn
-                .prepare_cached(&format!(
-                    "UPDATE {table} SET status = ?2, attempts = ?3, delivered_ms = ?4, next_attempt_ms = CASE WHEN ?2 = 'pending' THEN ?5 ELSE next_attempt_ms END, \
-                     locked_until_ms = 0, last_error = ?6 WHERE id = ?1 AND {finishable}"
-                ))?
-                .execute(params![
-                    id,
-                    attempt.status(),
-                    attempts,
-                    attempt.delivered_ms(),
-                    attempt.next_ms(),
-                    attempt.error(),
-                    claim
-                ])?;
+            let changed = conn.prepare_cached(outbox.sql().finish.sqlite)?.execute(params![
+                id,
+                attempt.status(),
+                attempts,
+                attempt.delivered_ms(),
+                attempt.next_ms(),
+                attempt.error(),
+                claim
+            ])?;
             Ok(changed > 0)
         })
         .await
     }
 
     async fn outbox_counts(&self, outbox: Outbox) -> Result<OutboxCounts, StoreError> {
-        let (table, _) = outbox.table();
         self.read(move |conn| {
             let mut counts = OutboxCounts::default();
-            let mut stmt = conn.prepare_cached(&format!("SELECT status, COUNT(*) FROM {table} GROUP BY status"))?;
+            let mut stmt = conn.prepare_cached(outbox.sql().counts.sqlite)?;
             let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
             for row in rows {
                 let (status, n) = row?;
@@ -111,12 +123,9 @@ impl Outboxes for SqliteStore {
     }
 
     async fn outbox_summary(&self, outbox: Outbox) -> Result<OutboxSummary, StoreError> {
-        let (table, _) = outbox.table();
         self.read(move |conn| {
             let mut summary = OutboxSummary::default();
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT status, COUNT(*), MIN(created_ms) FROM {table} WHERE status IN ('pending', 'failed') GROUP BY status"
-            ))?;
+            let mut stmt = conn.prepare_cached(outbox.sql().summary.sqlite)?;
             let rows = stmt.query_map([], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?))
             })?;
@@ -131,9 +140,7 @@ impl Outboxes for SqliteStore {
 
     async fn deliveries_since(&self, since_ms: i64) -> Result<Vec<DeliveryCount>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT channel, outcome, COUNT(*) FROM delivery_attempts WHERE at_ms >= ?1 GROUP BY channel, outcome ORDER BY channel, outcome",
-            )?;
+            let mut stmt = conn.prepare_cached(sql::DELIVERIES_SINCE.sqlite)?;
             let rows = stmt.query_map(params![since_ms], |r| {
                 Ok(DeliveryCount {
                     channel: r.get(0)?,
@@ -147,14 +154,9 @@ impl Outboxes for SqliteStore {
     }
 
     async fn outbox_rows(&self, outbox: Outbox, status: &str, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
-        let (table, record) = outbox.table();
-        let channel = outbox.channel();
         let status = status.to_string();
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT id, {record}, {channel}, status, attempts, created_ms, last_error, claim_token FROM {table} WHERE status = ?1 \
-                 ORDER BY created_ms, id LIMIT ?2"
-            ))?;
+            let mut stmt = conn.prepare_cached(outbox.sql().rows.sqlite)?;
             let rows = stmt.query_map(params![status, limit as i64], |r| {
                 Ok(OutboxRow {
                     id: r.get(0)?,
@@ -178,23 +180,11 @@ impl Outboxes for SqliteStore {
             RetryScope::One(id) => Some(id),
         };
         self.write(move |conn| {
-            let (table, _) = outbox.table();
-            let suppressed = match outbox {
-                Outbox::Leads => conn.execute(
-                    "UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE status = 'failed' AND (?1 IS NULL OR id = ?1) \
-                     AND EXISTS (SELECT 1 FROM leads l JOIN suppressions s ON s.phone_e164 = l.phone_e164 WHERE l.id = outbox.lead_id)",
-                    params![one],
-                )?,
-                Outbox::Mail => 0,
+            let (suppressed, retry) = match outbox {
+                Outbox::Leads => (conn.prepare_cached(RETRY_SUPPRESS)?.execute(params![one])?, RETRY_LEADS.as_str()),
+                Outbox::Mail => (0, RETRY_MAIL.as_str()),
             };
-            let sent = conn.execute(
-                &format!(
-                    "UPDATE {table} SET status = 'pending', next_attempt_ms = ?1, locked_until_ms = 0, retry_from_ms = ?1 \
-                     WHERE status = 'failed' AND (?2 IS NULL OR id = ?2) AND {}",
-                    outbox.sendable()
-                ),
-                params![now_ms, one],
-            )?;
+            let sent = conn.prepare_cached(retry)?.execute(params![now_ms, one])?;
             Ok(Retried {
                 sent: sent as u64,
                 suppressed: suppressed as u64,

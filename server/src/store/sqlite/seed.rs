@@ -4,13 +4,18 @@ use async_trait::async_trait;
 
 use super::SqliteStore;
 use crate::store::backend::Seed;
-use crate::store::console::Dialect;
+use crate::store::sql::{self, Dialect, statements};
 use crate::store::{SeedPlan, Seeded, StoreError};
+
+statements! {
+    /// The planner's statistics, after a bulk insert.
+    ANALYZE = "ANALYZE";
+}
 
 #[async_trait]
 impl Seed for SqliteStore {
     async fn seed_leads(&self, plan: &SeedPlan) -> Result<Seeded, StoreError> {
-        let statements = plan.statements(Dialect::Sqlite);
+        let statements = sql::built::seed(plan, Dialect::Sqlite);
         let counts = self
             .write(move |conn| {
                 statements
@@ -19,7 +24,7 @@ impl Seed for SqliteStore {
                     .collect::<rusqlite::Result<Vec<u64>>>()
             })
             .await?;
-        self.write(|conn| conn.execute_batch("ANALYZE")).await?;
+        self.write(|conn| conn.execute_batch(ANALYZE)).await?;
         Ok(plan.seeded(&counts))
     }
 }

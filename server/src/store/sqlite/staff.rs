@@ -4,9 +4,27 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::SqliteStore;
+use crate::store::StoreError;
 use crate::store::backend::Staff;
+use crate::store::sql::{self, statements};
 use crate::store::staff::{AuditEntry, NewAudit, NewSession, SessionRecord, StaffAccount, StaffLogin, UNLOCK_ACTION};
-use crate::store::{StoreError, sql};
+
+statements! {
+    /// A staff member (`?1` e-mail, `?2` password hash), active, added at `?3`, unless the
+    /// address has one.
+    ADD_STAFF = "INSERT INTO staff (email, password_hash, active, created_ms) VALUES (?1, ?2, 1, ?3) ON CONFLICT (email) DO NOTHING";
+    STAFF_ID = "SELECT id FROM staff WHERE email = ?1";
+    /// Staff member `?1` disabled (at `?2`, unless earlier).
+    DISABLE_STAFF = "UPDATE staff SET active = 0, disabled_ms = COALESCE(disabled_ms, ?2) WHERE id = ?1";
+    END_SESSIONS_OF = "DELETE FROM staff_sessions WHERE staff_id = ?1";
+    /// A session (`?1` its id's hash) of staff member `?2`, begun at `?3`, from `?4` with `?5`.
+    CREATE_SESSION = "INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) VALUES (?1, ?2, ?3, ?3, ?4, ?5)";
+    /// The session `?1` of an active staff member.
+    SESSION = "SELECT s.staff_id, a.email, s.created_ms, s.last_seen_ms FROM staff_sessions s JOIN staff a ON a.id = s.staff_id \
+         WHERE s.id_hash = ?1 AND a.active = 1";
+    /// The session `?1` seen at `?2`.
+    TOUCH_SESSION = "UPDATE staff_sessions SET last_seen_ms = MAX(last_seen_ms, ?2) WHERE id_hash = ?1";
+}
 
 pub(super) fn insert_audit(conn: &Connection, entry: &NewAudit, now_ms: i64) -> rusqlite::Result<()> {
     conn.prepare_cached(sql::INSERT_AUDIT.sqlite)?.execute(params![
@@ -25,11 +43,7 @@ impl Staff for SqliteStore {
     async fn add_staff(&self, email: &str, password_hash: &str, now_ms: i64) -> Result<Option<i64>, StoreError> {
         let (email, hash) = (email.to_lowercase(), password_hash.to_string());
         self.write(move |conn| {
-            let inserted = conn
-                .prepare_cached(
-                    "INSERT INTO staff (email, password_hash, active, created_ms) VALUES (?1, ?2, 1, ?3) ON CONFLICT (email) DO NOTHING",
-                )?
-                .execute(params![email, hash, now_ms])?;
+            let inserted = conn.prepare_cached(ADD_STAFF)?.execute(params![email, hash, now_ms])?;
             Ok((inserted == 1).then(|| conn.last_insert_rowid()))
         })
         .await
@@ -38,15 +52,10 @@ impl Staff for SqliteStore {
     async fn disable_staff(&self, email: &str, now_ms: i64) -> Result<bool, StoreError> {
         let email = email.to_lowercase();
         self.write(move |conn| {
-            let id: Option<i64> = conn
-                .query_row("SELECT id FROM staff WHERE email = ?1", params![email], |r| r.get(0))
-                .optional()?;
+            let id: Option<i64> = conn.query_row(STAFF_ID, params![email], |r| r.get(0)).optional()?;
             let Some(id) = id else { return Ok(false) };
-            conn.execute(
-                "UPDATE staff SET active = 0, disabled_ms = COALESCE(disabled_ms, ?2) WHERE id = ?1",
-                params![id, now_ms],
-            )?;
-            conn.execute("DELETE FROM staff_sessions WHERE staff_id = ?1", params![id])?;
+            conn.execute(DISABLE_STAFF, params![id, now_ms])?;
+            conn.execute(END_SESSIONS_OF, params![id])?;
             Ok(true)
         })
         .await
@@ -88,10 +97,13 @@ impl Staff for SqliteStore {
 
     async fn create_session(&self, session: NewSession, audit: NewAudit, now_ms: i64) -> Result<(), StoreError> {
         self.write(move |conn| {
-            conn.prepare_cached(
-                "INSERT INTO staff_sessions (id_hash, staff_id, created_ms, last_seen_ms, ip, user_agent) VALUES (?1, ?2, ?3, ?3, ?4, ?5)",
-            )?
-            .execute(params![session.id_hash, session.staff_id, now_ms, session.ip, session.user_agent])?;
+            conn.prepare_cached(CREATE_SESSION)?.execute(params![
+                session.id_hash,
+                session.staff_id,
+                now_ms,
+                session.ip,
+                session.user_agent
+            ])?;
             insert_audit(conn, &audit, now_ms)
         })
         .await
@@ -100,19 +112,16 @@ impl Staff for SqliteStore {
     async fn session(&self, id_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
         let id_hash = id_hash.to_string();
         self.read(move |conn| {
-            conn.prepare_cached(
-                "SELECT s.staff_id, a.email, s.created_ms, s.last_seen_ms FROM staff_sessions s JOIN staff a ON a.id = s.staff_id \
-                 WHERE s.id_hash = ?1 AND a.active = 1",
-            )?
-            .query_row(params![id_hash], |r| {
-                Ok(SessionRecord {
-                    staff_id: r.get(0)?,
-                    email: r.get(1)?,
-                    created_ms: r.get(2)?,
-                    last_seen_ms: r.get(3)?,
+            conn.prepare_cached(SESSION)?
+                .query_row(params![id_hash], |r| {
+                    Ok(SessionRecord {
+                        staff_id: r.get(0)?,
+                        email: r.get(1)?,
+                        created_ms: r.get(2)?,
+                        last_seen_ms: r.get(3)?,
+                    })
                 })
-            })
-            .optional()
+                .optional()
         })
         .await
     }
@@ -120,8 +129,7 @@ impl Staff for SqliteStore {
     async fn touch_session(&self, id_hash: &str, now_ms: i64) -> Result<(), StoreError> {
         let id_hash = id_hash.to_string();
         self.write(move |conn| {
-            conn.prepare_cached("UPDATE staff_sessions SET last_seen_ms = MAX(last_seen_ms, ?2) WHERE id_hash = ?1")?
-                .execute(params![id_hash, now_ms])?;
+            conn.prepare_cached(TOUCH_SESSION)?.execute(params![id_hash, now_ms])?;
             Ok(())
         })
         .await

@@ -7,11 +7,22 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::SqliteStore;
 use super::staff::insert_audit;
 use crate::store::backend::Submissions;
-use crate::store::sql::{self, SUBMISSION_COLUMNS};
+use crate::store::sql::{self, SUBMISSION_COLUMNS, statements};
 use crate::store::submissions::{SubmissionFilter, data_text, data_value};
 use crate::store::{
     DUPLICATE_WINDOW_MS, Mail, NewAudit, NewSubmission, StoreError, SubmissionKind, SubmissionRecord, Submitted, new_lead_id,
 };
+
+statements! {
+    /// The submissions of the kind `?1` (and status `?2`, when given) below the cursor (`?3`,
+    /// `?4`), newest first, `?5` of them.
+    LIST_SUBMISSIONS = built format!(
+        "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE kind = ?1 AND (?2 IS NULL OR status = ?2) \
+         AND (?3 IS NULL OR (received_at_ms, id) < (?3, ?4)) ORDER BY received_at_ms DESC, id DESC LIMIT ?5"
+    );
+    /// The submission `?1` reviewed: its status `?2` and note `?3`.
+    REVIEW_SUBMISSION = "UPDATE submissions SET status = ?2, note = ?3 WHERE id = ?1";
+}
 
 #[async_trait]
 impl Submissions for SqliteStore {
@@ -66,10 +77,7 @@ impl Submissions for SqliteStore {
             None => (None, None),
         };
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {SUBMISSION_COLUMNS} FROM submissions WHERE kind = ?1 AND (?2 IS NULL OR status = ?2) \
-                 AND (?3 IS NULL OR (received_at_ms, id) < (?3, ?4)) ORDER BY received_at_ms DESC, id DESC LIMIT ?5"
-            ))?;
+            let mut stmt = conn.prepare_cached(&LIST_SUBMISSIONS)?;
             let rows = stmt.query_map(params![kind, status, before_ms, before_id, limit as i64], submission_from_row)?;
             rows.collect()
         })
@@ -86,9 +94,7 @@ impl Submissions for SqliteStore {
     ) -> Result<bool, StoreError> {
         let (id, status, note) = (id.to_string(), status.to_string(), note.map(str::to_string));
         self.write(move |conn| {
-            let changed = conn
-                .prepare_cached("UPDATE submissions SET status = ?2, note = ?3 WHERE id = ?1")?
-                .execute(params![id, status, note])?;
+            let changed = conn.prepare_cached(REVIEW_SUBMISSION)?.execute(params![id, status, note])?;
             if changed == 1 {
                 insert_audit(conn, &audit, now_ms)?;
             }

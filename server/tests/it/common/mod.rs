@@ -190,11 +190,15 @@ fn remove_stale_dirs() {
 const ALONE: &str = "SITE_TEST_ALONE";
 
 /// For a test that needs the process to itself (one that counts every allocation of it):
-/// `name` is the test's own name (`module::function`). In the test process it runs this
-/// binary again with only that test, in a child process, and passes when that passed; in
-/// the child, it runs `body` on a runtime of its own.
-pub fn run_alone<F: Future<Output = ()>>(name: &str, body: impl FnOnce() -> F) {
-    if std::env::var(ALONE).is_ok_and(|n| n == name) {
+/// `module` is the test's `module_path!()` and `function` its name, which make the test's
+/// name (`admin::export::function`) wherever the module sits. In the test process it runs
+/// this binary again with only that test, in a child process, and passes when that passed;
+/// in the child, it runs `body` on a runtime of its own.
+pub fn run_alone<F: Future<Output = ()>>(module: &str, function: &str, body: impl FnOnce() -> F) {
+    // `module_path!()` starts with the crate's name (`it::`), which test names leave out.
+    let module = module.split_once("::").map_or("", |(_, rest)| rest);
+    let name = &format!("{module}::{function}");
+    if std::env::var(ALONE).is_ok_and(|n| n == *name) {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

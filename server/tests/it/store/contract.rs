@@ -254,21 +254,39 @@ async fn a_refused_write_fails_alone_and_the_writer_goes_on() {
     }
 }
 
-/// Every statement written once for both databases (`store/sql.rs`) is one each database
-/// accepts on the live schema, taking as many parameters as its highest `$N`.
+/// The highest placeholder (`$N`, or `?N` on SQLite) of a statement: how many parameters it takes.
+fn highest_placeholder(text: &str) -> usize {
+    text.split(['$', '?'])
+        .skip(1)
+        .filter_map(|after| after.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Every statement the store runs prepares on its database, against the live schema, and
+/// takes as many parameters as its highest placeholder: the shared ones on both, each
+/// backend's own (its `statements()`) and one of each shape built at run time
+/// (`sql::built::examples`) on its own (docs/decisions/015-shared-statements.md).
 #[tokio::test]
-async fn every_shared_statement_prepares_on_both_databases() {
+async fn every_statement_prepares_on_its_database() {
+    use site_server::store::sql::{self, Dialect, built};
     for (name, store, raw) in common::stores::raw_stores().await {
-        for (statement, sql) in site_server::store::sql::ALL {
-            let highest = sql
-                .pg
-                .split('$')
-                .skip(1)
-                .filter_map(|after| after.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok())
-                .max()
-                .unwrap_or(0);
+        for (statement, sql) in sql::ALL {
             let count = common::stores::parameter_count(&raw, sql.pg, sql.sqlite).await;
-            assert_eq!(count, Ok(highest), "{name}: {statement}");
+            assert_eq!(count, Ok(highest_placeholder(sql.pg)), "{name}: {statement}");
+        }
+        let (own, dialect): (Vec<_>, _) = match name {
+            "sqlite" => (site_server::store::sqlite::statements().collect(), Dialect::Sqlite),
+            _ => (site_server::store::postgres::statements().collect(), Dialect::Postgres),
+        };
+        assert!(own.len() > 20, "{name}: the backend lists its statements");
+        let mut every: Vec<(String, String)> = own.iter().map(|(n, text)| (n.to_string(), text().to_string())).collect();
+        every.extend(built::examples(dialect));
+        for (statement, text) in &every {
+            for single in sql::single_statements(text) {
+                let count = common::stores::parameter_count(&raw, single, single).await;
+                assert_eq!(count, Ok(highest_placeholder(single)), "{name}: {statement}: {single}");
+            }
         }
         store.close().await;
     }

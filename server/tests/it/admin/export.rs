@@ -353,7 +353,8 @@ static HEAP: Heap = Heap;
 #[test]
 fn a_100k_row_export_streams_in_constant_memory() {
     common::run_alone(
-        "admin_export::a_100k_row_export_streams_in_constant_memory",
+        module_path!(),
+        "a_100k_row_export_streams_in_constant_memory",
         stream_in_constant_memory,
     );
 }

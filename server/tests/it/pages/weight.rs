@@ -2,7 +2,7 @@
 //! "Page weight"): the gzipped HTML with its inline CSS, the script files a page fetches before
 //! any interaction, and those plus its islands' chunks once they are live. Measured on the
 //! real pages and the real bundle the server embeds, with the bytes the server sends (gzip).
-//! `cargo test -p site-server --test it page_weight -- --nocapture` prints the figures (`make
+//! `cargo test -p site-server --test it pages::weight -- --nocapture` prints the figures (`make
 //! bench` runs it that way, as its "sizes" section).
 
 use std::collections::{BTreeMap, BTreeSet};

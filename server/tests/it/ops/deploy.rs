@@ -53,7 +53,9 @@ fn assignments(env: &str) -> Vec<(String, String, bool)> {
 
 /// The built-in default of a dotted key, as text.
 fn toml_default(key: &str) -> String {
-    let defaults: toml::Table = include_str!("../../../catalogue/site.toml").parse().expect("site.toml");
+    let defaults: toml::Table = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../catalogue/site.toml"))
+        .parse()
+        .expect("site.toml");
     let mut value = toml::Value::Table(defaults);
     for part in key.split('.') {
         value = value.get(part).unwrap_or_else(|| panic!("{key} in site.toml")).clone();

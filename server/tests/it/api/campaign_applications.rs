@@ -1,7 +1,7 @@
 //! POST /api/campaign-applications over real HTTP, on SQLite and (with TEST_DATABASE_URL) on
 //! PostgreSQL: the shared vectors, repeats, the staff e-mail through the real SMTP server,
 //! the lead API's limits and the no-JavaScript apply page. Hostile bodies: in
-//! campaign_applications_hostile.rs.
+//! campaign_applications_hostile.rs beside this file.
 
 use crate::common;
 
@@ -73,7 +73,11 @@ async fn accepted(s: &common::TestServer) -> u64 {
 #[tokio::test]
 async fn the_shared_validation_vectors() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
-    let file: Value = serde_json::from_str(include_str!("../../../catalogue/cases/campaign-applications.json")).expect("cases");
+    let file: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../catalogue/cases/campaign-applications.json"
+    )))
+    .expect("cases");
     let cases = file["cases"].as_array().expect("cases");
     assert!(cases.len() >= 40);
     for (n, case) in cases.iter().enumerate() {
@@ -393,7 +397,8 @@ const REQUIRED: [&str; 8] = [
 
 #[test]
 fn openapi_yaml_documents_every_field() {
-    let doc: Value = serde_saphyr::from_str(include_str!("../../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value =
+        serde_saphyr::from_str(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi.yaml"))).expect("openapi.yaml parses");
     let schema = &doc["components"]["schemas"]["CampaignApplication"];
     for field in REQUIRED.iter().chain(&["website", "additionalInfo", "pageUrl", "hp_website"]) {
         assert!(schema["properties"].get(*field).is_some(), "CampaignApplication documents {field}");

@@ -33,7 +33,11 @@ async fn post(s: &common::TestServer, body: &Value) -> reqwest::Response {
 }
 
 fn vectors() -> Vec<Value> {
-    let file: Value = serde_json::from_str(include_str!("../../../catalogue/cases/account-requests.json")).expect("vectors");
+    let file: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../catalogue/cases/account-requests.json"
+    )))
+    .expect("vectors");
     file["cases"].as_array().expect("cases").clone()
 }
 

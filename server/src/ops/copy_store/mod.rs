@@ -10,13 +10,8 @@
 //! for the table inside each batch's transaction, so rows arrive exactly as they were (a
 //! crash mid-batch rolls that back too). Sequences are set past the copied ids afterwards.
 //!
-//! One thing cannot arrive as it was: a NUL character in text, which SQLite holds and
-//! PostgreSQL's text cannot (an older release stored one from a `utm_*` value such as
-//! `%00`; the server now keeps no control characters in what it derives from a request,
-//! `forms::derived_text`). Rather than stop the move on that row, copy-store removes the
-//! NULs from the value on the way, as the server now does at intake, counts them per column
-//! and prints them. Every other character, control or not, is copied as it is. The SQLite
-//! side's hash is of the rows as copied, so the comparison still checks every value.
+//! One thing cannot arrive as it was: a NUL character in text, which PostgreSQL's text
+//! cannot hold; `values.rs` says what copy-store does with it.
 //!
 //! The funnel's daily counts (`lead_days`) are not copied: they are counted anew on the copy
 //! from the leads copied, in the zone copied (`business_zone`), so they are exactly what the
@@ -27,8 +22,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod values;
+
 use rusqlite::{Connection, OpenFlags};
-use sha2::{Digest, Sha256};
 use tokio_postgres::Client;
 use tokio_postgres::types::{ToSql, Type};
 
@@ -36,50 +32,12 @@ use super::lock::DatabaseLock;
 use super::tables::{self, TABLES, Table};
 use crate::store::sqlite::backup as sqlite_backup;
 use crate::store::{migrations, postgres, sqlite};
+use values::{Param, Tally, Value, clean_for_postgres, param, pg_value};
 
 /// Rows read from SQLite (and inserted into PostgreSQL) at a time, at most.
 const BATCH_ROWS: usize = 1000;
 /// PostgreSQL takes at most 65535 parameters in one statement.
 const MAX_PARAMS: usize = 60_000;
-
-/// One value, in the form both sides are hashed in.
-#[derive(Debug, Clone, PartialEq)]
-enum Value {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(String),
-    Blob(Vec<u8>),
-}
-
-impl Value {
-    fn feed(&self, h: &mut Sha256) {
-        match self {
-            Value::Null => h.update(b"N;"),
-            Value::Int(i) => h.update(format!("I{i};").as_bytes()),
-            Value::Real(f) => h.update(format!("R{f:?};").as_bytes()),
-            Value::Text(s) => {
-                h.update(format!("T{}:", s.len()).as_bytes());
-                h.update(s.as_bytes());
-            }
-            Value::Blob(b) => {
-                h.update(format!("B{}:", b.len()).as_bytes());
-                h.update(b);
-            }
-        }
-    }
-
-    fn from_sqlite(v: rusqlite::types::Value) -> Self {
-        use rusqlite::types::Value as V;
-        match v {
-            V::Null => Value::Null,
-            V::Integer(i) => Value::Int(i),
-            V::Real(f) => Value::Real(f),
-            V::Text(s) => Value::Text(s),
-            V::Blob(b) => Value::Blob(b),
-        }
-    }
-}
 
 /// A table's figures on both sides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,40 +54,6 @@ pub struct TableFigures {
 impl TableFigures {
     pub fn equal(&self) -> bool {
         self.sqlite_rows == self.postgres_rows && self.sqlite_hash == self.postgres_hash
-    }
-}
-
-/// Removes the NUL characters of a text value, which PostgreSQL's text cannot hold: true
-/// when there were any. Any other value stays as it is.
-fn clean_for_postgres(v: &mut Value) -> bool {
-    match v {
-        Value::Text(s) if s.contains('\0') => {
-            s.retain(|c| c != '\0');
-            true
-        }
-        _ => false,
-    }
-}
-
-/// Row count and running hash of one side of one table.
-#[derive(Default)]
-struct Tally {
-    rows: u64,
-    hash: Sha256,
-}
-
-impl Tally {
-    fn add(&mut self, row: &[Value]) {
-        for v in row {
-            v.feed(&mut self.hash);
-        }
-        self.hash.update(b"\n");
-        self.rows += 1;
-    }
-
-    fn finish(self) -> (u64, String) {
-        let digest = self.hash.finalize();
-        (self.rows, crate::hex::hex(&digest))
     }
 }
 
@@ -407,35 +331,6 @@ fn sqlite_page(source: &Connection, p: &Plan, after: Option<&Value>, limit: usiz
     rows.collect::<Result<_, _>>().map_err(|e| format!("table {}: {e}", p.table.name))
 }
 
-type Param = Box<dyn ToSql + Sync + Send>;
-
-/// A SQLite value as a parameter of PostgreSQL's column type.
-fn param(v: &Value, ty: &Type, table: &str, column: &str) -> Result<Param, String> {
-    let p: Param = match (v, ty) {
-        (Value::Null, t) if *t == Type::INT8 => Box::new(None::<i64>),
-        (Value::Null, t) if *t == Type::INT4 => Box::new(None::<i32>),
-        (Value::Null, t) if *t == Type::BOOL => Box::new(None::<bool>),
-        (Value::Null, t) if *t == Type::TEXT || *t == Type::VARCHAR => Box::new(None::<String>),
-        (Value::Null, t) if *t == Type::FLOAT8 => Box::new(None::<f64>),
-        (Value::Null, t) if *t == Type::BYTEA => Box::new(None::<Vec<u8>>),
-        (Value::Int(i), t) if *t == Type::INT8 => Box::new(*i),
-        (Value::Int(i), t) if *t == Type::INT4 => {
-            Box::new(i32::try_from(*i).map_err(|_| format!("table {table} column {column}: {i} is too large"))?)
-        }
-        (Value::Int(i), t) if *t == Type::BOOL => Box::new(*i != 0),
-        (Value::Int(i), t) if *t == Type::FLOAT8 => Box::new(*i as f64),
-        (Value::Real(f), t) if *t == Type::FLOAT8 => Box::new(*f),
-        (Value::Text(s), t) if *t == Type::TEXT || *t == Type::VARCHAR => Box::new(s.clone()),
-        (Value::Blob(b), t) if *t == Type::BYTEA => Box::new(b.clone()),
-        (v, t) => {
-            return Err(format!(
-                "table {table} column {column}: the SQLite value {v:?} cannot go into a PostgreSQL {t} column"
-            ));
-        }
-    };
-    Ok(p)
-}
-
 /// Copies one table; its row count and hash as copied, and the values cleaned, by column.
 async fn copy_table(source: &Connection, pg: &Client, p: &Plan) -> Result<(u64, String, BTreeMap<String, u64>), String> {
     let table = p.table.name;
@@ -540,35 +435,6 @@ async fn set_sequences(pg: &Client, plans: &[Plan], high_water: &[(String, i64)]
         .map_err(|e| format!("PostgreSQL, sequence {sequence}: {e}"))?;
     }
     Ok(())
-}
-
-/// A PostgreSQL value in the canonical form (booleans as 0 and 1, as SQLite keeps them).
-fn pg_value(row: &tokio_postgres::Row, i: usize) -> Result<Value, String> {
-    let ty = row.columns()[i].type_();
-    let v = if *ty == Type::INT8 {
-        row.try_get::<_, Option<i64>>(i).map(|v| v.map_or(Value::Null, Value::Int))
-    } else if *ty == Type::INT4 {
-        row.try_get::<_, Option<i32>>(i)
-            .map(|v| v.map_or(Value::Null, |n| Value::Int(n.into())))
-    } else if *ty == Type::INT2 {
-        row.try_get::<_, Option<i16>>(i)
-            .map(|v| v.map_or(Value::Null, |n| Value::Int(n.into())))
-    } else if *ty == Type::BOOL {
-        row.try_get::<_, Option<bool>>(i)
-            .map(|v| v.map_or(Value::Null, |b| Value::Int(b.into())))
-    } else if *ty == Type::TEXT || *ty == Type::VARCHAR {
-        row.try_get::<_, Option<String>>(i).map(|v| v.map_or(Value::Null, Value::Text))
-    } else if *ty == Type::FLOAT8 {
-        row.try_get::<_, Option<f64>>(i).map(|v| v.map_or(Value::Null, Value::Real))
-    } else if *ty == Type::BYTEA {
-        row.try_get::<_, Option<Vec<u8>>>(i).map(|v| v.map_or(Value::Null, Value::Blob))
-    } else {
-        return Err(format!(
-            "column {} has a type copy-store cannot compare ({ty})",
-            row.columns()[i].name()
-        ));
-    };
-    v.map_err(|e| e.to_string())
 }
 
 /// Row count and hash of a PostgreSQL table, read in the order SQLite's were (by key; text

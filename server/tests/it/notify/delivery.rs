@@ -1,6 +1,6 @@
 //! Notifications through a real SMTP server process (scripts/smtp-server.mjs) and a real
 //! webhook receiver: what arrives, per-service recipients, an SMTP outage, retries and giving up. The retry
-//! policy, the webhook's rules and SMTP's TLS rule are in notify_policy.rs.
+//! policy, the webhook's rules and SMTP's TLS rule are in policy.rs beside this file.
 
 use crate::common;
 

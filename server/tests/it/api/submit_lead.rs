@@ -32,7 +32,8 @@ async fn error_of(r: reqwest::Response) -> (StatusCode, String) {
 #[tokio::test]
 async fn the_shared_validation_vectors() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
-    let file: Value = serde_json::from_str(include_str!("../../../catalogue/cases/leads.json")).expect("cases");
+    let file: Value =
+        serde_json::from_str(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../catalogue/cases/leads.json"))).expect("cases");
     let consent = common::consent_text();
     let cases = file["cases"].as_array().expect("cases");
     assert!(cases.len() >= 30);
@@ -479,7 +480,8 @@ async fn a_thousand_hostile_bodies_get_a_4xx_with_a_json_error() {
 
 #[tokio::test]
 async fn openapi_yaml_documents_what_the_server_answers() {
-    let doc: Value = serde_saphyr::from_str(include_str!("../../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value =
+        serde_saphyr::from_str(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi.yaml"))).expect("openapi.yaml parses");
     assert_eq!(doc["openapi"], "3.1.0");
     let documented = |path: &str| -> Vec<u16> {
         let responses = doc["paths"][path]["post"]["responses"]
@@ -551,7 +553,8 @@ async fn openapi_yaml_documents_what_the_server_answers() {
 
 #[test]
 fn openapi_yaml_documents_the_one_error_answer_once() {
-    let doc: Value = serde_saphyr::from_str(include_str!("../../../openapi.yaml")).expect("openapi.yaml parses");
+    let doc: Value =
+        serde_saphyr::from_str(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi.yaml"))).expect("openapi.yaml parses");
     let shared = &doc["components"]["responses"];
     // Every error status of every endpoint refers to a shared response.
     for (path, item) in doc["paths"].as_object().expect("paths") {
