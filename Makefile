@@ -76,7 +76,7 @@ release: web cargo-deb lintian
 	python3 scripts/release/check_package.py dist
 	lintian --fail-on error,warning dist/site_*.deb
 	@bytes=$$(stat -c %s $(RELEASE_TARGET)/release/site); \
-	echo "site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB)"; \
+	echo "site: $$bytes bytes ($$(( (bytes + 524288) / 1048576 )) MiB; aim: at most 20 MB, 20000000 bytes: $$([ $$bytes -le 20000000 ] && echo OK || echo OVER))"; \
 	$(RELEASE_TARGET)/release/site --version
 
 ## Packs the debug binary as make release packs the release one, then checks the package (its files, unit, scripts) and runs lintian.

@@ -14,7 +14,11 @@ where it finds Playwright) and run with node.
 import os
 import subprocess
 
+from common import judge
+
 AIM_MS = 500
+# What a run's median may move with the machine's load before a miss of the aim counts.
+SPREAD = 0.20
 
 
 def figures(text, mode):
@@ -61,16 +65,16 @@ def measure_callback(bench):
         if "median_ms" not in f:
             bench.die(f"no figures from callback-tap for {mode}:\n{result.stdout[-500:]}")
         median = float(f["median_ms"])
+        what = f"callback tap to confirmation ({label})"
+        figures_text = f"median {f['median_ms']} ms, p90 {f.get('p90_ms')} ms"
         if mode == "off":
-            verdict = "OK" if median <= AIM_MS else "OVER"
-            aim = f"aim {AIM_MS} ms"
+            verdict = bench.held(what, figures_text, f"median <= {AIM_MS} ms",
+                                 [judge(median, AIM_MS, SPREAD, higher_is_better=False)], SPREAD)
         else:
             # Nothing can be sent before the token: what the form adds is token to confirmation.
             verdict = f"token at {f.get('token_median_ms')} ms, shown {f.get('after_token_median_ms')} ms later"
-            aim = "token wait up to 2500 ms"
+            bench.row(what, figures_text, "token wait up to 2500 ms", verdict)
         print("%-34s %6s %7s ms %7s ms %7s ms %7s ms  %s" % (label, f.get("runs"), f["median_ms"], f.get("p90_ms"),
                                                             f.get("min_ms"), f.get("max_ms"), verdict), flush=True)
-        bench.row(f"callback tap to confirmation ({label})", f"median {f['median_ms']} ms, p90 {f.get('p90_ms')} ms",
-                  aim, verdict)
     print("(the page's own clock: its touchstart on the button to the first animation frame after the confirmation "
           "text appears; each run a fresh page, filled first, so the form is live when tapped)")

@@ -30,6 +30,9 @@ import time
 import tomllib
 import urllib.parse
 
+import report
+from report import judge  # noqa: F401 (the sections take it from here)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
@@ -93,6 +96,7 @@ class Bench:
         self.rows = []
         self.section = None  # the section running: each summary row is filed under it
         self.cleanups = []
+        self.failures = []  # held figures short of their aim by more than their spread
 
     # -------------------------------------------------------------- output
     @staticmethod
@@ -106,6 +110,18 @@ class Bench:
     def row(self, *cells):
         """A line of the summary printed at the end: what, figures, aim, verdict."""
         self.rows.append((self.section, tuple(cells) + ("",) * (4 - len(cells))))
+
+    def held(self, what, figures, aim, checks, spread, note=""):
+        """A summary line for a figure the site holds at its aim (docs/decisions/030): CHECKS
+        are report.judge verdicts (one per number the aim names), SPREAD the run-to-run spread
+        they allow. The worst verdict is the line's; a FAIL fails the run once every section
+        has run (bench.py). Returns the verdict."""
+        verdict = report.worst(checks)
+        text = report.verdict_text(verdict, spread) + (f", {note}" if note else "")
+        self.row(what, figures, aim, text)
+        if verdict == report.FAIL:
+            self.failures.append(f"{what}: {figures} (aim {aim})")
+        return verdict
 
     def summary(self):
         self.say("summary")

@@ -14,10 +14,17 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from common import SUBMIT_PATH, body_template, check_lead, lead_body, lead_load, lead_report, percentile, port_busy, psql
+from common import (SUBMIT_PATH, body_template, check_lead, judge, lead_body, lead_load, lead_report, percentile,
+                    port_busy, psql)
 
-LEADS_GOAL = 5000
-LEADS_P99_GOAL_MS = 20
+# The aims held at the limit (docs/decisions/030-the-cached-page-at-the-limit.md), with the
+# run-to-run spread measured on our machines (docs/decisions/027-intake-speed.md: about 20%
+# for a rate; a p99 moves more).
+LEADS_GOAL = 20_000
+LEADS_P99_GOAL_MS = 10
+PG_LEADS_GOAL = 15_000
+RATE_SPREAD = 0.20
+P99_SPREAD = 0.30
 DELIVERY_P99_GOAL_MS = 2000
 
 
@@ -121,9 +128,10 @@ def measure_intake(bench):
     bench.stop(site.proc)
     rps, p50, p99, check = lead_report(bench, "sqlite (WAL, sync FULL)", figures,
                                        count_sqlite(bench.path("sqlite", "site.db")))
-    verdict = "OK" if rps >= LEADS_GOAL and float(p99) < LEADS_P99_GOAL_MS else "BELOW"
-    bench.row("leads/s sqlite", f"{rps}/s, p50 {p50} ms, p99 {p99} ms", f">= {LEADS_GOAL}/s, p99 < {LEADS_P99_GOAL_MS} ms",
-              f"{verdict}, {check}")
+    verdict = bench.held("leads/s sqlite", f"{rps}/s, p50 {p50} ms, p99 {p99} ms",
+                         f">= {LEADS_GOAL}/s, p99 < {LEADS_P99_GOAL_MS} ms",
+                         [judge(rps, LEADS_GOAL, RATE_SPREAD),
+                          judge(p99, LEADS_P99_GOAL_MS, P99_SPREAD, higher_is_better=False)], RATE_SPREAD, check)
 
     note = measure_postgres(bench, body_file)
     if note:
@@ -150,7 +158,8 @@ def measure_postgres(bench, body_file):
     drop()
     rps, p50, p99, check = lead_report(bench, f"postgres {version[0] if version else '?'}", figures,
                                        int(counted.stdout.strip()))
-    bench.row("leads/s postgres", f"{rps}/s, p50 {p50} ms, p99 {p99} ms", "(database made for the run)", check)
+    bench.held("leads/s postgres", f"{rps}/s, p50 {p50} ms, p99 {p99} ms", f">= {PG_LEADS_GOAL}/s",
+               [judge(rps, PG_LEADS_GOAL, RATE_SPREAD)], RATE_SPREAD, f"{check} (database made for the run)")
     return None
 
 

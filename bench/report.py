@@ -8,6 +8,12 @@ last measured it. A run replaces the blocks of the sections it ran and keeps the
 `BENCH_ONLY=leads make bench` refreshes the lead intake's figures alone. Everything outside
 the markers (the history tables, with their dates and commits) is left as it is.
 
+It also judges a figure against its aim (`judge`): the figures the site holds at a limit
+(docs/decisions/030-the-cached-page-at-the-limit.md) each carry an aim and the run-to-run
+spread measured for them on our machines, and a figure that misses its aim by more than that
+spread fails the run (bench.py exits 1 once every section has run and the document is
+written).
+
 Standard library only; `python3 -m unittest bench/test_report.py` tests it (`make check`).
 """
 
@@ -93,3 +99,40 @@ def write(path, new_blocks, order):
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(updated)
     os.replace(tmp, path)
+
+
+OK, NEAR, FAIL = "OK", "NEAR", "FAIL"
+
+
+def judge(value, aim, spread, higher_is_better=True):
+    """OK when `value` meets `aim` (at least it, or at most it when lower is better); NEAR
+    when it misses by no more than `spread`, a fraction of the aim (the run-to-run spread:
+    a figure that close may be the run's luck); FAIL beyond. A value that is not a number
+    (a section that could not measure it) is a FAIL."""
+    try:
+        value, aim = float(value), float(aim)
+    except (TypeError, ValueError):
+        return FAIL
+    if value != value:  # NaN
+        return FAIL
+    if (value >= aim) if higher_is_better else (value <= aim):
+        return OK
+    limit = aim * (1 - spread) if higher_is_better else aim * (1 + spread)
+    return NEAR if ((value >= limit) if higher_is_better else (value <= limit)) else FAIL
+
+
+def worst(verdicts):
+    """The worst of several verdicts (FAIL, then NEAR, then OK); OK for none."""
+    for v in (FAIL, NEAR):
+        if v in verdicts:
+            return v
+    return OK
+
+
+def verdict_text(verdict, spread):
+    """How a verdict reads in the summary."""
+    if verdict == NEAR:
+        return f"NEAR (short of the aim, within the {spread:.0%} run-to-run spread)"
+    if verdict == FAIL:
+        return f"FAIL (short of the aim by more than the {spread:.0%} run-to-run spread)"
+    return OK

@@ -89,5 +89,34 @@ class UpdateTest(unittest.TestCase):
             self.assertEqual(os.listdir(tmp), ["benchmarks.md"])
 
 
+class JudgeTest(unittest.TestCase):
+    def test_a_figure_at_or_past_its_aim_is_ok(self):
+        self.assertEqual(report.judge(20_000, 20_000, 0.2), report.OK)
+        self.assertEqual(report.judge("25000", 20_000, 0.2), report.OK)
+        self.assertEqual(report.judge(6.5, 10, 0.3, higher_is_better=False), report.OK)
+        self.assertEqual(report.judge(10, 10, 0.3, higher_is_better=False), report.OK)
+
+    def test_a_figure_short_within_the_spread_is_near(self):
+        self.assertEqual(report.judge(16_000, 20_000, 0.2), report.NEAR)
+        self.assertEqual(report.judge(12.9, 10, 0.3, higher_is_better=False), report.NEAR)
+        self.assertEqual(report.judge(0.91, 1.0, 0.1), report.NEAR)
+
+    def test_a_regression_beyond_the_spread_fails(self):
+        self.assertEqual(report.judge(15_999, 20_000, 0.2), report.FAIL)
+        self.assertEqual(report.judge(13.1, 10, 0.3, higher_is_better=False), report.FAIL)
+        self.assertEqual(report.judge(81, 80, 0.0, higher_is_better=False), report.FAIL)
+
+    def test_no_figure_fails(self):
+        for missing in (None, "", "n/a", float("nan")):
+            self.assertEqual(report.judge(missing, 1.0, 0.1), report.FAIL, repr(missing))
+
+    def test_the_worst_verdict_wins(self):
+        self.assertEqual(report.worst([report.OK, report.NEAR]), report.NEAR)
+        self.assertEqual(report.worst([report.NEAR, report.FAIL, report.OK]), report.FAIL)
+        self.assertEqual(report.worst([]), report.OK)
+        self.assertIn("20% run-to-run spread", report.verdict_text(report.NEAR, 0.2))
+        self.assertTrue(report.verdict_text(report.FAIL, 0.1).startswith("FAIL"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,33 +1,66 @@
 //! The whole HTTP application, assembled in one place: the page routes and every API
 //! family's own router, under the security headers. Tests drive it over real HTTP
-//! (`axum::serve`) or in process (`tower::ServiceExt::oneshot`).
+//! (`serve::serve`, as the binary does) or in process (`tower::ServiceExt::oneshot`).
 //!
-//! `fn app(state) -> Router`: the page routes and every API family's `router()` under
-//! `api::guard` and the security headers, each answer counted by its status class; the
-//! console's routes come from `admin`. `metrics_app` is the metrics listener's router.
+//! `fn app(state) -> Site`: the service the site's listener runs. A GET of a canonical page
+//! whose document is in the render cache is answered at once from it (`routes::cached_page`),
+//! without the router; everything else goes through [`router`]: the page routes and every API
+//! family's `router()` under `api::guard`, each answer counted and timed by its route. Both
+//! ways end the same: the security headers added, the answer counted by status class and timed
+//! by route for /metrics, a server error logged. `metrics_app` is the metrics listener's router.
+//!
+//! Why the cached page skips the router: each layer the router wraps around a route is a boxed
+//! service, cloned and called per request, with its future boxed too, and the cached page, the
+//! site's most common answer, paid for eight of them: about four fifths of its instructions
+//! (docs/decisions/030-the-cached-page-at-the-limit.md). No route of the router serves a path
+//! of the page table (the page table's paths are the canonical pages; the router's are
+//! /healthz, /assets/…, the API's, the console's and the forms' own pages), so the answer is
+//! the one the router's page fallback would give; `app::the_fast_path_answers_as_the_router_does`
+//! (server/tests/it/app.rs) holds them equal.
 
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+use std::time::Instant;
 
 use axum::Router;
+use axum::body::{Bytes, HttpBody};
 use axum::extract::{MatchedPath, Request, State};
+use axum::http::Method;
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::Response;
-use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
-use tracing::Level;
+use axum::routing::future::RouteFuture;
+use tower::Service;
 
 use crate::metrics::Metrics;
 use crate::security::SecurityHeaders;
 use crate::state::AppState;
 use crate::{admin, api, routes};
 
+/// The site's service: see the module documentation.
+#[derive(Clone)]
+pub struct Site {
+    state: Arc<AppState>,
+    router: Router,
+}
+
+/// The site for `state`: cached pages at once, everything else through [`router`].
+pub fn app(state: Arc<AppState>) -> Site {
+    Site {
+        router: router(Arc::clone(&state)),
+        state,
+    }
+}
+
 /// The router for `state`: pages, redirects, assets, robots, sitemap and health
 /// (`routes`), then one `router()` per API family. A new endpoint family adds its line here;
 /// `api::guard` (deadlines, cross-site refusal, declared size, rate limit) covers every route.
-pub fn app(state: Arc<AppState>) -> Router {
-    let headers = Arc::clone(&state.security);
+/// Its answers lack the security headers, which [`Site`] adds.
+pub fn router(state: Arc<AppState>) -> Router {
     let metrics = Arc::clone(&state.metrics);
-    let router = Router::new()
+    Router::new()
         .merge(routes::router())
         .merge(api::submit_lead::router())
         .merge(api::record_token::router())
@@ -37,45 +70,87 @@ pub fn app(state: Arc<AppState>) -> Router {
         // The console carries the same guard inside its own private headers.
         .merge(admin::router(Arc::clone(&state)))
         .with_state(state)
-        .layer(from_fn_with_state(metrics, count_response));
-    http_layers(router, &headers)
+        .layer(from_fn_with_state(metrics, count_response))
 }
 
-/// Counts every answer by status class (`site_http_responses_total`) and times it by route
-/// template (`site_http_request_duration_seconds`) for /metrics. This layer wraps each route,
-/// so the router has matched it; the route's `MatchedPath` is an `Arc<str>`, and recording
-/// is a few atomic adds under a shared lock: nothing allocated per request.
+impl<B> Service<axum::http::Request<B>> for Site
+where
+    B: HttpBody<Data = Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Answer;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: axum::http::Request<B>) -> Answer {
+        if request.method() == Method::GET {
+            let started = Instant::now();
+            if let Some(mut response) = routes::cached_page(&self.state, request.uri().path(), request.headers()) {
+                self.state.security.add_to(response.headers_mut());
+                observe(&self.state.metrics, &Method::GET, None, &response, started);
+                return Answer::Ready(Some(response));
+            }
+        }
+        Answer::Routed(self.router.call(request), Arc::clone(&self.state.security))
+    }
+}
+
+/// What [`Site`] answers with: a cached page at once, or the router's answer with the
+/// security headers added.
+pub enum Answer {
+    Ready(Option<Response>),
+    Routed(RouteFuture<Infallible>, Arc<SecurityHeaders>),
+}
+
+impl Future for Answer {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            // Taken once; a poll after that (a caller's mistake) gets an empty answer.
+            Answer::Ready(response) => Poll::Ready(Ok(response.take().unwrap_or_default())),
+            Answer::Routed(future, security) => {
+                let Ok(mut response) = ready!(Pin::new(future).poll(cx));
+                security.add_to(response.headers_mut());
+                Poll::Ready(Ok(response))
+            }
+        }
+    }
+}
+
+/// Counts and times every answer of the router by its route template (this layer wraps each
+/// route, so the router has matched it; the route's `MatchedPath` is an `Arc<str>`).
 async fn count_response(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
-    let started = std::time::Instant::now();
+    let started = Instant::now();
+    let method = request.method().clone();
     let route = request.extensions().get::<MatchedPath>().cloned();
     let response = next.run(request).await;
-    let status = response.status().as_u16();
-    metrics.response(status);
-    metrics.request(route.as_ref().map(MatchedPath::as_str), status, started.elapsed());
+    observe(&metrics, &method, route.as_ref().map(MatchedPath::as_str), &response, started);
     response
 }
 
-/// tower-http around every answer: the security headers (an answer that set one itself
-/// keeps its own) and request tracing. Every 5xx is logged at error level with its latency;
-/// with `RUST_LOG=tower_http=debug` every answer is, inside a span holding the method and the
-/// route template (`/{slug}`: never the path a visitor typed, its query, a header or the
-/// body), so no personal data reaches the logs. The span is at debug level so that serving a
-/// cached page costs no span when nobody asked for them.
-fn http_layers(router: Router, headers: &SecurityHeaders) -> Router {
-    let mut router = router;
-    for (name, value) in headers.iter() {
-        router = router.layer(SetResponseHeaderLayer::if_not_present(name.clone(), value.clone()));
+/// Every answer, however it was made: counted by status class (`site_http_responses_total`)
+/// and timed by route template (`site_http_request_duration_seconds`; None: no template, a
+/// page, a redirect or the not-found page) for /metrics, a few atomic adds under a shared lock
+/// with nothing allocated. A 5xx is logged at error level with its latency; with
+/// `RUST_LOG=site_server::app=debug` every answer is, with its method and route template
+/// (never the path a visitor typed, its query, a header or the body), so no personal data
+/// reaches the logs. A disabled debug line costs one check of a cached flag.
+fn observe(metrics: &Metrics, method: &Method, route: Option<&str>, response: &Response, started: Instant) {
+    let took = started.elapsed();
+    let status = response.status().as_u16();
+    metrics.response(status);
+    let route = metrics.request(route, status, took);
+    let latency_us = took.as_micros() as u64;
+    if status >= 500 {
+        tracing::error!(%method, route, status, latency_us, "answered with a server error");
+    } else {
+        tracing::debug!(%method, route, status, latency_us, "answered");
     }
-    router.layer(
-        TraceLayer::new_for_http()
-            .make_span_with(|request: &Request| {
-                let route = request.extensions().get::<MatchedPath>().map_or("(no route)", MatchedPath::as_str);
-                tracing::debug_span!("request", method = %request.method(), route)
-            })
-            .on_request(())
-            .on_response(DefaultOnResponse::new().level(Level::DEBUG))
-            .on_failure(DefaultOnFailure::new().level(Level::ERROR)),
-    )
 }
 
 /// /metrics alone, for its own listener (`server.metrics_listen`): never on the site's.

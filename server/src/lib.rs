@@ -18,6 +18,7 @@ pub mod encoding;
 pub mod forms;
 pub mod hex;
 pub mod leads;
+pub mod memory;
 pub mod metrics;
 pub mod noscript;
 pub mod notify;

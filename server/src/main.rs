@@ -20,25 +20,33 @@ use site_server::systemd::{self, Notifier};
 use site_server::urls::redact;
 use site_server::{AppState, Background, CatalogueSource, app, assets, config::Config, metrics_app};
 use tokio::sync::watch;
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+
+/// The log's levels unless RUST_LOG says otherwise.
+const DEFAULT_LOG: &str = "info,lettre=warn,hyper=warn,reqwest=warn,tokio_postgres=warn,rustls=warn";
 
 /// The exit status of an invalid configuration found by `site config check` (as clap's for
 /// a usage error).
 const INVALID: u8 = 2;
 
 fn main() -> ExitCode {
+    // Before any thread starts (the log's writer is the first).
+    site_server::memory::configure();
     let (cli, overrides) = cli::parse();
     if cli.version {
         print!("{}", ops::version::describe());
         return ExitCode::SUCCESS;
     }
     // Libraries stay at warn: an SMTP or HTTP client's own info lines could carry addresses.
+    // Targets (`info,site_server::app=debug`): a level, then a level per module path.
     let filter = cli
         .sources
         .log
         .as_deref()
-        .and_then(|f| EnvFilter::try_new(f).ok())
-        .unwrap_or_else(|| EnvFilter::new("info,lettre=warn,hyper=warn,reqwest=warn,tokio_postgres=warn,rustls=warn"));
+        .and_then(|f| f.parse::<Targets>().ok())
+        .unwrap_or_else(|| DEFAULT_LOG.parse().unwrap_or_default());
     // Lines go to standard output through a thread of their own, in order; when it falls
     // behind, a request waits rather than a line being dropped. `_log` flushes it on return.
     // Colours only on a terminal (never in a log file), and never with NO_COLOR set.
@@ -47,18 +55,24 @@ fn main() -> ExitCode {
         .lossy(false)
         .thread_name("site-log")
         .finish(std::io::stdout());
+    // The builder lets every level through: the filter decides.
+    let all = tracing_subscriber::filter::LevelFilter::TRACE;
     match cli.sources.log_format {
         LogFormat::Json => tracing_subscriber::fmt()
             .json()
-            .with_env_filter(filter)
+            .with_max_level(all)
             .with_target(false)
             .with_writer(log_writer)
+            .finish()
+            .with(filter)
             .init(),
         LogFormat::Text => tracing_subscriber::fmt()
-            .with_env_filter(filter)
+            .with_max_level(all)
             .with_target(false)
             .with_ansi(colours)
             .with_writer(log_writer)
+            .finish()
+            .with(filter)
             .init(),
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -183,6 +197,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         .map_err(|e| format!("cannot record this release's assets in the database: {e}"))?;
     let background = Background::start(&state);
     let report = state.warm().await;
+    site_server::memory::release_free_memory();
     tracing::info!(
         pages = report.pages,
         failed = report.failed,

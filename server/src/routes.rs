@@ -150,15 +150,28 @@ fn redirect(path: &str, query: Option<&str>) -> Response {
 
 async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
     match state.renderer.document(page).await {
-        Ok(doc) => encoded_response(
-            &doc,
-            headers,
-            page.status,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-            page.cache_control(),
-        ),
+        Ok(doc) => page_response(&doc, headers, page),
         Err(e) => errors::respond(&state.error_pages, e),
     }
+}
+
+/// The GET of a canonical page whose document is in the render cache, answered from it
+/// without the router (`app::Site`): exactly what the `page` fallback answers for it. None
+/// when `path` is no canonical page or its document is not cached (the fallback renders it).
+pub fn cached_page(state: &AppState, path: &str, headers: &HeaderMap) -> Option<Response> {
+    let page = state.pages.routes.get(path)?;
+    let doc = state.renderer.cached(page)?;
+    Some(page_response(&doc, headers, page))
+}
+
+fn page_response(doc: &Encoded, headers: &HeaderMap, page: &PreparedPage) -> Response {
+    encoded_response(
+        doc,
+        headers,
+        page.status,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+        page.cache_control(),
+    )
 }
 
 /// Where the script-free variants live when `render.noscript_variants` is on.
@@ -288,6 +301,8 @@ fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, con
         Response::new(Body::from(body.body(coding)))
     };
     *response.status_mut() = if fresh { StatusCode::NOT_MODIFIED } else { status };
+    // Room for these and the security headers `app::Site` adds, so the map never grows.
+    *response.headers_mut() = HeaderMap::with_capacity(16);
     let h = response.headers_mut();
     h.insert(header::ETAG, etag);
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));

@@ -17,15 +17,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, header};
+use axum::response::Response;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
-use tower::ServiceExt;
+use tower::{Service, ServiceExt};
 
 use crate::config::ServerConfig;
 
@@ -46,22 +46,25 @@ impl ServeOptions {
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then drains and stops as
-/// described above, `draining` set for the drain (and left set). Handlers see the peer's
-/// address as `ConnectInfo<SocketAddr>`.
-pub async fn serve(
+/// Serves `service` (the site's `app::Site`, or a plain router) on `listener` until
+/// `shutdown` resolves, then drains and stops as described above, `draining` set for the drain
+/// (and left set). Handlers see the peer's address as `ConnectInfo<SocketAddr>`.
+pub async fn serve<S>(
     listener: TcpListener,
-    router: Router,
+    service: S,
     options: ServeOptions,
     shutdown: impl Future<Output = ()>,
     draining: Arc<AtomicBool>,
-) {
+) where
+    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
     let (stop, stopped) = watch::channel(false);
     // Every connection task holds a receiver: all are done when the sender sees none left.
     let (open, open_rx) = watch::channel(());
     let accept = |accepted: std::io::Result<(TcpStream, SocketAddr)>| {
         let (stream, peer) = accepted?;
-        let task = connection(stream, peer, router.clone(), options, stopped.clone(), Arc::clone(&draining));
+        let task = connection(stream, peer, service.clone(), options, stopped.clone(), Arc::clone(&draining));
         let open_rx = open_rx.clone();
         tokio::spawn(async move {
             task.await;
@@ -109,20 +112,23 @@ async fn accept_until(
     }
 }
 
-async fn connection(
+async fn connection<S>(
     stream: TcpStream,
     peer: SocketAddr,
-    router: Router,
+    site: S,
     options: ServeOptions,
     mut stopped: watch::Receiver<bool>,
     draining: Arc<AtomicBool>,
-) {
+) where
+    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
     let _ = stream.set_nodelay(true);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
-        let (router, draining) = (router.clone(), Arc::clone(&draining));
+        let (site, draining) = (site.clone(), Arc::clone(&draining));
         async move {
-            let mut response = router.oneshot(request).await?;
+            let mut response = site.oneshot(request).await?;
             // While draining, no connection is kept for another request.
             if draining.load(Ordering::Relaxed) {
                 response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));

@@ -49,6 +49,8 @@ impl std::error::Error for BodyDeadline {}
 pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
     let server = &state.config.server;
     let whole = Duration::from_millis(server.request_timeout_ms);
+    // Not on a cached page (`app::Site` answers those before the guard): the first asset or
+    // form the visitor's page asks for brings the warning.
     if !server.trust_forwarded_for {
         warn_if_forwarded(request.headers());
     }

@@ -37,7 +37,7 @@ pub struct WarmReport {
 impl PageRenderer {
     /// The page's document: from the cache, or rendered, wrapped, compressed and cached.
     pub async fn document(&self, page: &PreparedPage) -> Result<Arc<Encoded>, AppError> {
-        if let Some(hit) = self.cache.get(&page.key) {
+        if let Some(hit) = self.cached(page) {
             return Ok(hit);
         }
         let html = self.html(page).await?;
@@ -47,6 +47,11 @@ impl PageRenderer {
         let encoded = Arc::new(encoded);
         self.cache.insert(page.key, Arc::clone(&encoded));
         Ok(encoded)
+    }
+
+    /// The page's document if the cache has it (counted as a hit or a miss).
+    pub fn cached(&self, page: &PreparedPage) -> Option<Arc<Encoded>> {
+        self.cache.get(&page.key)
     }
 
     /// The page's document as text, rendered now and never cached: for answers made for one

@@ -2,6 +2,7 @@
 //! everything the render depends on (page, props, head), so a stale entry cannot be served.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
@@ -9,9 +10,29 @@ use crate::encoding::Encoded;
 
 pub type CacheKey = [u8; 32];
 
+/// The key is a SHA-256 digest already: its first eight bytes are the map's hash, rather than
+/// SipHash over all 32 at every lookup (a cached page's answer looks one up).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // A `[u8; 32]` hashes as its length, then its bytes: the bytes are what counts.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(word);
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct RenderCache {
-    entries: RwLock<HashMap<CacheKey, Arc<Encoded>>>,
+    entries: RwLock<HashMap<CacheKey, Arc<Encoded>, BuildHasherDefault<KeyHasher>>>,
     hits: AtomicU64,
     misses: AtomicU64,
 }

@@ -9,7 +9,7 @@
 pub mod cross_site;
 pub mod rate_limit;
 
-use axum::http::{HeaderName, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 
 use crate::config::TrackingConfig;
 
@@ -82,5 +82,15 @@ impl SecurityHeaders {
     /// Every header with its value, in the order they are set.
     pub fn iter(&self) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
         self.headers.iter().map(|(name, value)| (name, value))
+    }
+
+    /// Adds every header to an answer's `headers`; one the answer set itself (the console's
+    /// stricter policy) keeps its own value.
+    pub fn add_to(&self, headers: &mut HeaderMap) {
+        for (name, value) in &self.headers {
+            if let header::Entry::Vacant(slot) = headers.entry(name) {
+                slot.insert(value.clone());
+            }
+        }
     }
 }
