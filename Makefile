@@ -179,19 +179,15 @@ test-cluster:
 	@if [ -z "$${TEST_DATABASE_URL+set}" ]; then \
 		echo "SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it)"; \
 	else \
-		$(MAKE) --no-print-directory web deploy-tools faketime next-build && \
-		python3 scripts/cluster/cluster_test.py target/debug/site target/next/debug/site; \
+		$(MAKE) --no-print-directory web deploy-tools faketime && \
+		$(CARGO) build --locked --bin site && \
+		python3 scripts/cluster/cluster_test.py target/debug/site; \
 	fi
 
-# test-cluster makes or installs what it needs (the bundles, caddy, libfaketime, both
-# binaries) only when it runs: skipped, it installs nothing.
-# The cluster test's two binaries: target/debug/site as it is, and the "newer build"
-# (cargo feature next-release-fixture) in a target directory of its own, target/next, so
-# that neither build makes the other compile site-server again on the next run.
-.PHONY: next-build
-next-build:
-	$(CARGO) build --locked --bin site
-	CARGO_TARGET_DIR=target/next $(CARGO) build --locked --features next-release-fixture --bin site
+# test-cluster makes or installs what it needs (the bundles, caddy, libfaketime, the debug
+# binary) only when it runs: skipped, it installs nothing. The rolling upgrade's "newer
+# build" is the same debug binary run with SITE_TEST_NEXT_RELEASE=1 (server/src/release.rs):
+# no second build.
 
 ## Regenerates the client's generated files from the server's types (props.gen.ts, pages.gen.ts, sections.gen.ts; test-rust fails while one is stale).
 types: web

@@ -80,7 +80,16 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
     },
   },
+  // The layout gate first: its tests are the longest (a page at every width, the console
+  // over a month of leads), and started first they run beside the many short ones; last,
+  // one of them at the end would leave the other worker idle.
   projects: [
+    // The layout gate sets its own widths, from 320 to 1440 px (layout.spec.ts).
+    {
+      name: "layout",
+      testMatch: LAYOUT_GATE,
+      use: { browserName: "chromium" },
+    },
     {
       name: "phone",
       testIgnore: LAYOUT_GATE,
@@ -90,12 +99,6 @@ export default defineConfig({
       name: "desktop",
       testIgnore: LAYOUT_GATE,
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
-    },
-    // The layout gate sets its own widths, from 320 to 1440 px (layout.spec.ts).
-    {
-      name: "layout",
-      testMatch: LAYOUT_GATE,
-      use: { browserName: "chromium" },
     },
   ],
   globalSetup: join(e2eDir, "global-setup.ts"),

@@ -11,11 +11,10 @@ fn main() {
     let manifest_dir_var = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let manifest_dir = Path::new(&manifest_dir_var);
     git_commit(manifest_dir);
-    // The version `site --version` and `schema_migrations.applied_by` name: the package's,
-    // or, for the cluster test's "newer build" (feature next-release-fixture), one ahead.
-    let version = std::env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
-    let fixture = std::env::var_os("CARGO_FEATURE_NEXT_RELEASE_FIXTURE").is_some();
-    println!("cargo:rustc-env=SITE_VERSION={version}{}", if fixture { "+next" } else { "" });
+    // A debug build also embeds the cluster test's "newer release" of the island bundle,
+    // which it serves when run with SITE_TEST_NEXT_RELEASE=1 (src/release.rs); a release
+    // build has none of it.
+    let fixture = std::env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some();
     let web = manifest_dir.join("../target/web");
     for file in ["ssr.js", "site.css", "icons.json", "manifest.json", "bootstrap.js"] {
         let path = web.join(file);
@@ -44,12 +43,31 @@ fn main() {
     assert!(names.contains(&entry), "the entry {entry} is in target/web/client");
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let bootstrap = web.join("bootstrap.js");
-    let (client, entry, names, bootstrap) = if fixture {
-        next_release_bundle(&client, &entry, &names, &bootstrap, &out_dir.join("next-release"))
-    } else {
-        (client, entry, names, bootstrap)
-    };
+    let gz_dir = out_dir.join("client-gz");
+    std::fs::create_dir_all(&gz_dir).expect("create OUT_DIR/client-gz");
     let mut code = String::new();
+    bundle_code(&mut code, &client, &entry, &names, &bootstrap, &gz_dir);
+    if fixture {
+        let (client, entry, names, bootstrap) = next_release_bundle(&client, &entry, &names, &bootstrap, &out_dir.join("next-release"));
+        writeln!(
+            code,
+            "/// The cluster test's newer release of the same (debug builds only: src/release.rs)."
+        )
+        .ok();
+        writeln!(code, "#[cfg(debug_assertions)]").ok();
+        writeln!(code, "mod next_release {{").ok();
+        bundle_code(&mut code, &client, &entry, &names, &bootstrap, &gz_dir);
+        writeln!(code, "}}").ok();
+    }
+    let favicon = std::fs::read_to_string(manifest_dir.join("../client/favicon.svg")).expect("read client/favicon.svg");
+    writeln!(code, "/// The favicon as a `data:` URL, written into every page's head.").ok();
+    writeln!(code, "pub const FAVICON_URI: &str = {:?};", svg_data_uri(&favicon)).ok();
+    std::fs::write(out_dir.join("client_files.rs"), code).expect("write client_files.rs");
+}
+
+/// The constants of one island bundle: its entry's name, the bootstrap, every file with its
+/// gzip body (made here by zopfli, once per file name: the names carry the content's hash).
+fn bundle_code(code: &mut String, client: &Path, entry: &str, names: &[String], bootstrap: &Path, gz_dir: &Path) {
     writeln!(code, "/// The client bundle's entry file name.").ok();
     writeln!(code, "pub const CLIENT_ENTRY: &str = {entry:?};").ok();
     writeln!(
@@ -60,15 +78,13 @@ fn main() {
     writeln!(code, "/// (client/bootstrap.ts, built with the runtime's hashed URL in it).").ok();
     writeln!(
         code,
-        "const BOOTSTRAP_JS: &str = include_str!({:?});",
+        "pub(crate) const BOOTSTRAP_JS: &str = include_str!({:?});",
         bootstrap.display().to_string()
     )
     .ok();
-    let gz_dir = out_dir.join("client-gz");
-    std::fs::create_dir_all(&gz_dir).expect("create OUT_DIR/client-gz");
     writeln!(code, "/// Every file of the client bundle: (name, bytes, the same gzipped).").ok();
     writeln!(code, "pub const CLIENT_FILES: &[(&str, &[u8], &[u8])] = &[").ok();
-    for name in &names {
+    for name in names {
         let path = client.join(name).canonicalize().expect("path");
         let gz = gz_dir.join(format!("{name}.gz"));
         // File names carry their content hash: a file compressed once stays valid.
@@ -87,10 +103,6 @@ fn main() {
         .ok();
     }
     writeln!(code, "];").ok();
-    let favicon = std::fs::read_to_string(manifest_dir.join("../client/favicon.svg")).expect("read client/favicon.svg");
-    writeln!(code, "/// The favicon as a `data:` URL, written into every page's head.").ok();
-    writeln!(code, "pub const FAVICON_URI: &str = {:?};", svg_data_uri(&favicon)).ok();
-    std::fs::write(out_dir.join("client_files.rs"), code).expect("write client_files.rs");
 }
 
 /// The cluster test's "newer build" of the island bundle: every file with a banner, so

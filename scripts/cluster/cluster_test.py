@@ -6,7 +6,8 @@ clock four minutes ahead (libfaketime). Leads go in through the balancer all alo
 many visitor addresses, while a staff member signs in and out and pages load with their
 scripts; meanwhile one server is killed (SIGKILL) and started again, and all three are
 replaced one by one with a newer build (the rolling upgrade: a migration adding a column,
-other asset hashes, another version; cargo feature next-release-fixture).
+other asset hashes, another version: the same debug binary run with SITE_TEST_NEXT_RELEASE=1,
+server/src/release.rs, so the test builds nothing of its own).
 
 It asserts (docs/operations.md, "Running several servers"):
   - every lead answered 201 is in the database, and was e-mailed;
@@ -19,8 +20,9 @@ It asserts (docs/operations.md, "Running several servers"):
   - the limits hold across servers: one client gets one rate limit, not three, and a
     staff account is locked after its failed sign-ins wherever they landed.
 
-Usage: python3 scripts/cluster/cluster_test.py [OLD_BINARY NEWER_BINARY]
-(default target/debug/site and target/next/debug/site). Without TEST_DATABASE_URL it says
+Usage: python3 scripts/cluster/cluster_test.py [OLD_BINARY [NEWER_BINARY]]
+(default target/debug/site, and as the newer one the same binary playing the next release:
+it must be a debug build). Without TEST_DATABASE_URL it says
 so and exits 0. Knobs: CLUSTER_LEAD_RATE (leads/s, 3), CLUSTER_KEEP (keep the work folder).
 Standard library only; the lead bodies are the bench's (bench/common.py).
 """
@@ -29,6 +31,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import tempfile
@@ -208,6 +211,17 @@ def retention_runs(server, run):
                "old records deleted" in json.dumps(line.get("fields", {})))
 
 
+def newer_release(binary, work):
+    """The newer release of the rolling upgrade: `binary` (a debug build) run with
+    SITE_TEST_NEXT_RELEASE=1, through a script that execs it (the server keeps the script's
+    process, so the cluster's signals reach it)."""
+    path = os.path.join(work, "site-next")
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\nSITE_TEST_NEXT_RELEASE=1 exec {shlex.quote(binary)} \"$@\"\n")
+    os.chmod(path, 0o755)
+    return path
+
+
 def main(argv):
     # Stopped (SIGTERM, or SIGINT where a shell ignores it), the cluster is still taken down.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -216,16 +230,16 @@ def main(argv):
         print("SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it; make test-cluster needs it)")
         return 0
     old = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(ROOT, "target", "debug", "site"))
-    new = os.path.abspath(argv[2] if len(argv) > 2 else os.path.join(ROOT, "target", "next", "debug", "site"))
-    for b in (old, new):
+    for b in [old] + [os.path.abspath(a) for a in argv[2:3]]:
         if not os.access(b, os.X_OK):
-            print(f"cluster test: {b} is missing: run it with make test-cluster (it builds both)")
+            print(f"cluster test: {b} is missing: run it with make test-cluster (it builds it)")
             return 1
     if not faketime_lib():
         print("cluster test: libfaketime is missing (Debian package libfaketime; make faketime installs it)")
         return 1
     rate = float(os.environ.get("CLUSTER_LEAD_RATE", "3"))
     work = tempfile.mkdtemp(prefix="site-cluster-")
+    new = os.path.abspath(argv[2]) if len(argv) > 2 else newer_release(old, work)
     failures, notes = [], []
     started = time.monotonic()
 

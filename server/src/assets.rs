@@ -14,8 +14,22 @@ use crate::encoding::Encoded;
 use crate::hex::hex;
 
 pub const SSR_BUNDLE: &str = include_str!("../../target/web/ssr.js");
-// CLIENT_ENTRY, BOOTSTRAP_JS and CLIENT_FILES, listed by build.rs from target/web.
+// CLIENT_ENTRY, BOOTSTRAP_JS and CLIENT_FILES, listed by build.rs from target/web (and, in
+// a debug build, the same of the cluster test's newer release in `next_release`).
 include!(concat!(env!("OUT_DIR"), "/client_files.rs"));
+
+/// One file of the island bundle: its name, its bytes, the same gzipped.
+type ClientFile = (&'static str, &'static [u8], &'static [u8]);
+
+/// The island bundle this process serves: its entry's name, the bootstrap and the files;
+/// playing the cluster test's newer release (`crate::release`), that release's.
+fn bundle() -> (&'static str, &'static str, &'static [ClientFile]) {
+    #[cfg(debug_assertions)]
+    if crate::release::next_release_fixture() {
+        return (next_release::CLIENT_ENTRY, next_release::BOOTSTRAP_JS, next_release::CLIENT_FILES);
+    }
+    (CLIENT_ENTRY, BOOTSTRAP_JS, CLIENT_FILES)
+}
 const SITE_CSS: &str = include_str!("../../target/web/site.css");
 const ICONS_JSON: &str = include_str!("../../target/web/icons.json");
 const FAVICON: &[u8] = include_bytes!("../../client/favicon.svg");
@@ -24,9 +38,10 @@ const FAVICON: &[u8] = include_bytes!("../../client/favicon.svg");
 /// (ssr.js), and the browser's (the bootstrap, every client file by name, the CSS, the icons).
 pub fn bundle_hashes() -> [(&'static str, String); 2] {
     let ssr = Sha256::digest(SSR_BUNDLE.as_bytes());
+    let (_, bootstrap, files) = bundle();
     let mut client = Sha256::new();
-    client.update(BOOTSTRAP_JS.as_bytes());
-    for (name, bytes, _) in CLIENT_FILES {
+    client.update(bootstrap.as_bytes());
+    for (name, bytes, _) in files {
         client.update(name.as_bytes());
         client.update((bytes.len() as u64).to_le_bytes());
         client.update(bytes);
@@ -59,10 +74,11 @@ pub struct Assets {
 
 impl Assets {
     pub fn load() -> Self {
-        let runtime_url = format!("/assets/{CLIENT_ENTRY}");
+        let (entry, bootstrap, client_files) = bundle();
+        let runtime_url = format!("/assets/{entry}");
         let mut files = HashMap::new();
         // esbuild names every file by its content hash, so each may be cached forever.
-        for (name, bytes, gzip) in CLIENT_FILES {
+        for (name, bytes, gzip) in client_files {
             files.insert(
                 format!("/assets/{name}"),
                 Arc::new(Asset {
@@ -83,8 +99,8 @@ impl Assets {
         Self {
             css: SITE_CSS,
             css_csp_hash: csp_hash(SITE_CSS),
-            bootstrap: BOOTSTRAP_JS,
-            bootstrap_csp_hash: csp_hash(BOOTSTRAP_JS),
+            bootstrap,
+            bootstrap_csp_hash: csp_hash(bootstrap),
             runtime_url,
             files,
         }
@@ -133,7 +149,7 @@ pub fn may_be_recorded(path: &str) -> bool {
 
 /// Every file of the island bundle (runtime and chunks): (file name, bytes).
 pub fn client_files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
-    CLIENT_FILES.iter().map(|(name, bytes, _)| (*name, *bytes))
+    bundle().2.iter().map(|(name, bytes, _)| (*name, *bytes))
 }
 
 /// A CSP hash source for an inline element's text: 'sha256-…'.

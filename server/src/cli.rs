@@ -24,8 +24,8 @@ prints their values and where each came from.";
 const AFTER_LONG_HELP: &str = "\
 Each setting is read from, in order, the built-in defaults (catalogue/site.toml), the file of
 --config, the environment, then the flags: the last one given wins. `site config check`
-prints every value and where it came from. Keys without a variable (phone numbers,
-per-service recipients, retention, social profiles) are set in the file.
+prints every value and where it came from. Keys without a variable (the business's details
+and phone numbers, per-service recipients, social profiles, retention) are set in the file.
 
 Exit status: 0 done; 1 the command failed; 2 a usage error, or an invalid configuration
 found by `site config check`.";

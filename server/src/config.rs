@@ -1,26 +1,27 @@
 //! Site configuration: the defaults in `catalogue/site.toml`, overlaid by an optional
-//! file, then by environment variables, then by flags, merged by `figment`
-//! (docs/decisions/005). This module keeps the typed struct and the validation; the
-//! settings a variable or a flag may set are declared once, for clap, in `settings.rs`. A
-//! bad value stops the server with a message naming the key and where it came from.
+//! file, then by environment variables, then by flags (docs/decisions/005). This module
+//! keeps the typed struct and the validation; the settings a variable or a flag may set are
+//! declared once, for clap, in `settings.rs`, and the keys that are set in a file only are
+//! listed there with their reasons. A bad value stops the server with a message naming the
+//! key and where it came from.
 //!
-//! `config/overrides.rs` turns the variables and flags into the last two layers;
+//! `config/layers.rs` merges the layers and reads them as the typed struct;
+//! `config/overrides.rs` turns the variables, flags and secrets' files into layers;
 //! `config/report.rs` gives every value with its layer, secrets hidden.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
 
-use figment::providers::{Format, Serialized, Toml};
-use figment::{Figment, Profile};
 use serde::Deserialize;
 use thiserror::Error;
 
 use crate::forms;
 use crate::phone::UsPhone;
+pub use layers::{Layers, Source};
 pub use overrides::{Origin, Overrides, SECRET_KEYS};
-pub use report::{Secrecy, Shown, shown_settings};
-pub use settings::{SETTINGS, Setting, Settings};
+pub use report::{Shown, shown_settings};
+pub use settings::{FILE_ONLY, SETTINGS, Secrecy, Setting, Settings};
 
 const DEFAULTS: &str = include_str!("../../catalogue/site.toml");
 /// The shortest time a notification is retried before it may be marked failed.
@@ -34,7 +35,7 @@ pub const MAX_DATABASE_POOL: usize = 64;
 /// The most proxies `server.trusted_proxy_hops` may name.
 const MAX_PROXY_HOPS: usize = 10;
 
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, Error)]
 pub enum ConfigError {
     #[error("config file {path}: {message}")]
     File { path: String, message: String },
@@ -297,38 +298,38 @@ impl Config {
 
     /// The layers `load` merges, unread: `site config check` shows every value with the
     /// layer it came from, then checks them (`check`).
-    pub fn layers(file: Option<&Path>, overrides: &Overrides) -> Figment {
-        let mut layers = Figment::from(Toml::string(DEFAULTS));
+    pub fn layers(file: Option<&Path>, overrides: &Overrides) -> Layers {
+        let mut layers = Layers::defaults();
         if let Some(path) = file {
-            layers = layers.merge(Toml::file_exact(path));
+            layers.merge_file(path);
         }
-        overrides.merge_into(layers)
+        overrides.apply(&mut layers);
+        layers
     }
 
     /// Defaults, then an overlay table, then `(VARIABLE, value)` pairs as the environment.
     pub fn build(overlay: Option<toml::Table>, env: &[(String, String)]) -> Result<Self, ConfigError> {
-        let mut layers = Figment::from(Toml::string(DEFAULTS));
+        let mut layers = Layers::defaults();
         if let Some(overlay) = overlay {
-            layers = layers.merge(Serialized::defaults(overlay));
+            layers.merge(overlay, &Source::Given);
         }
-        Self::extract(Overrides::from_env_pairs(env).merge_into(layers))
+        Overrides::from_env_pairs(env).apply(&mut layers);
+        Self::extract(layers)
     }
 
     /// The merged layers as a checked `Config`, or the first problem.
-    fn extract(layers: Figment) -> Result<Self, ConfigError> {
+    fn extract(layers: Layers) -> Result<Self, ConfigError> {
         Self::check(&layers).map_err(|problems| {
             let first = problems.into_iter().next();
             first.unwrap_or_else(|| ConfigError::Invalid("the configuration cannot be read".into()))
         })
     }
 
-    /// The merged layers as a checked `Config`, or every problem found (never none). Lossy
-    /// extraction reads text as a number or a switch ("4", "on") where the key wants one:
-    /// environment values and flags are all text.
-    pub fn check(layers: &Figment) -> Result<Self, Vec<ConfigError>> {
-        let config: Config = layers
-            .extract_lossy()
-            .map_err(|e| e.into_iter().map(ConfigError::from).collect::<Vec<_>>())?;
+    /// The merged layers as a checked `Config`, or every problem found (never none): every
+    /// layer that cannot be read, else the first value not of its key's type, else every
+    /// value out of bounds or of the wrong shape.
+    pub fn check(layers: &Layers) -> Result<Self, Vec<ConfigError>> {
+        let config = layers.extract()?;
         let problems = config.problems();
         if problems.is_empty() { Ok(config) } else { Err(problems) }
     }
@@ -502,81 +503,7 @@ impl Config {
     }
 }
 
-/// A figment error as ours: the key and where its value came from, or the file that could
-/// not be read or parsed.
-impl From<figment::Error> for ConfigError {
-    fn from(e: figment::Error) -> Self {
-        let file = e.metadata.as_ref().and_then(|m| m.source.as_ref()).and_then(|s| s.file_path());
-        let key = e.path.join(".");
-        let message = if e.path.is_empty() {
-            unquoted(&e.kind.to_string())
-        } else {
-            match report::Secrecy::of(&key) {
-                report::Secrecy::Public => e.kind.to_string().trim().replace('\n', " "),
-                _ => without_value(&e.kind),
-            }
-        };
-        // A secret file that cannot be read: the message names its variable and path.
-        if e.path.is_empty() && e.metadata.as_ref().is_some_and(|m| overrides::is_secret_file_layer(&m.name)) {
-            return ConfigError::Invalid(message);
-        }
-        if e.path.is_empty() {
-            return match file {
-                Some(path) => ConfigError::File {
-                    path: path.display().to_string(),
-                    message,
-                },
-                None => ConfigError::Invalid(message),
-            };
-        }
-        let origin = match (&e.metadata, file) {
-            (Some(m), _) if [Origin::Environment, Origin::Flag].iter().any(|o| m.name == o.layer()) => {
-                format!(" (from {})", m.interpolate(&Profile::Default, &e.path))
-            }
-            (_, Some(path)) => format!(" (in {})", path.display()),
-            _ => String::new(),
-        };
-        ConfigError::Key {
-            key,
-            message: format!("{message}{origin}"),
-        }
-    }
-}
-
-/// A file's parse error without the lines it quotes from the file: the line may hold a
-/// secret (an unquoted `database_url`), and the line and column numbers say where it is.
-fn unquoted(message: &str) -> String {
-    message
-        .lines()
-        .map(str::trim)
-        .filter(|line| {
-            let after_number = line.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
-            !line.is_empty() && !after_number.starts_with('|')
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A secret's or a URL's error, saying what was wrong without the value.
-fn without_value(kind: &figment::error::Kind) -> String {
-    use figment::error::{Actual, Kind};
-    let what = |actual: &Actual| match actual {
-        Actual::Bool(_) => "a boolean",
-        Actual::Unsigned(_) | Actual::Signed(_) => "an integer (put the value in quotes)",
-        Actual::Float(_) => "a number (put the value in quotes)",
-        Actual::Char(_) | Actual::Str(_) => "text",
-        Actual::Seq => "a list",
-        Actual::Map => "a table",
-        _ => "a value of another type",
-    };
-    match kind {
-        Kind::InvalidType(actual, expected) => format!("invalid type: found {}, expected {expected}", what(actual)),
-        Kind::InvalidValue(actual, expected) => format!("invalid value: found {}, expected {expected}", what(actual)),
-        Kind::MissingField(_) | Kind::UnknownField(..) | Kind::DuplicateField(_) => kind.to_string(),
-        _ => "is not valid (the value is not shown: it may be a secret)".into(),
-    }
-}
-
+mod layers;
 mod overrides;
 mod report;
 pub mod settings;

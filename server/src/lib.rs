@@ -25,6 +25,7 @@ pub mod notify;
 pub mod ops;
 pub mod pages;
 pub mod phone;
+pub mod release;
 pub mod render;
 pub mod replication;
 pub mod routes;

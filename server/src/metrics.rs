@@ -299,7 +299,7 @@ impl Metrics {
         let _ = writeln!(
             out,
             "# HELP site_build_info The running build: its version and git commit.\n# TYPE site_build_info gauge\nsite_build_info{{version=\"{}\",commit=\"{}\"}} 1",
-            label_value(env!("SITE_VERSION")),
+            label_value(crate::release::version()),
             label_value(env!("SITE_GIT_COMMIT"))
         );
         ProcessFigures::read().write(&mut out);

@@ -227,7 +227,7 @@ impl AppState {
             paths.update(b"\n");
         }
         let release = crate::hex::hex(&paths.finalize());
-        let version = env!("SITE_VERSION");
+        let version = crate::release::version();
         if self.store.restart_release(&release, version, store::KEEP_RELEASES).await? {
             return Ok(());
         }

@@ -1,15 +1,16 @@
 //! The settings given as environment variables and as flags (`settings.rs`), as the last two
-//! figment layers (flags above the environment), whose errors name the variable or the flag
-//! rather than the key; below them, the secrets read from files (`<VAR>_FILE`, and systemd's
-//! credentials: docs/decisions/005-configuration-crate.md).
+//! layers (flags above the environment), whose errors name the variable or the flag; below
+//! them, the secrets read from files (`<VAR>_FILE`, and systemd's credentials:
+//! docs/decisions/005-configuration-layers.md).
 
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use figment::value::{Dict, Map, Value};
-use figment::{Figment, Metadata, Profile, Provider, Source};
+use toml::Value;
 
+use super::ConfigError;
+use super::layers::{Layers, Source};
 use super::settings::{self, SETTINGS, Setting};
 
 /// Where an override came from.
@@ -17,24 +18,6 @@ use super::settings::{self, SETTINGS, Setting};
 pub enum Origin {
     Environment,
     Flag,
-}
-
-impl Origin {
-    /// The name figment gives the layer (in errors, and in `site config check`).
-    pub const fn layer(self) -> &'static str {
-        match self {
-            Origin::Environment => "environment variable",
-            Origin::Flag => "command-line flag",
-        }
-    }
-
-    /// How this origin names a setting: its variable, or its flag.
-    pub fn name(self, setting: &Setting) -> String {
-        match self {
-            Origin::Environment => setting.var.to_string(),
-            Origin::Flag => format!("--{}", setting.flag),
-        }
-    }
 }
 
 /// The settings that may hold a secret (a password in a URL, a token, a signing key). Each
@@ -59,14 +42,6 @@ pub enum FileVia {
     Variable,
     /// By its name in systemd's credentials directory (`$CREDENTIALS_DIRECTORY`).
     Credential,
-}
-
-/// The figment layer name of a systemd credential (`site config check` shows it).
-pub const CREDENTIAL_LAYER: &str = "credential";
-
-/// Whether a layer named `name` is a secret file's (`DATABASE_URL_FILE`, a credential).
-pub fn is_secret_file_layer(name: &str) -> bool {
-    name == CREDENTIAL_LAYER || name.ends_with("_FILE")
 }
 
 /// A secret read from a file, or why it could not be (the message names the variable and
@@ -158,68 +133,52 @@ impl Overrides {
         self
     }
 
-    /// `layers` with the secrets' files (systemd's credentials, then `<VAR>_FILE`), the
-    /// environment, then the flags, merged on top: each later one wins.
-    pub(super) fn merge_into(&self, layers: Figment) -> Figment {
-        let mut layers = layers;
+    /// The secrets' files (systemd's credentials, then `<VAR>_FILE`), the environment, then
+    /// the flags, merged on top of `layers`: each later one wins.
+    pub(super) fn apply(&self, layers: &mut Layers) {
         for via in [FileVia::Credential, FileVia::Variable] {
             for file in self.1.iter().filter(|f| f.via == via) {
-                layers = layers.merge(file.clone());
+                match &file.read {
+                    Ok(value) => {
+                        let via = match file.via {
+                            FileVia::Variable => format!("{}_FILE", file.setting.var),
+                            FileVia::Credential => "credential".to_string(),
+                        };
+                        let source = Source::SecretFile {
+                            path: file.path.clone(),
+                            via,
+                        };
+                        layers.set(file.setting.key, Value::String(value.clone()), source);
+                    }
+                    Err(message) => layers.refuse(ConfigError::Invalid(message.clone())),
+                }
             }
         }
-        layers.merge(self.layer(Origin::Environment)).merge(self.layer(Origin::Flag))
+        for origin in [Origin::Environment, Origin::Flag] {
+            for (_, setting, raw) in self.0.iter().filter(|(o, _, _)| *o == origin) {
+                let source = match origin {
+                    Origin::Environment => Source::Environment(setting),
+                    Origin::Flag => Source::Flag(setting),
+                };
+                layers.set(setting.key, value_of(setting, raw), source);
+            }
+        }
     }
+}
 
-    fn layer(&self, origin: Origin) -> Layer {
-        Layer {
-            origin,
-            values: self
-                .0
-                .iter()
-                .filter(|(o, _, _)| *o == origin)
-                .map(|(_, s, v)| (*s, v.clone()))
+/// A variable's or a flag's value: text (read as its key's type when the layers are
+/// extracted), except `notify.recipients`, a comma-separated list.
+fn value_of(setting: &Setting, raw: &str) -> Value {
+    if setting.key == "notify.recipients" {
+        Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::String(s.to_string()))
                 .collect(),
-        }
-    }
-}
-
-/// One origin's overrides as a figment provider. Every value is text, except
-/// `notify.recipients`: a comma-separated list.
-struct Layer {
-    origin: Origin,
-    values: Vec<(&'static Setting, String)>,
-}
-
-impl Provider for Layer {
-    fn metadata(&self) -> Metadata {
-        let origin = self.origin;
-        // Errors name the variable or the flag, not the key path.
-        Metadata::named(origin.layer()).interpolater(move |_: &Profile, path: &[&str]| {
-            let key = path.join(".");
-            match settings::by_key(&key) {
-                Some(setting) => origin.name(setting),
-                None => key,
-            }
-        })
-    }
-
-    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
-        let mut dict = Dict::new();
-        for (setting, raw) in &self.values {
-            let value = if setting.key == "notify.recipients" {
-                Value::from(
-                    raw.split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(String::from)
-                        .collect::<Vec<_>>(),
-                )
-            } else {
-                Value::from(raw.clone())
-            };
-            insert(&mut dict, setting.key, value);
-        }
-        Ok(Profile::Default.collect(dict))
+        )
+    } else {
+        Value::String(raw.to_string())
     }
 }
 
@@ -235,38 +194,4 @@ fn read_secret(path: &Path) -> Result<String, String> {
     }
     let text = String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())?;
     Ok(text.trim_end_matches(['\n', '\r']).to_string())
-}
-
-/// One secret file as a figment layer: its value at its key, the layer named as the
-/// variable that named it (`WEBHOOK_SECRET_FILE`) or `credential`, the file as its source.
-impl Provider for SecretFile {
-    fn metadata(&self) -> Metadata {
-        let name = match self.via {
-            FileVia::Variable => format!("{}_FILE", self.setting.var),
-            FileVia::Credential => CREDENTIAL_LAYER.to_string(),
-        };
-        Metadata::from(name, Source::File(self.path.clone()))
-    }
-
-    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
-        let value = self.read.clone().map_err(figment::Error::from)?;
-        let mut dict = Dict::new();
-        insert(&mut dict, self.setting.key, Value::from(value));
-        Ok(Profile::Default.collect(dict))
-    }
-}
-
-/// Puts `value` at the dotted `key`, making the tables on the way.
-fn insert(dict: &mut Dict, key: &str, value: Value) {
-    match key.split_once('.') {
-        Some((head, rest)) => {
-            let entry = dict.entry(head.to_string()).or_insert_with(|| Value::from(Dict::new()));
-            if let Value::Dict(_, inner) = entry {
-                insert(inner, rest, value);
-            }
-        }
-        None => {
-            dict.insert(key.to_string(), value);
-        }
-    }
 }

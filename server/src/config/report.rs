@@ -1,11 +1,11 @@
 //! Every configured value with the layer it came from, for `site config check`: secrets
 //! hidden, URLs without their credentials (`urls::redact`).
 
-use figment::value::{Dict, Value};
-use figment::{Figment, Profile, Provider};
+use toml::{Table, Value};
 
-use super::settings;
-use super::{ConfigError, Origin};
+use super::ConfigError;
+use super::layers::Layers;
+use super::settings::Secrecy;
 
 /// One value as `site config check` prints it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,23 +15,24 @@ pub struct Shown {
     /// The value as it may be printed.
     pub value: String,
     /// Where it came from: "default", "file /etc/site/site.toml", "environment LISTEN",
-    /// "flag --listen".
+    /// "flag --listen", "file PATH (WEBHOOK_SECRET_FILE)", "file PATH (credential)".
     pub from: String,
 }
 
 /// Every value the layers hold, in key order, or why the layers cannot be read (a file
-/// that is missing or not TOML).
-pub fn shown_settings(layers: &Figment) -> Result<Vec<Shown>, ConfigError> {
-    let data = layers.data().map_err(ConfigError::from)?;
-    let mut rows = Vec::new();
-    if let Some(root) = data.get(&Profile::Default) {
-        walk(layers, root, "", &mut rows);
+/// that is missing or not TOML, a secret's file).
+pub fn shown_settings(layers: &Layers) -> Result<Vec<Shown>, ConfigError> {
+    if let Some(problem) = layers.unreadable() {
+        return Err(problem.clone());
     }
+    let mut rows = Vec::new();
+    walk(layers, layers.values(), "", &mut rows);
+    rows.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(rows)
 }
 
-fn walk(layers: &Figment, dict: &Dict, prefix: &str, rows: &mut Vec<Shown>) {
-    for (name, value) in dict {
+fn walk(layers: &Layers, table: &Table, prefix: &str, rows: &mut Vec<Shown>) {
+    for (name, value) in table {
         let key = if prefix.is_empty() {
             name.clone()
         } else {
@@ -40,12 +41,12 @@ fn walk(layers: &Figment, dict: &Dict, prefix: &str, rows: &mut Vec<Shown>) {
         match value {
             // A secret given as a table is still a secret: one row, hidden.
             _ if Secrecy::of(&key) != Secrecy::Public => rows.push(row(layers, key, value)),
-            Value::Dict(_, inner) => walk(layers, inner, &key, rows),
-            Value::Array(_, items) if items.iter().any(|v| matches!(v, Value::Dict(..))) => {
+            Value::Table(inner) => walk(layers, inner, &key, rows),
+            Value::Array(items) if items.iter().any(Value::is_table) => {
                 for (i, item) in items.iter().enumerate() {
                     let key = format!("{key}[{i}]");
                     match item {
-                        Value::Dict(_, inner) => walk(layers, inner, &key, rows),
+                        Value::Table(inner) => walk(layers, inner, &key, rows),
                         other => rows.push(row(layers, key, other)),
                     }
                 }
@@ -55,52 +56,11 @@ fn walk(layers: &Figment, dict: &Dict, prefix: &str, rows: &mut Vec<Shown>) {
     }
 }
 
-fn row(layers: &Figment, key: String, value: &Value) -> Shown {
-    let from = match layers.get_metadata(value.tag()) {
-        Some(m) => match (m.source.as_ref().and_then(|s| s.file_path()), settings::by_key(&key)) {
-            // A secret's own file: which variable named it, or that it is a credential.
-            (Some(path), _) if super::overrides::is_secret_file_layer(&m.name) => {
-                format!("file {} ({})", path.display(), m.name)
-            }
-            (Some(path), _) => format!("file {}", path.display()),
-            (None, Some(setting)) if m.name == Origin::Environment.layer() => {
-                format!("environment {}", Origin::Environment.name(setting))
-            }
-            (None, Some(setting)) if m.name == Origin::Flag.layer() => format!("flag {}", Origin::Flag.name(setting)),
-            _ => "default".to_string(),
-        },
-        None => "default".to_string(),
-    };
+fn row(layers: &Layers, key: String, value: &Value) -> Shown {
     Shown {
         value: shown(&key, value),
+        from: layers.source_of(&key).shown(),
         key,
-        from,
-    }
-}
-
-/// How a key's value may be printed, by the key's name alone (whatever the value's type: a
-/// secret written as a number is still a secret).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Secrecy {
-    /// A secret or a token: never printed, only whether it is set.
-    Hidden,
-    /// A URL, which may carry a password: printed without its credentials.
-    Url,
-    /// Anything else: printed as it is.
-    Public,
-}
-
-impl Secrecy {
-    pub fn of(key: &str) -> Self {
-        let name = key.rsplit('.').next().unwrap_or(key);
-        let name = name.split('[').next().unwrap_or(name);
-        if name.ends_with("secret") || name.ends_with("token") || name.ends_with("password") {
-            Self::Hidden
-        } else if name.ends_with("_url") {
-            Self::Url
-        } else {
-            Self::Public
-        }
     }
 }
 
@@ -108,16 +68,16 @@ impl Secrecy {
 /// credentials (and not at all when it is not text), a list as its items.
 fn shown(key: &str, value: &Value) -> String {
     let text = |v: &Value| match v {
-        Value::String(_, s) => s.clone(),
+        Value::String(s) => s.clone(),
         other => serde_json::to_string(other).unwrap_or_default(),
     };
     match (Secrecy::of(key), value) {
-        (_, Value::String(_, s)) if s.is_empty() => "(empty)".into(),
+        (_, Value::String(s)) if s.is_empty() => "(empty)".into(),
         (Secrecy::Hidden, _) => "(set, hidden)".into(),
         // A URL that may carry a password (database, SMTP, webhook); a public one as it is.
-        (Secrecy::Url, Value::String(_, s)) => crate::urls::redact(s),
+        (Secrecy::Url, Value::String(s)) => crate::urls::redact(s),
         (Secrecy::Url, _) => "(set, hidden: not text)".into(),
-        (Secrecy::Public, Value::Array(_, items)) => format!("[{}]", items.iter().map(text).collect::<Vec<_>>().join(", ")),
+        (Secrecy::Public, Value::Array(items)) => format!("[{}]", items.iter().map(text).collect::<Vec<_>>().join(", ")),
         (Secrecy::Public, other) => text(other),
     }
 }
@@ -150,14 +110,5 @@ mod tests {
         assert_eq!(get("site.social[0].name").value, "Facebook");
         assert_eq!(get("render.pool_size").value, "0");
         assert!(!format!("{rows:?}").contains("hunter2") && !format!("{rows:?}").contains("abcdef-secret"));
-    }
-
-    #[test]
-    fn secrecy_goes_by_the_keys_name() {
-        assert_eq!(Secrecy::of("notify.webhook_secret"), Secrecy::Hidden);
-        assert_eq!(Secrecy::of("server.metrics_token"), Secrecy::Hidden);
-        assert_eq!(Secrecy::of("server.database_url"), Secrecy::Url);
-        assert_eq!(Secrecy::of("site.social[0].url"), Secrecy::Public);
-        assert_eq!(Secrecy::of("site.brand"), Secrecy::Public);
     }
 }

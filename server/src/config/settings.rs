@@ -2,8 +2,11 @@
 //! each field names its flag, its variable and, as its clap id, the configuration key it
 //! sets. `site --help` lists them from here, `SETTINGS` (what the configuration layers and
 //! their error messages need) is read from here, and nothing else reads these variables.
-//! The values stay text: the configuration reads them with the key's type (`extract_lossy`)
+//! The values stay text: the configuration reads them with the key's type (`layers.rs`)
 //! and checks them, so a bad one is refused with its key and variable named, as any other.
+//! `FILE_ONLY` lists the keys of `catalogue/site.toml` no variable sets, each with why (a
+//! test checks every key is one or the other); `Secrecy` says, by a key's name, whether its
+//! value may be printed.
 
 use std::sync::LazyLock;
 
@@ -130,6 +133,9 @@ pub struct LimitSettings {
     /// Callback and token requests per visitor address per minute (api.rate_limit_per_minute).
     #[arg(long, env = "RATE_LIMIT_PER_MINUTE", id = "api.rate_limit_per_minute", value_name = "N")]
     pub rate_limit_per_minute: Option<String>,
+    /// The largest request body accepted, at least 1024 (api.max_body_bytes).
+    #[arg(long, env = "MAX_BODY_BYTES", id = "api.max_body_bytes", value_name = "BYTES")]
+    pub max_body_bytes: Option<String>,
     /// Console requests without a signed-in session, per visitor address per minute
     /// (admin.sign_in_rate_limit_per_minute).
     #[arg(
@@ -205,6 +211,60 @@ pub struct BackupSettings {
     pub litestream_socket: Option<String>,
 }
 
+/// The keys of `catalogue/site.toml` no variable or flag sets, each with the reason: they
+/// are set in the file (`--config`, `SITE_CONFIG`). Every other key is a setting above (a
+/// test walks the defaults).
+pub const FILE_ONLY: [(&str, &str); 9] = [
+    ("site.brand", IDENTITY),
+    ("site.info_email", IDENTITY),
+    ("site.support_phone", IDENTITY),
+    ("site.service_phones", "a table, a number per service: no one variable can say it"),
+    ("site.copyright_year", IDENTITY),
+    (
+        "site.social",
+        "a list of tables (a name and a URL each): no one variable can say it",
+    ),
+    ("site.time_zone", IDENTITY),
+    (
+        "notify.service_recipients",
+        "a table, a list of addresses per service: no one variable can say it (NOTIFY_RECIPIENTS sets the default list)",
+    ),
+    (
+        "leads.retention_days",
+        "leads older than this are deleted: a legal promise kept in the reviewed file, never a per-run override",
+    ),
+];
+
+/// Why the site's own details are file-only.
+const IDENTITY: &str = "what every page says about the business: kept in one reviewed file, so that no \
+     server behind the same balancer serves other pages because of its environment";
+
+/// How a key's value may be printed, by the key's name alone (whatever the value's type: a
+/// secret written as a number is still a secret).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrecy {
+    /// A secret or a token: never printed, only whether it is set.
+    Hidden,
+    /// A URL, which may carry a password: printed without its credentials.
+    Url,
+    /// Anything else: printed as it is.
+    Public,
+}
+
+impl Secrecy {
+    pub fn of(key: &str) -> Self {
+        let name = key.rsplit('.').next().unwrap_or(key);
+        let name = name.split('[').next().unwrap_or(name);
+        if name.ends_with("secret") || name.ends_with("token") || name.ends_with("password") {
+            Self::Hidden
+        } else if name.ends_with("_url") {
+            Self::Url
+        } else {
+            Self::Public
+        }
+    }
+}
+
 /// One setting as declared above.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Setting {
@@ -248,6 +308,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn secrecy_goes_by_the_keys_name() {
+        assert_eq!(Secrecy::of("notify.webhook_secret"), Secrecy::Hidden);
+        assert_eq!(Secrecy::of("server.metrics_token"), Secrecy::Hidden);
+        assert_eq!(Secrecy::of("server.database_url"), Secrecy::Url);
+        assert_eq!(Secrecy::of("site.social[0].url"), Secrecy::Public);
+        assert_eq!(Secrecy::of("site.brand"), Secrecy::Public);
+    }
+
+    #[test]
     fn every_setting_has_a_flag_a_variable_and_a_key_of_the_configuration() {
         let defaults: toml::Table = super::super::DEFAULTS.parse().expect("site.toml");
         assert_eq!(
@@ -274,6 +343,76 @@ mod tests {
         vars.dedup();
         assert_eq!(vars.len(), SETTINGS.len(), "no variable twice");
         assert_eq!(by_var("LISTEN").map(|s| s.key), Some("server.listen"));
+        assert_eq!(by_var("MAX_BODY_BYTES").map(|s| s.key), Some("api.max_body_bytes"));
         assert_eq!(by_key("notify.recipients").map(|s| s.flag), Some("notify-recipients"));
+    }
+
+    /// Every key of the defaults, a table's keys one by one except where the whole table is
+    /// one setting (`site.service_phones`).
+    fn keys_of_the_defaults() -> Vec<String> {
+        let defaults: toml::Table = super::super::DEFAULTS.parse().expect("site.toml");
+        let mut keys = Vec::new();
+        for (section, table) in &defaults {
+            let table = table.as_table().expect("each section of site.toml is a table");
+            keys.extend(table.keys().map(|name| format!("{section}.{name}")));
+        }
+        keys
+    }
+
+    #[test]
+    fn every_key_of_the_defaults_is_a_setting_or_file_only_with_its_reason() {
+        let keys = keys_of_the_defaults();
+        for key in &keys {
+            let setting = by_key(key);
+            let file_only = FILE_ONLY.iter().find(|(k, _)| k == key);
+            match (setting, file_only) {
+                (Some(_), None) => {}
+                (None, Some((_, reason))) => assert!(reason.len() > 20, "{key}: say why it is file-only"),
+                (Some(s), Some(_)) => panic!("{key} is both {} and listed as file-only", s.var),
+                (None, None) => panic!(
+                    "catalogue/site.toml has {key}, which no variable or flag sets: declare it in \
+                     config/settings.rs, or list it in FILE_ONLY with the reason"
+                ),
+            }
+        }
+        for (key, _) in FILE_ONLY {
+            assert!(
+                keys.iter().any(|k| k == key),
+                "FILE_ONLY lists {key}, which site.toml does not have"
+            );
+        }
+        assert_eq!(keys.len(), SETTINGS.len() + FILE_ONLY.len(), "every key once");
+    }
+
+    #[test]
+    fn every_setting_is_read_from_its_variable_and_from_its_flag() {
+        use crate::config::{Config, Overrides, shown_settings};
+        let defaults = Config::layers(None, &Overrides::default());
+        let default_rows = shown_settings(&defaults).expect("defaults");
+        for s in SETTINGS.iter() {
+            // The default's own value, given again: valid whatever the key's type.
+            let row = default_rows.iter().find(|r| r.key == s.key).expect("a row per setting");
+            let value = match s.key {
+                "notify.recipients" => "leads@x.example".to_string(),
+                _ if row.value == "(empty)" => String::new(),
+                _ => defaults.values()[s.key.split('.').next().expect("section")][&s.key[s.key.find('.').expect("dot") + 1..]]
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| row.value.clone()),
+            };
+            let from_env = Overrides::from_env_pairs(&[(s.var.to_string(), value.clone())]);
+            let flag = format!("--{}", s.flag);
+            let matches = Settings::augment_args(Command::new("site").no_binary_name(true))
+                .try_get_matches_from([flag.as_str(), value.as_str()])
+                .unwrap_or_else(|e| panic!("{flag}: {e}"));
+            let from_flag = Overrides::from_matches(&matches);
+            for (overrides, from) in [(from_env, format!("environment {}", s.var)), (from_flag, format!("flag {flag}"))] {
+                let layers = Config::layers(None, &overrides);
+                let rows = shown_settings(&layers).expect("rows");
+                let row = rows.iter().find(|r| r.key == s.key).expect("its row");
+                assert_eq!(row.from, from, "{}", s.key);
+                Config::check(&layers).unwrap_or_else(|e| panic!("{} = {value:?}: {e:?}", s.key));
+            }
+        }
     }
 }

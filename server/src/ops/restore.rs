@@ -49,7 +49,7 @@ pub fn restore(db: &Path, backup: &Path, now_ms: i64) -> Result<Restored, String
         if applied.is_empty() {
             return Err(format!("{} is not a site database (no schema_migrations table)", backup.display()));
         }
-        migrations::pending(migrations::SQLITE, &applied).map_err(|e| format!("{} cannot be restored: {e}", backup.display()))?;
+        migrations::pending(migrations::sqlite(), &applied).map_err(|e| format!("{} cannot be restored: {e}", backup.display()))?;
     }
     let dir = match db.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(d) => d.to_path_buf(),

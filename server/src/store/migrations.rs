@@ -44,17 +44,10 @@ macro_rules! migration {
     };
 }
 
-/// The list as released, and (`next-release-fixture`) with the "newer build" of the cluster
-/// test's migration appended: the next version, adding a nullable column to `leads`, marked
-/// compatible with the release before it (an expand migration). Only that test's second
-/// binary is built with the feature (Makefile, `test-cluster`).
-#[cfg(not(feature = "next-release-fixture"))]
-macro_rules! with_fixture {
-    ($list:expr, $backend:literal) => {
-        $list
-    };
-}
-#[cfg(feature = "next-release-fixture")]
+/// The lists with the cluster test's "newer release" migration appended (a debug build
+/// only, chosen at run time: `crate::release`): the next version, adding a nullable column
+/// to `leads`, marked compatible with the release before it (an expand migration).
+#[cfg(debug_assertions)]
 macro_rules! with_fixture {
     ($list:expr, $backend:literal) => {{
         const RELEASED: &[Migration] = $list;
@@ -72,7 +65,7 @@ macro_rules! with_fixture {
 }
 
 /// The highest version of `list` (0 when empty), in a constant.
-#[cfg(feature = "next-release-fixture")]
+#[cfg(debug_assertions)]
 const fn last_version(list: &[Migration]) -> u32 {
     let (mut i, mut v) = (0, 0);
     while i < list.len() {
@@ -85,7 +78,7 @@ const fn last_version(list: &[Migration]) -> u32 {
 }
 
 /// `list` with `last` after it (`N` is one more than its length).
-#[cfg(feature = "next-release-fixture")]
+#[cfg(debug_assertions)]
 const fn appended<const N: usize>(list: &[Migration], last: Migration) -> [Migration; N] {
     let mut out = [last; N];
     let mut i = 0;
@@ -128,11 +121,29 @@ const POSTGRES_RELEASED: &[Migration] = &[
     migration!(13, "postgres", "0013_funnel_recount", compatible_back_to = 7),
 ];
 
-/// Every SQLite migration, in order (with the `next-release-fixture` feature, the fixture's
-/// last: see `with_fixture!`).
-pub const SQLITE: &[Migration] = with_fixture!(SQLITE_RELEASED, "sqlite");
-/// Every PostgreSQL migration, in order (the same numbers and names as SQLite's).
-pub const POSTGRES: &[Migration] = with_fixture!(POSTGRES_RELEASED, "postgres");
+/// Every SQLite migration of this release, in order.
+pub const SQLITE: &[Migration] = SQLITE_RELEASED;
+/// Every PostgreSQL migration of this release, in order (the same numbers and names as SQLite's).
+pub const POSTGRES: &[Migration] = POSTGRES_RELEASED;
+
+/// The SQLite migrations this process applies: `SQLITE`, or, playing the cluster test's
+/// newer release (`crate::release`), the fixture's after them.
+pub fn sqlite() -> &'static [Migration] {
+    #[cfg(debug_assertions)]
+    if crate::release::next_release_fixture() {
+        return with_fixture!(SQLITE_RELEASED, "sqlite");
+    }
+    SQLITE
+}
+
+/// The PostgreSQL migrations this process applies (as `sqlite`).
+pub fn postgres() -> &'static [Migration] {
+    #[cfg(debug_assertions)]
+    if crate::release::next_release_fixture() {
+        return with_fixture!(POSTGRES_RELEASED, "postgres");
+    }
+    POSTGRES
+}
 
 /// The columns added since the first release of the table, with their type on (SQLite,
 /// PostgreSQL).
@@ -157,7 +168,7 @@ pub fn latest(list: &[Migration]) -> u32 {
 
 /// What `applied_by` records: this binary's name and version.
 pub fn applied_by() -> String {
-    format!("site {}", env!("SITE_VERSION"))
+    format!("site {}", crate::release::version())
 }
 
 /// One row of `schema_migrations` (the last four are absent in older databases).

@@ -536,7 +536,7 @@ async fn metrics_show_the_process_the_build_and_durations_by_route() {
         "a made-up path became a label:\n{m}"
     );
 
-    let (version, commit) = (site_server::ops::version::VERSION, site_server::ops::version::COMMIT);
+    let (version, commit) = (site_server::release::version(), site_server::ops::version::COMMIT);
     assert_eq!(
         sample(&format!("site_build_info{{version=\"{version}\",commit=\"{commit}\"}}")),
         Some(1.0),

@@ -183,7 +183,7 @@ fn open_source(path: &Path) -> Result<Connection, String> {
     if applied.is_empty() {
         return Err(format!("{} is not a site database (no schema_migrations table)", path.display()));
     }
-    let pending = migrations::pending(migrations::SQLITE, &applied).map_err(|e| format!("{}: {e}", path.display()))?;
+    let pending = migrations::pending(migrations::sqlite(), &applied).map_err(|e| format!("{}: {e}", path.display()))?;
     if let Some(first) = pending.first() {
         return Err(format!(
             "{} lacks migration {:04} ({}): start this version of the site on it once (it applies its migrations), stop it, then copy",

@@ -234,8 +234,8 @@ async fn applied_migrations(client: &Client) -> Result<Vec<Applied>, StoreError>
 /// anything, then applies each missing migration in its own transaction.
 async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
     let applied = applied_migrations(client).await?;
-    let pending = migrations::pending(migrations::POSTGRES, &applied)?;
-    migrations::log_newer(migrations::POSTGRES, &applied);
+    let pending = migrations::pending(migrations::postgres(), &applied)?;
+    migrations::log_newer(migrations::postgres(), &applied);
     client.batch_execute(MIGRATIONS_TABLE).await?;
     for (column, _, _) in migrations::ADDED_COLUMNS {
         if let Some(add) = built::add_migration_column(Dialect::Postgres, column) {
@@ -244,7 +244,7 @@ async fn apply_migrations(client: &mut Client) -> Result<(), StoreError> {
     }
     if applied.iter().any(|a| a.checksum.is_none() || a.compatible_back_to.is_none()) {
         // Rows from before checksums or the marker were kept: record what this binary has.
-        for m in migrations::POSTGRES {
+        for m in migrations::postgres() {
             client
                 .execute(
                     sql::FILL_MIGRATION.pg,

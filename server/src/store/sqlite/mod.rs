@@ -168,13 +168,13 @@ fn precheck(path: &Path, backup_dir: Option<&Path>) -> Result<(), StoreError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     let applied = applied_migrations(&conn)?;
-    let pending = migrations::pending(migrations::SQLITE, &applied)?;
+    let pending = migrations::pending(migrations::sqlite(), &applied)?;
     drop(conn);
     if let (Some(dir), Some(first)) = (backup_dir, pending.first())
         && !applied.is_empty()
     {
         let from = applied.iter().map(|a| a.version).max().unwrap_or(0);
-        let to = migrations::latest(migrations::SQLITE);
+        let to = migrations::latest(migrations::sqlite());
         let name = format!(
             "pre-migration-{}-schema-{from}-to-{to}.db",
             crate::time::file_stamp(super::now_ms())
@@ -226,11 +226,11 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         }
     }
     let applied = applied_migrations(&tx)?;
-    let pending = migrations::pending(migrations::SQLITE, &applied)?;
-    migrations::log_newer(migrations::SQLITE, &applied);
+    let pending = migrations::pending(migrations::sqlite(), &applied)?;
+    migrations::log_newer(migrations::sqlite(), &applied);
     if applied.iter().any(|a| a.checksum.is_none() || a.compatible_back_to.is_none()) {
         // Rows from before checksums or the marker were kept: record what this binary has.
-        for m in migrations::SQLITE {
+        for m in migrations::sqlite() {
             tx.execute(
                 sql::FILL_MIGRATION.sqlite,
                 params![m.version, m.name, m.checksum(), m.compatible_back_to],

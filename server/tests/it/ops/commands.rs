@@ -117,6 +117,30 @@ fn version_names_the_commit_the_schema_and_the_bundles() {
     }
 }
 
+/// The cluster test's newer release is the debug binary run with SITE_TEST_NEXT_RELEASE=1
+/// (server/src/release.rs): another version, one migration more, other island files. Any
+/// other value of the variable changes nothing.
+#[test]
+fn the_debug_binary_plays_the_next_release_only_when_asked() {
+    let version = |value: Option<&str>| {
+        let mut command = Command::new(SITE);
+        command.arg("--version").env_remove("SITE_TEST_NEXT_RELEASE");
+        if let Some(v) = value {
+            command.env("SITE_TEST_NEXT_RELEASE", v);
+        }
+        let out = command.output().expect("run");
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (this, next, other) = (version(None), version(Some("1")), version(Some("yes")));
+    let latest = latest_version();
+    assert!(next.starts_with(&format!("site {}+next\n", env!("CARGO_PKG_VERSION"))), "{next}");
+    assert!(next.contains(&format!("schema sqlite {0} postgres {0}\n", latest + 1)), "{next}");
+    let client = |shown: &str| shown.lines().find(|l| l.starts_with("client bundle")).map(str::to_string);
+    assert_ne!(client(&this), client(&next), "other island files");
+    assert_eq!(other, this, "only SITE_TEST_NEXT_RELEASE=1 turns it on");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_from_a_newer_binary_is_refused_at_start_and_never_written() {
     let db = fresh_db("newer").await;
