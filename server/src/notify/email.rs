@@ -12,7 +12,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::config::NotifyConfig;
 use crate::phone::UsPhone;
-use crate::store::{LeadRecord, Mail};
+use crate::store::{LeadRecord, Mail, lead_fields};
 use crate::time::human_utc;
 use crate::urls::{host, is_loopback_host};
 
@@ -27,6 +27,9 @@ struct LeadView<'a> {
     id: &'a str,
     cert_url: &'a str,
     cert_link: Option<&'a str>,
+    /// The further fields, label and value (`LEAD_FIELDS` with `email: Show::Line`,
+    /// `store/lead_fields.rs`), those with a value.
+    more: Vec<(&'static str, &'a str)>,
 }
 
 #[derive(Template)]
@@ -122,6 +125,7 @@ impl EmailSender {
             id: &lead.id,
             cert_url,
             cert_link: lead.cert_url.as_deref(),
+            more: lead_fields::lines(lead, |f| f.email),
         };
         let text = PlainText { lead: &view }.render().map_err(|e| e.to_string())?;
         let html = Html { lead: &view }.render().map_err(|e| e.to_string())?;
