@@ -414,12 +414,12 @@ pub fn exported() -> impl Iterator<Item = &'static LeadField> {
 }
 
 /// The fields a place shows as further lines ([`Show::Line`]), with their label and value,
-/// those with a value only.
+/// those with a value only (not NULL, not emptied by an erasure).
 pub fn lines(record: &LeadRecord, place: fn(&LeadField) -> Show) -> Vec<(&'static str, &str)> {
     LEAD_FIELDS
         .iter()
         .filter(|f| place(f) == Show::Line)
-        .filter_map(|f| (f.get)(record).map(|v| (f.label, v)))
+        .filter_map(|f| (f.get)(record).filter(|v| !v.is_empty()).map(|v| (f.label, v)))
         .collect()
 }
 
@@ -475,6 +475,22 @@ mod tests {
                 f.column
             );
         }
+    }
+
+    #[test]
+    fn a_place_shows_its_lines_in_order_and_only_with_a_value() {
+        let record = LeadRecord {
+            zip_code: Some("15213".into()),
+            full_name: "Dana".into(),
+            ..LeadRecord::default()
+        };
+        let place = |f: &LeadField| match f.column {
+            "zip_code" | "full_name" | "referrer" => Show::Line,
+            _ => Show::No,
+        };
+        assert_eq!(lines(&record, place), [("Name", "Dana"), ("ZIP", "15213")]);
+        let erased = LeadRecord::default();
+        assert!(lines(&erased, place).is_empty(), "an emptied name is no line");
     }
 
     /// A field the visitor sends is in the API's description and in the body the page's
