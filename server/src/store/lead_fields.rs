@@ -506,6 +506,7 @@ mod tests {
             .and_then(|rest| rest.split("\n    LeadAccepted:").next())
             .unwrap_or_default();
         let client = read("client/features/callback/CallbackForm.tsx");
+        let emptied = client.lines().find(|l| l.contains("for (const name of [")).unwrap_or_default();
         for f in &LEAD_FIELDS {
             let Some(key) = f.sent.key() else { continue };
             assert!(
@@ -522,6 +523,13 @@ mod tests {
                 assert!(
                     client.contains(&format!("name=\"{key}\"")),
                     "{}: client/features/callback/CallbackForm.tsx has no input name=\"{key}\" (the form posted without JavaScript)",
+                    f.column
+                );
+                // The service is a hidden input, kept; what the visitor typed is emptied.
+                assert!(
+                    key == "serviceSlug" || emptied.contains(&format!("\"{key}\"")),
+                    "{}: {key:?} is not in the list of fields client/features/callback/CallbackForm.tsx empties once a \
+                     request is accepted (`for (const name of [...])`)",
                     f.column
                 );
             }
