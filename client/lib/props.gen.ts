@@ -144,7 +144,12 @@ export type DeliveryView = { id: string, channel: string, status: string, attemp
  */
 when: string, canRetry: boolean, };
 
-export type AdminLeadProps = { frame: AdminFrame, id: string, service: string, name: string, phone: string, phoneE164: string, telHref: string, zip: string, status: string, 
+export type AdminLeadProps = { frame: AdminFrame, id: string, service: string, name: string, phone: string, phoneE164: string, telHref: string, zip: string, 
+/**
+ * The further fields of the lead, each with its label (`LEAD_FIELDS` with `console:
+ * Show::Line`, `store/lead_fields.rs`), those with a value.
+ */
+details: Array<Labeled>, status: string, 
 /**
  * When a data request erased it down to its consent record.
  */

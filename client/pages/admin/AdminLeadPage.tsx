@@ -41,6 +41,11 @@ export function AdminLeadPage(p: AdminLeadProps) {
           </Row>
           <Row label="Service">{p.service}</Row>
           <Row label="ZIP">{p.zip || "not given"}</Row>
+          {p.details.map((d) => (
+            <Row key={d.label} label={d.label}>
+              <span className="break-all">{d.value}</span>
+            </Row>
+          ))}
           <Row label="Delivery">
             <span className={statusClass(p.status)}>{statusLabel(p.status)}</span>
           </Row>

@@ -1,5 +1,5 @@
 //! GET /admin/leads.csv, /admin/account-requests.csv and /admin/applications.csv: the list's
-//! current filter as CSV. Audited as an export before the first byte; then a task reads the
+//! current filter as CSV (a lead's columns: those `LEAD_FIELDS` marks `export`). Audited as an export before the first byte; then a task reads the
 //! rows in keyset batches (the list's own query) and hands each batch to the connection as
 //! one chunk, reading the next only once the connection took it: constant memory for any
 //! number of rows.
@@ -20,6 +20,7 @@ use super::submissions::{self, ListQuery};
 use super::zone::Zone;
 use crate::pages::admin::leads::LeadFilterForm;
 use crate::state::AppState;
+use crate::store::lead_fields::exported;
 use crate::store::{LeadFilter, Store, SubmissionFilter, SubmissionKind, masked};
 
 /// This screen's routes (`admin/mod.rs` puts them behind the session check).
@@ -136,19 +137,13 @@ async fn send(tx: &ChunkSender, chunk: String) -> bool {
 async fn stream_leads(store: Arc<Store>, mut filter: LeadFilter, zone: Zone, tx: ChunkSender) {
     let mut head = String::new();
     let local = format!("Received ({})", zone.name);
-    csv::push_row(
-        &mut head,
-        &[
-            "Lead id",
-            "Received (UTC)",
-            local.as_str(),
-            "Service",
-            "Name",
-            "Phone",
-            "ZIP",
-            "Delivery status",
-        ],
-    );
+    let labels = exported().map(|f| f.label.to_string());
+    let titles: Vec<String> = ["Lead id".to_string(), "Received (UTC)".to_string(), local]
+        .into_iter()
+        .chain(labels)
+        .chain(["Delivery status".to_string()])
+        .collect();
+    csv::push_row(&mut head, &titles);
     if !send(&tx, head).await {
         return;
     }
@@ -166,19 +161,12 @@ async fn stream_leads(store: Arc<Store>, mut filter: LeadFilter, zone: Zone, tx:
         let full = rows.len() == BATCH;
         let mut chunk = String::with_capacity(rows.len() * 128);
         for r in rows {
-            csv::push_row(
-                &mut chunk,
-                &[
-                    r.id,
-                    crate::time::rfc3339(r.received_at_ms),
-                    zone.local(r.received_at_ms),
-                    r.service_slug,
-                    r.full_name,
-                    r.phone,
-                    r.zip_code.unwrap_or_default(),
-                    r.delivery_status,
-                ],
-            );
+            let cells: Vec<String> = [r.id, crate::time::rfc3339(r.received_at_ms), zone.local(r.received_at_ms)]
+                .into_iter()
+                .chain(r.fields.into_iter().map(Option::unwrap_or_default))
+                .chain([r.delivery_status])
+                .collect();
+            csv::push_row(&mut chunk, &cells);
         }
         if !send(&tx, chunk).await || !full {
             return;

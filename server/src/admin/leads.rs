@@ -25,6 +25,7 @@ use crate::pages::admin::{AdminSection, Labeled};
 use crate::pages::props::PageProps;
 use crate::phone::UsPhone;
 use crate::state::AppState;
+use crate::store::lead_fields;
 use crate::store::{DELIVERY_STATUSES, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 
 /// This screen's routes (`admin/mod.rs` puts them behind the session check).
@@ -158,17 +159,18 @@ pub async fn list(State(state): State<Arc<AppState>>, staff: StaffSession, Query
 }
 
 fn list_row(state: &AppState, zone: &Zone, r: LeadRow) -> LeadListRow {
-    let phone = UsPhone::parse(&r.phone).ok();
+    let stored = r.field("phone_e164").unwrap_or_default();
+    let phone = UsPhone::parse(stored).ok();
     LeadListRow {
         href: format!("/admin/leads/{}", r.id),
         received: zone.local(r.received_at_ms),
-        service: service_name(state, &r.service_slug),
-        name: r.full_name,
-        phone: phone.as_ref().map(UsPhone::display).unwrap_or_else(|| r.phone.clone()),
-        tel_href: phone.as_ref().map(UsPhone::tel_href).unwrap_or_else(|| format!("tel:{}", r.phone)),
-        zip: r.zip_code.unwrap_or_default(),
-        status: r.delivery_status,
-        id: r.id,
+        service: service_name(state, r.field("service_slug").unwrap_or_default()),
+        name: r.field("full_name").unwrap_or_default().to_string(),
+        phone: phone.as_ref().map(UsPhone::display).unwrap_or_else(|| stored.to_string()),
+        tel_href: phone.as_ref().map(UsPhone::tel_href).unwrap_or_else(|| format!("tel:{stored}")),
+        zip: r.field("zip_code").unwrap_or_default().to_string(),
+        status: r.delivery_status.clone(),
+        id: r.id.clone(),
     }
 }
 
@@ -233,8 +235,16 @@ fn lead_props(state: &AppState, staff: &StaffSession, d: LeadDetail, notice: Opt
         })
     })
     .collect();
+    let details = lead_fields::lines(&l, |f| f.console)
+        .into_iter()
+        .map(|(label, value)| Labeled {
+            label: label.to_string(),
+            value: value.to_string(),
+        })
+        .collect();
     AdminLeadProps {
         frame: staff.frame(state, AdminSection::Leads),
+        details,
         service: service_name(state, &l.service_slug),
         name: l.full_name.clone(),
         phone: phone.as_ref().map(UsPhone::display).unwrap_or_else(|| l.phone.clone()),

@@ -15,6 +15,7 @@ use crate::leads::{NewLead, RequestContext};
 use crate::pages::callback::{CALLBACK_REQUESTED_PATH, SERVICE_FIELD, SERVICE_PARAM};
 use crate::pages::{PreparedPage, Refused};
 use crate::state::AppState;
+use crate::store::lead_fields::{LEAD_FIELDS, Sent, TYPED};
 use crate::store::{Submitted, now_ms};
 
 pub const SUBMIT_LEAD_PATH: &str = "/.netlify/functions/submit-lead";
@@ -23,6 +24,20 @@ pub fn router() -> Router<Arc<AppState>> {
     Router::new().route(SUBMIT_LEAD_PATH, post(form::handle::<Callback>))
 }
 
+/// The fields of `LEAD_FIELDS` the visitor types, each at most 200 characters, in order.
+const TYPED_KEPT: [Kept; TYPED] = {
+    let mut out = [Kept::Text("", 0); TYPED];
+    let (mut i, mut n) = (0, 0);
+    while i < LEAD_FIELDS.len() {
+        if let Sent::Typed(name) = LEAD_FIELDS[i].sent {
+            out[n] = Kept::Text(name, 200);
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
 /// The callback request, on the forms' pipeline (`api::form`).
 pub struct Callback;
 
@@ -30,13 +45,9 @@ impl Form for Callback {
     const KIND: &'static str = "lead";
     type Valid = NewLead;
 
-    /// What the visitor types (the consent box is ticked again by hand), and the service.
-    const KEPT: &'static [Kept] = &[
-        Kept::Text(SERVICE_FIELD, 200),
-        Kept::Text("fullName", 200),
-        Kept::Text("phone", 200),
-        Kept::Text("zipCode", 200),
-    ];
+    /// What the visitor types (the consent box is ticked again by hand), and the service:
+    /// the fields `LEAD_FIELDS` marks `Sent::Typed`.
+    const KEPT: &'static [Kept] = &TYPED_KEPT;
 
     fn validate(state: &AppState, fields: &Fields, context: RequestContext) -> Result<NewLead, Invalid> {
         validate_lead(fields, &state.catalogue, &state.consent, context)
@@ -90,5 +101,21 @@ impl Form for Callback {
 
     fn count_refusal(state: &AppState, error: &ApiError) {
         state.metrics.rejected(error.reason());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_post_keeps_the_service_and_what_the_visitor_typed() {
+        let names: Vec<&str> = Callback::KEPT
+            .iter()
+            .map(|k| match k {
+                Kept::Text(name, _) | Kept::List(name, _) => *name,
+            })
+            .collect();
+        assert_eq!(names[..4], [SERVICE_FIELD, "fullName", "phone", "zipCode"]);
     }
 }

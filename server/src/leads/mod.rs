@@ -8,8 +8,10 @@ use serde::Serialize;
 
 use crate::forms::{derived_text, percent_decode, truncate};
 
-/// A validated callback request, ready to store.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A validated callback request, ready to store. Each member the store keeps is a field of
+/// `LEAD_FIELDS` (`store/lead_fields.rs`); a test's lead starts from `Default`, so a new
+/// optional member needs no change to the tests.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct NewLead {
     pub service_slug: String,
     pub full_name: String,
@@ -22,7 +24,15 @@ pub struct NewLead {
     pub consent_sha256: String,
     pub certificate: Certificate,
     pub context: RequestContext,
+    pub details: LeadDetails,
 }
+
+/// The further fields of a callback request, beyond its service, name, phone and ZIP code:
+/// each optional, kept with the lead and shown to staff as `LEAD_FIELDS` declares
+/// (`store/lead_fields.rs`). A stored lead carries them too (`LeadRecord`). None yet: the
+/// recipe "Add a field to a lead" (docs/architecture.md) adds one here.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LeadDetails {}
 
 /// The consent certificate (TrustedForm) fields; empty when the script was off.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

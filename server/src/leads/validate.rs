@@ -2,7 +2,7 @@
 //! first failing rule's message is what the visitor sees (docs/product.md, "The callback request").
 
 use super::consent::ConsentWordings;
-use super::{Certificate, NewLead, RequestContext, TokenRecord, Utm};
+use super::{Certificate, LeadDetails, NewLead, RequestContext, TokenRecord, Utm};
 use crate::catalogue::Catalogue;
 use crate::forms::{Field, Fields, Invalid, MAX_URL, has_control, is_format_char, is_web_url, truncate};
 use crate::phone::UsPhone;
@@ -109,6 +109,7 @@ pub fn validate_lead(
         consent_text: wording.text.clone(),
         certificate,
         context,
+        details: LeadDetails {},
     })
 }
 

@@ -12,7 +12,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::config::NotifyConfig;
 use crate::phone::UsPhone;
-use crate::store::{LeadRecord, Mail};
+use crate::store::{LeadRecord, Mail, lead_fields};
 use crate::time::human_utc;
 use crate::urls::{host, is_loopback_host};
 
@@ -27,6 +27,9 @@ struct LeadView<'a> {
     id: &'a str,
     cert_url: &'a str,
     cert_link: Option<&'a str>,
+    /// The further fields, label and value (`LEAD_FIELDS` with `email: Show::Line`,
+    /// `store/lead_fields.rs`), those with a value.
+    more: Vec<(&'static str, &'a str)>,
 }
 
 #[derive(Template)]
@@ -122,6 +125,7 @@ impl EmailSender {
             id: &lead.id,
             cert_url,
             cert_link: lead.cert_url.as_deref(),
+            more: lead_fields::lines(lead, |f| f.email),
         };
         let text = PlainText { lead: &view }.render().map_err(|e| e.to_string())?;
         let html = Html { lead: &view }.render().map_err(|e| e.to_string())?;
@@ -174,7 +178,41 @@ pub fn tls_rule(url: &str, allow_plaintext: bool) -> SmtpTls {
 
 #[cfg(test)]
 mod tests {
-    use super::{SmtpTls, tls_rule};
+    use askama::Template;
+
+    use super::{Html, LeadView, PlainText, SmtpTls, tls_rule};
+
+    /// The further fields (`Show::Line`) come after the ZIP code, one line each, and none
+    /// leaves the e-mail as it was.
+    #[test]
+    fn further_fields_are_a_line_each_after_the_zip_code() -> Result<(), askama::Error> {
+        let mut view = LeadView {
+            service: "HVAC",
+            name: "Dana",
+            phone: "(412) 555-0134",
+            tel_href: "tel:+14125550134",
+            zip: "15213",
+            received: "now",
+            id: "id-1",
+            cert_url: "none",
+            cert_link: None,
+            more: Vec::new(),
+        };
+        let plain = PlainText { lead: &view }.render()?;
+        assert!(plain.contains("ZIP:      15213\nReceived: now\n"), "{plain}");
+        view.more = vec![("Best time", "mornings"), ("Floor", "2")];
+        let plain = PlainText { lead: &view }.render()?;
+        assert!(
+            plain.contains("ZIP:      15213\nBest time: mornings\nFloor: 2\nReceived: now\n"),
+            "{plain}"
+        );
+        let html = Html { lead: &view }.render()?;
+        assert!(
+            html.contains("<td>15213</td></tr>\n<tr><td style=\"color:#475569\">Best time</td><td>mornings</td></tr>"),
+            "{html}"
+        );
+        Ok(())
+    }
 
     #[test]
     fn only_loopback_hosts_may_be_reached_in_clear() {

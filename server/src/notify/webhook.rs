@@ -13,6 +13,7 @@ use subtle::ConstantTimeEq;
 
 use crate::hex::hex;
 use crate::store::LeadRecord;
+use crate::store::lead_fields::{LEAD_FIELDS, Webhook};
 use crate::time::rfc3339;
 
 pub const SIGNATURE_HEADER: &str = "x-signature-256";
@@ -114,7 +115,7 @@ fn mac(secret: &str, timestamp: u64, body: &[u8]) -> Vec<u8> {
 }
 
 pub fn payload(lead: &LeadRecord) -> serde_json::Value {
-    json!({
+    let mut payload = json!({
         "id": lead.id,
         "receivedAt": rfc3339(lead.received_at_ms),
         "serviceSlug": lead.service_slug,
@@ -129,7 +130,14 @@ pub fn payload(lead: &LeadRecord) -> serde_json::Value {
             "ip": lead.ip, "userAgent": lead.user_agent, "pageUrl": lead.page_url, "referrer": lead.referrer,
             "utm": { "source": lead.utm_source, "medium": lead.utm_medium, "campaign": lead.utm_campaign, "term": lead.utm_term, "content": lead.utm_content },
         },
-    })
+    });
+    // The further fields, each under its key (`LEAD_FIELDS`, `store/lead_fields.rs`).
+    for f in &LEAD_FIELDS {
+        if let (Webhook::Key(key), Some(object)) = (f.webhook, payload.as_object_mut()) {
+            object.insert(key.to_string(), json!((f.get)(lead)));
+        }
+    }
+    payload
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::lead_fields::exported;
 use super::{LeadRecord, NewAudit};
 
 /// Delivery statuses a lead can have (kept by the database's triggers, see migration 0003).
@@ -46,16 +47,25 @@ impl LeadFilter {
     }
 }
 
-/// One row of the leads list.
+/// One row of the leads list (and of the export).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LeadRow {
     pub id: String,
     pub received_at_ms: i64,
-    pub service_slug: String,
-    pub full_name: String,
-    pub phone: String,
-    pub zip_code: Option<String>,
     pub delivery_status: String,
+    /// The values of the fields the list and the export read (`lead_fields::exported`), in
+    /// their order.
+    pub fields: Vec<Option<String>>,
+}
+
+impl LeadRow {
+    /// The value of the field stored in `column`, if the list reads it and it has one.
+    pub fn field(&self, column: &str) -> Option<&str> {
+        exported()
+            .zip(&self.fields)
+            .find(|(f, _)| f.column == column)
+            .and_then(|(_, v)| v.as_deref())
+    }
 }
 
 /// A notification of a lead (one outbox row).

@@ -14,6 +14,7 @@
 //! by oversight.
 
 use super::SubmissionRecord;
+use super::lead_fields::{BOOKKEEPING, Erase, LEAD_FIELDS};
 
 /// Whom a data request is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,13 +99,45 @@ pub struct TableErasure {
 
 const CONSENT: Fate = Fate::Kept("the consent record, which the law requires us to keep");
 const CERTIFICATE: Fate = Fate::Kept("the consent record: its certificate");
-const BOOKKEEPING: Fate = Fate::Kept("not personal: ids, times, counts, states");
+const BOOKKEEPING_FATE: Fate = Fate::Kept("not personal: ids, times, counts, states");
 const LIMIT_KEY: Fate = Fate::Kept(
     "a SHA-256 digest of a client's address, session or typed e-mail, never the value; deleted within 15 minutes \
      (the shared limits, docs/decisions/022-shared-limits.md)",
 );
 const ASSET: Fate = Fate::Kept("the site's own scripts and files, the same for every visitor");
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
+
+/// The columns of `leads`: the store's own (`BOOKKEEPING`), then each field's, as
+/// `LEAD_FIELDS` declares it (`store/lead_fields.rs`).
+const LEADS: [(&str, Fate); BOOKKEEPING.len() + LEAD_FIELDS.len()] = {
+    let mut out = [("", BOOKKEEPING_FATE); BOOKKEEPING.len() + LEAD_FIELDS.len()];
+    let mut i = 0;
+    while i < BOOKKEEPING.len() {
+        let (column, why) = BOOKKEEPING[i];
+        out[i] = (
+            column,
+            match why {
+                Some(why) => Fate::Kept(why),
+                None => BOOKKEEPING_FATE,
+            },
+        );
+        i += 1;
+    }
+    let mut j = 0;
+    while j < LEAD_FIELDS.len() {
+        let field = &LEAD_FIELDS[j];
+        out[i + j] = (
+            field.column,
+            match field.erase {
+                Erase::Cleared => Fate::Cleared,
+                Erase::Emptied => Fate::Emptied,
+                Erase::Kept(why) => Fate::Kept(why),
+            },
+        );
+        j += 1;
+    }
+    out
+};
 
 /// Every column of every table, and what a data request does to it. A column added by a
 /// migration goes here too (`every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose` in the tests fails until it does): cleared when it
@@ -115,31 +148,7 @@ pub const ERASURE: &[TableErasure] = &[
         lead_key: Some("id"),
         deleted_rows: None,
         sqlite_only: false,
-        columns: &[
-            ("id", BOOKKEEPING),
-            ("received_at_ms", CONSENT),
-            ("service_slug", Fate::Kept("the consent record: what the consent was given for")),
-            ("full_name", Fate::Emptied),
-            ("phone_e164", Fate::Kept("the consent record: the number consented for")),
-            ("zip_code", Fate::Cleared),
-            ("consent", CONSENT),
-            ("consent_sha256", CONSENT),
-            ("cert_url", CERTIFICATE),
-            ("cert_token", CERTIFICATE),
-            ("cert_ping_url", CERTIFICATE),
-            ("ip", Fate::Kept("the consent record: the address consent was given from")),
-            ("user_agent", Fate::Cleared),
-            ("page_url", Fate::Cleared),
-            ("referrer", Fate::Cleared),
-            ("utm_source", Fate::Cleared),
-            ("utm_medium", Fate::Cleared),
-            ("utm_campaign", Fate::Cleared),
-            ("utm_term", Fate::Cleared),
-            ("utm_content", Fate::Cleared),
-            ("seen_referer", Fate::Cleared),
-            ("delivery_status", BOOKKEEPING),
-            ("erased_ms", Fate::Kept("when the data request erased it")),
-        ],
+        columns: &LEADS,
     },
     TableErasure {
         table: "lead_names",
@@ -157,21 +166,21 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: Some("status IN ('pending', 'failed')"),
         sqlite_only: false,
         columns: &[
-            ("id", BOOKKEEPING),
-            ("lead_id", BOOKKEEPING),
-            ("channel", BOOKKEEPING),
+            ("id", BOOKKEEPING_FATE),
+            ("lead_id", BOOKKEEPING_FATE),
+            ("channel", BOOKKEEPING_FATE),
             (
                 "status",
                 Fate::Kept("what became of a delivered or suppressed notification (the undelivered ones are deleted)"),
             ),
-            ("attempts", BOOKKEEPING),
-            ("next_attempt_ms", BOOKKEEPING),
-            ("locked_until_ms", BOOKKEEPING),
+            ("attempts", BOOKKEEPING_FATE),
+            ("next_attempt_ms", BOOKKEEPING_FATE),
+            ("locked_until_ms", BOOKKEEPING_FATE),
             ("last_error", Fate::Cleared),
-            ("created_ms", BOOKKEEPING),
-            ("delivered_ms", BOOKKEEPING),
-            ("retry_from_ms", BOOKKEEPING),
-            ("claim_token", BOOKKEEPING),
+            ("created_ms", BOOKKEEPING_FATE),
+            ("delivered_ms", BOOKKEEPING_FATE),
+            ("retry_from_ms", BOOKKEEPING_FATE),
+            ("claim_token", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -180,12 +189,12 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("id", BOOKKEEPING),
-            ("outbox_id", BOOKKEEPING),
-            ("lead_id", BOOKKEEPING),
-            ("channel", BOOKKEEPING),
-            ("at_ms", BOOKKEEPING),
-            ("outcome", BOOKKEEPING),
+            ("id", BOOKKEEPING_FATE),
+            ("outbox_id", BOOKKEEPING_FATE),
+            ("lead_id", BOOKKEEPING_FATE),
+            ("channel", BOOKKEEPING_FATE),
+            ("at_ms", BOOKKEEPING_FATE),
+            ("outcome", BOOKKEEPING_FATE),
             ("error", Fate::Cleared),
         ],
     },
@@ -265,7 +274,7 @@ pub const ERASURE: &[TableErasure] = &[
                 "reason",
                 Fate::Kept("why staff listed the number (their words, about the request, not the person)"),
             ),
-            ("added_ms", BOOKKEEPING),
+            ("added_ms", BOOKKEEPING_FATE),
             ("staff_id", STAFF),
         ],
     },
@@ -303,10 +312,10 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("id", BOOKKEEPING),
-            ("at_ms", BOOKKEEPING),
+            ("id", BOOKKEEPING_FATE),
+            ("at_ms", BOOKKEEPING_FATE),
             ("staff_id", STAFF),
-            ("action", BOOKKEEPING),
+            ("action", BOOKKEEPING_FATE),
             (
                 "target",
                 Fate::Kept("what staff did, kept as long as the records: record ids and masked numbers, never a name"),
@@ -324,9 +333,9 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("id", BOOKKEEPING),
-            ("day", BOOKKEEPING),
-            ("kind", BOOKKEEPING),
+            ("id", BOOKKEEPING_FATE),
+            ("day", BOOKKEEPING_FATE),
+            ("kind", BOOKKEEPING_FATE),
             (
                 "key",
                 Fate::Kept(
@@ -335,11 +344,11 @@ pub const ERASURE: &[TableErasure] = &[
                      same key on both databases, and counted anew by copy-store, docs/decisions/012)",
                 ),
             ),
-            ("leads", BOOKKEEPING),
-            ("delivered", BOOKKEEPING),
-            ("fast", BOOKKEEPING),
-            ("suppressed", BOOKKEEPING),
-            ("erased", BOOKKEEPING),
+            ("leads", BOOKKEEPING_FATE),
+            ("delivered", BOOKKEEPING_FATE),
+            ("fast", BOOKKEEPING_FATE),
+            ("suppressed", BOOKKEEPING_FATE),
+            ("erased", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -348,13 +357,13 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("id", BOOKKEEPING),
+            ("id", BOOKKEEPING_FATE),
             (
                 "reason",
                 Fate::Kept("why the funnel is being counted anew: a migration or a time zone, not about a person"),
             ),
-            ("asked_ms", BOOKKEEPING),
-            ("token", BOOKKEEPING),
+            ("asked_ms", BOOKKEEPING_FATE),
+            ("token", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -363,8 +372,8 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("from_ms", BOOKKEEPING),
-            ("offset_ms", BOOKKEEPING),
+            ("from_ms", BOOKKEEPING_FATE),
+            ("offset_ms", BOOKKEEPING_FATE),
             ("zone", Fate::Kept("the business's own time zone, not about a person")),
         ],
     },
@@ -374,13 +383,13 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("name", BOOKKEEPING),
+            ("name", BOOKKEEPING_FATE),
             (
                 "holder",
                 Fate::Kept("which server runs the scheduled jobs (host and process), not about a person"),
             ),
-            ("elected_ms", BOOKKEEPING),
-            ("expires_ms", BOOKKEEPING),
+            ("elected_ms", BOOKKEEPING_FATE),
+            ("expires_ms", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -388,7 +397,7 @@ pub const ERASURE: &[TableErasure] = &[
         lead_key: None,
         deleted_rows: None,
         sqlite_only: false,
-        columns: &[("key", LIMIT_KEY), ("window_end_ms", BOOKKEEPING), ("hits", BOOKKEEPING)],
+        columns: &[("key", LIMIT_KEY), ("window_end_ms", BOOKKEEPING_FATE), ("hits", BOOKKEEPING_FATE)],
     },
     TableErasure {
         table: "login_attempts",
@@ -396,13 +405,13 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("id", BOOKKEEPING),
+            ("id", BOOKKEEPING_FATE),
             ("account", LIMIT_KEY),
             ("client", LIMIT_KEY),
-            ("at_ms", BOOKKEEPING),
-            ("expires_ms", BOOKKEEPING),
-            ("failed", BOOKKEEPING),
-            ("forgiven", BOOKKEEPING),
+            ("at_ms", BOOKKEEPING_FATE),
+            ("expires_ms", BOOKKEEPING_FATE),
+            ("failed", BOOKKEEPING_FATE),
+            ("forgiven", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -411,12 +420,12 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("version", BOOKKEEPING),
-            ("applied_ms", BOOKKEEPING),
-            ("name", BOOKKEEPING),
-            ("checksum", BOOKKEEPING),
-            ("applied_by", BOOKKEEPING),
-            ("compatible_back_to", BOOKKEEPING),
+            ("version", BOOKKEEPING_FATE),
+            ("applied_ms", BOOKKEEPING_FATE),
+            ("name", BOOKKEEPING_FATE),
+            ("checksum", BOOKKEEPING_FATE),
+            ("applied_by", BOOKKEEPING_FATE),
+            ("compatible_back_to", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -425,10 +434,10 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("release", BOOKKEEPING),
-            ("version", BOOKKEEPING),
-            ("first_ms", BOOKKEEPING),
-            ("started_ms", BOOKKEEPING),
+            ("release", BOOKKEEPING_FATE),
+            ("version", BOOKKEEPING_FATE),
+            ("first_ms", BOOKKEEPING_FATE),
+            ("started_ms", BOOKKEEPING_FATE),
         ],
     },
     TableErasure {
@@ -437,9 +446,9 @@ pub const ERASURE: &[TableErasure] = &[
         deleted_rows: None,
         sqlite_only: false,
         columns: &[
-            ("release", BOOKKEEPING),
-            ("path", BOOKKEEPING),
-            ("content_type", BOOKKEEPING),
+            ("release", BOOKKEEPING_FATE),
+            ("path", BOOKKEEPING_FATE),
+            ("content_type", BOOKKEEPING_FATE),
             ("body", ASSET),
             ("gzip", ASSET),
         ],

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::leads::LeadDetails;
+
 /// How a lead is passed on to the people who call it back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -36,8 +38,9 @@ pub struct Submitted {
     pub duplicate: bool,
 }
 
-/// A stored lead, as notifications and audits read it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A stored lead, as notifications and audits read it. Its fields are read from the row as
+/// `LEAD_FIELDS` says (`store/lead_fields.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct LeadRecord {
     pub id: String,
     pub received_at_ms: i64,
@@ -62,4 +65,6 @@ pub struct LeadRecord {
     pub utm_campaign: Option<String>,
     pub utm_term: Option<String>,
     pub utm_content: Option<String>,
+    /// The further fields, as the request gave them.
+    pub details: LeadDetails,
 }

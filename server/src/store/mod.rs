@@ -13,14 +13,16 @@
 //!
 //! Beside this file: `sql/` (the statements both run word for word, those built at run
 //! time, and the `statements!` lists each backend file declares its own in,
-//! docs/decisions/015), `migrations.rs`, `erasure.rs` (`ERASURE`) and `seed.rs`
-//! (`SeedPlan`); each file says what it holds.
+//! docs/decisions/015), `migrations.rs`, `lead_fields.rs` (`LEAD_FIELDS`, a lead's fields
+//! declared once), `erasure.rs` (`ERASURE`) and `seed.rs` (`SeedPlan`); each file says what
+//! it holds.
 
 mod assets;
 pub mod backend;
 mod console;
 mod erasure;
 mod funnel;
+pub mod lead_fields;
 mod leads;
 mod limits;
 pub mod migrations;

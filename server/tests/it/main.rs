@@ -68,6 +68,7 @@ mod staff {
 mod store {
     mod contract;
     mod intake;
+    mod lead_fields;
     mod postgres;
     mod several_servers;
     mod shared_limits;

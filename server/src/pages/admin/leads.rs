@@ -123,6 +123,9 @@ pub struct AdminLeadProps {
     pub phone_e164: String,
     pub tel_href: String,
     pub zip: String,
+    /// The further fields of the lead, each with its label (`LEAD_FIELDS` with `console:
+    /// Show::Line`, `store/lead_fields.rs`), those with a value.
+    pub details: Vec<Labeled>,
     pub status: String,
     /// When a data request erased it down to its consent record.
     pub erased: Option<String>,

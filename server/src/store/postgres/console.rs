@@ -9,6 +9,7 @@ use super::submissions::submission_from_row;
 use crate::store::backend::{Console, Leads};
 use crate::store::console::{AttemptRecord, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome, retry_audit};
 use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+use crate::store::lead_fields::{ROW_HEAD, exported};
 use crate::store::sql::built::{self, NameRoute, Param};
 use crate::store::sql::{self, AUDIT_INSERT_INTO, Dialect, SUBMISSION_COLUMNS, statements};
 use crate::store::suppressions::{Listed, Suppression};
@@ -278,11 +279,8 @@ impl PgStore {
             .map(|r| LeadRow {
                 id: r.get(0),
                 received_at_ms: r.get(1),
-                service_slug: r.get(2),
-                full_name: r.get(3),
-                phone: r.get(4),
-                zip_code: r.get(5),
-                delivery_status: r.get(6),
+                delivery_status: r.get(2),
+                fields: (ROW_HEAD.len()..ROW_HEAD.len() + exported().count()).map(|i| r.get(i)).collect(),
             })
             .collect())
     }

@@ -9,7 +9,8 @@ use super::PgStore;
 use super::queue::Op;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
-use crate::store::sql::{self, statements};
+use crate::store::lead_fields::{RECORD_COLUMNS, RECORD_HEAD, record_from};
+use crate::store::sql::{self, Dialect, built, statements};
 use crate::store::{Channel, LeadRecord, StoreError, Submitted};
 
 statements! {
@@ -52,7 +53,7 @@ impl Leads for PgStore {
     }
 
     async fn lead(&self, id: &str) -> Result<Option<LeadRecord>, StoreError> {
-        let row = self.client().await?.query_opt(sql::LEAD.pg, &[&id]).await?;
+        let row = self.client().await?.query_opt(built::lead(Dialect::Postgres), &[&id]).await?;
         Ok(row.as_ref().map(lead_from_row))
     }
 
@@ -71,31 +72,10 @@ impl Leads for PgStore {
     }
 }
 
-pub(super) use crate::store::sql::{LEAD_COLUMN_COUNT, LEAD_COLUMNS};
+pub(super) use crate::store::sql::LEAD_COLUMN_COUNT;
 
+/// A stored lead from `built::lead_columns()` (the first columns of `r`).
 pub(super) fn lead_from_row(r: &Row) -> LeadRecord {
-    LeadRecord {
-        id: r.get(0),
-        received_at_ms: r.get(1),
-        service_slug: r.get(2),
-        full_name: r.get(3),
-        phone: r.get(4),
-        zip_code: r.get(5),
-        consent: r.get(6),
-        consent_text: r.get(7),
-        consent_sha256: r.get(8),
-        cert_url: r.get(9),
-        cert_token: r.get(10),
-        cert_ping_url: r.get(11),
-        ip: r.get(12),
-        user_agent: r.get(13),
-        page_url: r.get(14),
-        referrer: r.get(15),
-        utm_source: r.get(16),
-        utm_medium: r.get(17),
-        utm_campaign: r.get(18),
-        utm_term: r.get(19),
-        utm_content: r.get(20),
-        seen_referer: r.get(21),
-    }
+    let fields = (RECORD_HEAD.len()..RECORD_COLUMNS).map(|i| r.get(i)).collect();
+    record_from(r.get(0), r.get(1), r.get(2), r.get(3), fields)
 }

@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-use super::leads::{LEAD_COLUMN_COUNT, LEAD_COLUMNS, lead_from_row};
+use super::leads::{LEAD_COLUMN_COUNT, lead_from_row};
 use super::{DB_NOW_MS, PgStore};
 use crate::store::backend::Outboxes;
 use crate::store::sql::{self, statements};
@@ -46,7 +46,7 @@ statements! {
 
     /// Marks suppressed the lead notifications due at `$2` whose number is listed, and leases for
     /// `$1` up to `$3` of the others, each with its lead. Built once, at its first use (the lead's
-    /// columns are a constant of `sql/`, which `concat!` cannot read).
+    /// columns are built from `LEAD_FIELDS`, which `concat!` cannot read).
     CLAIM_LEADS = built format!(
             "WITH suppressed AS (UPDATE outbox SET status = 'suppressed', locked_until_ms = 0 WHERE id IN \
              (SELECT o.id FROM outbox o JOIN leads l ON l.id = o.lead_id JOIN suppressions s ON s.phone_e164 = l.phone_e164 \
@@ -56,8 +56,9 @@ statements! {
              AND o.locked_until_ms <= {DB_NOW_MS} AND l.erased_ms IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.phone_e164 = l.phone_e164) \
              ORDER BY o.next_attempt_ms, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
              RETURNING id, lead_id, channel, attempts, COALESCE(retry_from_ms, created_ms) AS since_ms, claim_token) \
-             SELECT {LEAD_COLUMNS}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
-             FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256"
+             SELECT {lead_columns}, q.id, q.channel, q.attempts, q.since_ms, q.claim_token \
+             FROM q JOIN leads l ON l.id = q.lead_id JOIN consent_texts c ON c.sha256 = l.consent_sha256",
+            lead_columns = sql::built::lead_columns()
     );
 
     /// One statement: the failed lead notifications (all, or only `$2`) of listed numbers

@@ -18,6 +18,7 @@ use super::tls::PgTarget;
 use super::{PgStore, connect_one};
 use crate::leads::NewLead;
 use crate::store::backend::Writer;
+use crate::store::lead_fields::LEAD_FIELDS;
 use crate::store::sql::{self, statements};
 use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id};
 
@@ -62,15 +63,6 @@ statements! {
     /// The group's consent wordings (hashes `$1`, texts `$2`, first seen `$3`), each once.
     INSERT_CONSENTS = "INSERT INTO consent_texts (sha256, text, first_seen_ms) \
          SELECT * FROM unnest($1::text[], $2::text[], $3::int8[]) ON CONFLICT (sha256) DO NOTHING";
-    /// The group's new leads, a column an array.
-    INSERT_LEADS = "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-         cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
-         seen_referer) \
-         SELECT id, at, slug, name, phone, zip, TRUE, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen \
-         FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], \
-         $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], \
-         $20::text[]) \
-         AS l(id, at, slug, name, phone, zip, sha, cert, token, ping, ip, ua, page, ref, src, med, camp, term, cont, seen)";
     /// The group's notifications (leads `$1`, channels `$2`, due at `$3`).
     INSERT_NOTIFICATIONS = "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) \
          SELECT lead, channel, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::int8[]) AS o(lead, channel, at)";
@@ -100,7 +92,7 @@ impl Prepared {
             lock_keys: client.prepare(super::LOCK_KEYS).await?,
             earlier: client.prepare(EARLIER_LEADS).await?,
             consent: client.prepare(INSERT_CONSENTS).await?,
-            leads: client.prepare(INSERT_LEADS).await?,
+            leads: client.prepare(sql::built::postgres_insert_leads()).await?,
             outbox: client.prepare(INSERT_NOTIFICATIONS).await?,
             token: client.prepare(sql::RECORD_TOKEN.pg).await?,
         };
@@ -326,28 +318,8 @@ async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<O
     };
     let leads = async {
         if any {
-            let columns: [&(dyn tokio_postgres::types::ToSql + Sync); 20] = [
-                &c.ids,
-                &c.at,
-                &c.slug,
-                &c.name,
-                &c.phone,
-                &c.zip,
-                &c.sha,
-                &c.cert,
-                &c.token,
-                &c.ping,
-                &c.ip,
-                &c.ua,
-                &c.page,
-                &c.referrer,
-                &c.source,
-                &c.medium,
-                &c.campaign,
-                &c.term,
-                &c.content,
-                &c.seen_referer,
-            ];
+            let mut columns: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&c.ids, &c.at];
+            columns.extend(c.fields.iter().map(|f| f as &(dyn tokio_postgres::types::ToSql + Sync)));
             client.execute(&st.leads, &columns).await?;
         }
         Ok(())
@@ -425,24 +397,8 @@ struct LeadRows<'a> {
     seen: Vec<i64>,
     ids: Vec<String>,
     at: Vec<i64>,
-    slug: Vec<&'a str>,
-    name: Vec<&'a str>,
-    phone: Vec<&'a str>,
-    zip: Vec<Option<&'a str>>,
-    sha: Vec<&'a str>,
-    cert: Vec<Option<&'a str>>,
-    token: Vec<Option<&'a str>>,
-    ping: Vec<Option<&'a str>>,
-    ip: Vec<Option<&'a str>>,
-    ua: Vec<Option<&'a str>>,
-    page: Vec<Option<&'a str>>,
-    referrer: Vec<Option<&'a str>>,
-    source: Vec<Option<&'a str>>,
-    medium: Vec<Option<&'a str>>,
-    campaign: Vec<Option<&'a str>>,
-    term: Vec<Option<&'a str>>,
-    content: Vec<Option<&'a str>>,
-    seen_referer: Vec<Option<&'a str>>,
+    /// Each field's values (`LEAD_FIELDS`' order), one per new lead.
+    fields: Vec<Vec<Option<&'a str>>>,
     outbox_leads: Vec<String>,
     outbox_channels: Vec<&'static str>,
     outbox_due: Vec<i64>,
@@ -457,32 +413,16 @@ impl<'a> LeadRows<'a> {
                 wordings.push((&w.lead.consent_sha256, &w.lead.consent_text, w.now_ms));
             }
         }
-        let leads = || new.iter().map(|(w, _)| w.lead);
-        let opt = |f: fn(&'a NewLead) -> &'a Option<String>| -> Vec<Option<&'a str>> { leads().map(|l| f(l).as_deref()).collect() };
         let mut rows = Self {
             shas: wordings.iter().map(|w| w.0).collect(),
             texts: wordings.iter().map(|w| w.1).collect(),
             seen: wordings.iter().map(|w| w.2).collect(),
             ids: new.iter().map(|(_, id)| id.clone()).collect(),
             at: new.iter().map(|(w, _)| w.now_ms).collect(),
-            slug: leads().map(|l| l.service_slug.as_str()).collect(),
-            name: leads().map(|l| l.full_name.as_str()).collect(),
-            phone: leads().map(|l| l.phone.as_str()).collect(),
-            zip: opt(|l| &l.zip_code),
-            sha: leads().map(|l| l.consent_sha256.as_str()).collect(),
-            cert: opt(|l| &l.certificate.cert_url),
-            token: opt(|l| &l.certificate.token),
-            ping: opt(|l| &l.certificate.ping_url),
-            ip: opt(|l| &l.context.ip),
-            ua: opt(|l| &l.context.user_agent),
-            page: opt(|l| &l.context.page_url),
-            referrer: opt(|l| &l.context.referrer),
-            source: opt(|l| &l.context.utm.source),
-            medium: opt(|l| &l.context.utm.medium),
-            campaign: opt(|l| &l.context.utm.campaign),
-            term: opt(|l| &l.context.utm.term),
-            content: opt(|l| &l.context.utm.content),
-            seen_referer: opt(|l| &l.context.seen_referer),
+            fields: LEAD_FIELDS
+                .iter()
+                .map(|f| new.iter().map(|(w, _)| (f.new)(w.lead)).collect())
+                .collect(),
             outbox_leads: Vec::new(),
             outbox_channels: Vec::new(),
             outbox_due: Vec::new(),

@@ -1,16 +1,106 @@
-//! The statements made at run time, for either dialect: the console's lead list (its filters
+//! The statements made at run time, for either dialect: a lead's columns, its select and
+//! both stores' inserts (from `LEAD_FIELDS`), the console's lead list (its filters
 //! and the route a name search takes), erasure (from `ERASURE`), the seed (from a
 //! `SeedPlan`), the migrations' bookkeeping (from the columns a database's
 //! `schema_migrations` has) and PostgreSQL's session setup (from the schema a test uses). [`examples`] makes one of each shape, which the store tests
 //! prepare on each database.
 
+use std::sync::LazyLock;
+
 use super::Dialect;
 use crate::store::erasure::{ERASURE, TableErasure, lead_tables};
+use crate::store::lead_fields::{LEAD_FIELDS, RECORD_HEAD, ROW_HEAD, exported};
 use crate::store::seed::{
     SEED_CONSENT_SHA256, SEED_CONSENT_TEXT, SEED_FAILED_EVERY, SEED_FIRST_NAMES, SEED_LAST_NAMES, SEED_PENDING_EVERY,
     SEED_SUPPRESSED_EVERY, SeedPlan,
 };
 use crate::store::{LeadFilter, migrations};
+
+// ---------------------------------------------------------------------------------------
+// A lead's columns and inserts (`LEAD_FIELDS`, `store/lead_fields.rs`)
+
+/// A stored lead's columns as `lead_fields::record_from` reads them: `RECORD_HEAD`, then
+/// each field's (`leads l` joined with `consent_texts c`).
+pub fn lead_columns() -> &'static str {
+    static COLUMNS: LazyLock<String> = LazyLock::new(|| {
+        let fields = LEAD_FIELDS.iter().map(|f| format!("l.{}", f.column));
+        RECORD_HEAD
+            .iter()
+            .map(|c| c.to_string())
+            .chain(fields)
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    &COLUMNS
+}
+
+/// The lead `$1` with its consent text (`lead_columns`).
+pub fn lead(dialect: Dialect) -> &'static str {
+    fn text(dialect: Dialect) -> String {
+        format!(
+            "SELECT {} FROM leads l JOIN consent_texts c ON c.sha256 = l.consent_sha256 WHERE l.id = {}",
+            lead_columns(),
+            dialect.placeholder(1)
+        )
+    }
+    static SQLITE: LazyLock<String> = LazyLock::new(|| text(Dialect::Sqlite));
+    static POSTGRES: LazyLock<String> = LazyLock::new(|| text(Dialect::Postgres));
+    match dialect {
+        Dialect::Sqlite => &SQLITE,
+        Dialect::Postgres => &POSTGRES,
+    }
+}
+
+/// The columns of `leads` a new lead fills: its id, when it arrived, its consent, then
+/// each field.
+fn insert_columns() -> String {
+    let fields = LEAD_FIELDS.iter().map(|f| f.column);
+    ["id", "received_at_ms", "consent"]
+        .into_iter()
+        .chain(fields)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// SQLite: a new lead, `?1` its id, `?2` when it arrived, then each field's value in
+/// `LEAD_FIELDS`' order (`?3`, `?4`, …); its consent is given.
+pub fn sqlite_insert_lead() -> &'static str {
+    static TEXT: LazyLock<String> = LazyLock::new(|| {
+        let values: Vec<String> = (1..=LEAD_FIELDS.len() + 2).map(|n| format!("?{n}")).collect();
+        let (head, fields) = values.split_at(2);
+        format!(
+            "INSERT INTO leads ({}) VALUES ({}, 1, {})",
+            insert_columns(),
+            head.join(", "),
+            fields.join(", ")
+        )
+    });
+    &TEXT
+}
+
+/// PostgreSQL: a group's new leads, a column an array: `$1` the ids, `$2` when each
+/// arrived, then an array of each field's values in `LEAD_FIELDS`' order (`$3`, …).
+pub fn postgres_insert_leads() -> &'static str {
+    static TEXT: LazyLock<String> = LazyLock::new(|| {
+        let names: Vec<&str> = ["id", "received_at_ms"]
+            .into_iter()
+            .chain(LEAD_FIELDS.iter().map(|f| f.column))
+            .collect();
+        let arrays: Vec<String> = (1..=names.len())
+            .map(|n| format!("${n}::{}", if n == 2 { "int8[]" } else { "text[]" }))
+            .collect();
+        let (head, fields) = names.split_at(2);
+        format!(
+            "INSERT INTO leads ({}) SELECT {}, TRUE, {} FROM unnest({}) AS l({})",
+            insert_columns(),
+            head.join(", "),
+            fields.join(", "),
+            arrays.join(", "),
+            names.join(", ")
+        )
+    });
+    &TEXT
+}
 
 // ---------------------------------------------------------------------------------------
 // The console's lead list
@@ -50,8 +140,15 @@ pub fn pg_name_query(words: &[String]) -> String {
     words.iter().map(|w| format!("{w}:*")).collect::<Vec<_>>().join(" & ")
 }
 
-/// The columns a `LeadRow` reads, of `leads l`.
-pub const LEAD_ROW_COLUMNS: &str = "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.delivery_status";
+/// The columns a `LeadRow` reads, of `leads l`: `ROW_HEAD`, then each exported field's
+/// (`lead_fields::exported`).
+pub fn lead_row_columns() -> &'static str {
+    static COLUMNS: LazyLock<String> = LazyLock::new(|| {
+        let fields = exported().map(|f| format!("l.{}", f.column));
+        ROW_HEAD.iter().map(|c| c.to_string()).chain(fields).collect::<Vec<_>>().join(", ")
+    });
+    &COLUMNS
+}
 
 /// The WHERE clause (with its parameters) for `filter`, numbered from 1.
 pub fn lead_where(filter: &LeadFilter, dialect: Dialect, route: NameRoute) -> (String, Vec<Param>) {
@@ -110,7 +207,8 @@ pub fn lead_where(filter: &LeadFilter, dialect: Dialect, route: NameRoute) -> (S
 /// The leads `filter` matches, newest first, at most `limit`.
 pub fn lead_list(filter: &LeadFilter, dialect: Dialect, route: NameRoute, limit: usize) -> (String, Vec<Param>) {
     let (clause, params) = lead_where(filter, dialect, route);
-    let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
+    let columns = lead_row_columns();
+    let sql = format!("SELECT {columns} FROM leads l {clause} ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}");
     (sql, params)
 }
 
@@ -123,8 +221,9 @@ pub fn lead_list_name_walk(filter: &LeadFilter, walk: usize, limit: usize) -> (S
     };
     let (clause, mut params) = lead_where(&others, Dialect::Postgres, NameRoute::ByIndex);
     params.push(Param::Text(pg_name_query(&filter.name_words)));
+    let columns = lead_row_columns();
     let sql = format!(
-        "SELECT {LEAD_ROW_COLUMNS} FROM (SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} \
+        "SELECT {columns} FROM (SELECT {columns} FROM leads l {clause} \
          ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {walk}) l \
          WHERE to_tsvector('simple', l.full_name) @@ to_tsquery('simple', ${}) \
          ORDER BY l.received_at_ms DESC, l.id DESC LIMIT {limit}",
@@ -137,7 +236,8 @@ pub fn lead_list_name_walk(filter: &LeadFilter, walk: usize, limit: usize) -> (S
 /// keeps the planner off the time index).
 pub fn lead_list_by_name_index(filter: &LeadFilter, limit: usize) -> (String, Vec<Param>) {
     let (clause, params) = lead_where(filter, Dialect::Postgres, NameRoute::ByIndex);
-    let sql = format!("SELECT {LEAD_ROW_COLUMNS} FROM leads l {clause} ORDER BY l.received_at_ms + 0 DESC, l.id DESC LIMIT {limit}");
+    let columns = lead_row_columns();
+    let sql = format!("SELECT {columns} FROM leads l {clause} ORDER BY l.received_at_ms + 0 DESC, l.id DESC LIMIT {limit}");
     (sql, params)
 }
 
@@ -281,17 +381,31 @@ pub fn seed(plan: &SeedPlan, dialect: Dialect) -> Vec<String> {
         "CASE WHEN i % 3 = 0 THEN 'google' WHEN i % 7 = 0 THEN 'facebook' WHEN i % 11 = 0 THEN 'newsletter-' || {} END",
         text("i % 40")
     );
+    // Each field of `LEAD_FIELDS` the seed fills, with its value; the others stay NULL.
+    let phone = format!("'+1412' || {}", text("2000000 + i"));
+    let value = |column: &str| -> Option<String> {
+        match column {
+            "service_slug" => Some(service.clone()),
+            "full_name" => Some(name.clone()),
+            "phone_e164" => Some(phone.clone()),
+            "zip_code" => Some("'15213'".into()),
+            "consent_sha256" => Some(format!("'{SEED_CONSENT_SHA256}'")),
+            "utm_source" => Some(source.clone()),
+            _ => None,
+        }
+    };
+    let (columns, values): (Vec<&str>, Vec<String>) = LEAD_FIELDS.iter().filter_map(|f| Some((f.column, value(f.column)?))).unzip();
     let mut statements = vec![
         format!(
             "INSERT INTO consent_texts (sha256, text, first_seen_ms) VALUES ('{SEED_CONSENT_SHA256}', '{SEED_CONSENT_TEXT}', 0) \
              ON CONFLICT DO NOTHING"
         ),
         format!(
-            "{with}INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-             delivery_status, utm_source) \
-             SELECT {id}, {newest} - i * {spacing}, {service}, {name}, '+1412' || {phone}, '15213', {consent}, \
-             '{SEED_CONSENT_SHA256}', CASE WHEN i % {SEED_SUPPRESSED_EVERY} = 0 THEN 'suppressed' ELSE 'pending' END, {source} {rows}",
-            phone = text("2000000 + i"),
+            "{with}INSERT INTO leads (id, received_at_ms, {}, consent, delivery_status) \
+             SELECT {id}, {newest} - i * {spacing}, {}, {consent}, \
+             CASE WHEN i % {SEED_SUPPRESSED_EVERY} = 0 THEN 'suppressed' ELSE 'pending' END {rows}",
+            columns.join(", "),
+            values.join(", "),
         ),
     ];
     if plan.notifications {
@@ -411,7 +525,11 @@ pub fn examples(dialect: Dialect) -> Vec<(String, String)> {
         before: Some((3, "id".into())),
     };
     let none = LeadFilter::default();
-    let mut out = Vec::new();
+    let mut out = vec![("lead".to_string(), lead(dialect).to_string())];
+    out.push(match dialect {
+        Dialect::Sqlite => ("sqlite_insert_lead".into(), sqlite_insert_lead().into()),
+        Dialect::Postgres => ("postgres_insert_leads".into(), postgres_insert_leads().into()),
+    });
     for (label, filter) in [("every filter", &every), ("no filter", &none)] {
         for route in [NameRoute::ByIndex, NameRoute::WhileWalking] {
             out.push((format!("lead_list, {label}, {route:?}"), lead_list(filter, dialect, route, 51).0));
@@ -503,5 +621,54 @@ mod tests {
             "{sql}"
         );
         assert_eq!(params, [Param::Text("hvac".into()), Param::Text("ana:*".into())]);
+    }
+
+    /// The seed writes every lead a NOT NULL field cannot be without; it knows its fields by
+    /// their columns, so a new required one needs its value there.
+    #[test]
+    fn the_seed_fills_every_field_that_cannot_be_null() {
+        let plan = SeedPlan {
+            leads: 1,
+            newest_ms: 1,
+            spacing_ms: 1,
+            id_prefix: "t".into(),
+            services: vec!["hvac".into()],
+            notifications: false,
+        };
+        for dialect in [Dialect::Sqlite, Dialect::Postgres] {
+            let statements = seed(&plan, dialect);
+            let columns: Vec<&str> = statements[1]
+                .split("INSERT INTO leads (")
+                .nth(1)
+                .and_then(|rest| rest.split(')').next())
+                .unwrap_or_default()
+                .split(", ")
+                .collect();
+            assert!(columns.contains(&"utm_source"), "{columns:?}");
+            for f in LEAD_FIELDS.iter().filter(|f| f.sql_type.ends_with("NOT NULL")) {
+                assert!(
+                    columns.contains(&f.column),
+                    "{}: NOT NULL, and the seed gives it no value: add it to `value` in `seed` (server/src/store/sql/built.rs)",
+                    f.column
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_inserts_give_each_field_its_place() {
+        let sqlite = sqlite_insert_lead();
+        assert!(
+            sqlite.starts_with("INSERT INTO leads (id, received_at_ms, consent, service_slug, full_name, phone_e164,"),
+            "{sqlite}"
+        );
+        assert!(sqlite.contains("VALUES (?1, ?2, 1, ?3, ?4,"), "{sqlite}");
+        assert!(sqlite.ends_with(&format!("?{})", LEAD_FIELDS.len() + 2)), "{sqlite}");
+        let pg = postgres_insert_leads();
+        assert!(
+            pg.contains("SELECT id, received_at_ms, TRUE, service_slug,") && pg.contains("unnest($1::text[], $2::int8[], $3::text[]"),
+            "{pg}"
+        );
+        assert!(pg.contains(&format!("${}::text[])", LEAD_FIELDS.len() + 2)), "{pg}");
     }
 }

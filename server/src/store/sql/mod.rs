@@ -5,9 +5,9 @@
 //!   PostgreSQL's `$N` placeholders and handed to SQLite with `?N` in their place (the same
 //!   numbers, so the same parameter list binds both): a [`Sql`] each, and [`ALL`].
 //! - `built.rs`: the statements made at run time from what a call asks or from another
-//!   declaration (the console's lead list and its filters, erasure, the seed, the
-//!   migrations' bookkeeping), for either [`Dialect`], and `built::examples`, one of each
-//!   for the tests.
+//!   declaration (a lead's columns and inserts from `LEAD_FIELDS`, the console's lead list
+//!   and its filters, erasure, the seed, the migrations' bookkeeping), for either
+//!   [`Dialect`], and `built::examples`, one of each for the tests.
 //! - A backend's own statements, those whose text differs between the dialects in more than
 //!   its placeholders (upserts, casts, booleans, `RETURNING`, data-modifying `WITH`,
 //!   PostgreSQL's batched `unnest` inserts): declared with [`statements!`] at the top of
@@ -115,13 +115,6 @@ impl Dialect {
 
 // Column lists that several statements select, as macros so `concat!` can build whole
 // statements of them at compile time.
-macro_rules! lead_columns {
-    () => {
-        "l.id, l.received_at_ms, l.service_slug, l.full_name, l.phone_e164, l.zip_code, l.consent, c.text, l.consent_sha256, \
-         l.cert_url, l.cert_token, l.cert_ping_url, l.ip, l.user_agent, l.page_url, l.referrer, l.utm_source, l.utm_medium, \
-         l.utm_campaign, l.utm_term, l.utm_content, l.seen_referer"
-    };
-}
 macro_rules! submission_columns {
     () => {
         "id, kind, received_at_ms, email, phone, data, ip, user_agent, page_url, status, note"
@@ -144,10 +137,9 @@ macro_rules! audit_insert_into {
     };
 }
 
-/// A lead's columns as `LeadRecord` reads them (`leads l` joined with `consent_texts c`).
-pub const LEAD_COLUMNS: &str = lead_columns!();
-/// How many columns `LEAD_COLUMNS` selects.
-pub const LEAD_COLUMN_COUNT: usize = 22;
+/// How many columns `built::lead_columns()` selects (a lead's columns as `LeadRecord` reads
+/// them, from `LEAD_FIELDS`).
+pub const LEAD_COLUMN_COUNT: usize = crate::store::lead_fields::RECORD_COLUMNS;
 /// A submission's columns as `SubmissionRecord` reads them.
 pub const SUBMISSION_COLUMNS: &str = submission_columns!();
 /// The head of an audit line's insert, for statements that add its values their own way.

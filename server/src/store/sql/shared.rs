@@ -7,8 +7,6 @@ use super::{Sql, sqlite_placeholders};
 
 shared! {
     // Leads and certificate tokens.
-    /// The lead with its consent text: `LEAD_COLUMNS` of the lead `$1`.
-    LEAD = concat!("SELECT ", lead_columns!(), " FROM leads l JOIN consent_texts c ON c.sha256 = l.consent_sha256 WHERE l.id = $1");
     COUNT_LEADS = "SELECT COUNT(*) FROM leads";
     /// The certificate token `$1`.
     TOKEN = "SELECT token, ping_url, service_slug, cert_url FROM certificates WHERE token = $1";

@@ -11,6 +11,7 @@ use super::submissions::submission_from_row;
 use crate::store::backend::{Console, Leads};
 use crate::store::console::{AttemptRecord, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome, retry_audit};
 use crate::store::erasure::{Erased, PERSON_LIMIT, Person, PersonLead, PersonRecords};
+use crate::store::lead_fields::{ROW_HEAD, exported};
 use crate::store::sql::built::{self, MANY_NAME_MATCHES, NameRoute, Param, fts_name_query};
 use crate::store::sql::{self, Dialect, SUBMISSION_COLUMNS, statements};
 use crate::store::suppressions::{Listed, Suppression};
@@ -84,15 +85,15 @@ impl Console for SqliteStore {
             };
             let (sql, params) = built::lead_list(&filter, Dialect::Sqlite, route, limit);
             let mut stmt = conn.prepare_cached(&sql)?;
+            let head = ROW_HEAD.len();
             let rows = stmt.query_map(params_from_iter(values(params)), |r| {
                 Ok(LeadRow {
                     id: r.get(0)?,
                     received_at_ms: r.get(1)?,
-                    service_slug: r.get(2)?,
-                    full_name: r.get(3)?,
-                    phone: r.get(4)?,
-                    zip_code: r.get(5)?,
-                    delivery_status: r.get(6)?,
+                    delivery_status: r.get(2)?,
+                    fields: (head..head + exported().count())
+                        .map(|i| r.get(i))
+                        .collect::<rusqlite::Result<_>>()?,
                 })
             })?;
             rows.collect()

@@ -1,12 +1,13 @@
 //! SQLite: leads and certificate tokens, as the API stores them, and their retention.
 
 use async_trait::async_trait;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
 
 use super::SqliteStore;
 use crate::leads::{NewLead, TokenRecord};
 use crate::store::backend::Leads;
-use crate::store::sql::{self, statements};
+use crate::store::lead_fields::{LEAD_FIELDS, RECORD_COLUMNS, RECORD_HEAD, record_from};
+use crate::store::sql::{self, Dialect, built, statements};
 use crate::store::{Channel, DUPLICATE_WINDOW_MS, LeadRecord, StoreError, Submitted, new_lead_id};
 
 statements! {
@@ -20,9 +21,6 @@ statements! {
     EARLIER_LEAD = "SELECT id FROM leads WHERE phone_e164 = ?1 AND +service_slug = ?2 AND received_at_ms >= ?3 LIMIT 1";
     /// A consent wording (`?1` its hash, `?2` its text), kept once, first seen at `?3`.
     INSERT_CONSENT = "INSERT OR IGNORE INTO consent_texts (sha256, text, first_seen_ms) VALUES (?1, ?2, ?3)";
-    INSERT_LEAD = "INSERT INTO leads (id, received_at_ms, service_slug, full_name, phone_e164, zip_code, consent, consent_sha256, \
-         cert_url, cert_token, cert_ping_url, ip, user_agent, page_url, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, \
-         seen_referer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
     /// A notification of the lead `?1` on the channel `?2`, due at `?3`.
     INSERT_NOTIFICATION = "INSERT INTO outbox (lead_id, channel, status, attempts, next_attempt_ms, created_ms) VALUES (?1, ?2, 'pending', 0, ?3, ?3)";
     /// The wordings no lead refers to any more.
@@ -46,29 +44,10 @@ impl Leads for SqliteStore {
             conn.prepare_cached(INSERT_CONSENT)?
                 .execute(params![lead.consent_sha256, lead.consent_text, now_ms])?;
             let id = new_lead_id();
-            let c = &lead.context;
-            conn.prepare_cached(INSERT_LEAD)?.execute(params![
-                id,
-                now_ms,
-                lead.service_slug,
-                lead.full_name,
-                lead.phone,
-                lead.zip_code,
-                lead.consent_sha256,
-                lead.certificate.cert_url,
-                lead.certificate.token,
-                lead.certificate.ping_url,
-                c.ip,
-                c.user_agent,
-                c.page_url,
-                c.referrer,
-                c.utm.source,
-                c.utm.medium,
-                c.utm.campaign,
-                c.utm.term,
-                c.utm.content,
-                c.seen_referer
-            ])?;
+            let fields: Vec<Option<&str>> = LEAD_FIELDS.iter().map(|f| (f.new)(&lead)).collect();
+            let mut values: Vec<&dyn ToSql> = vec![&id, &now_ms];
+            values.extend(fields.iter().map(|v| v as &dyn ToSql));
+            conn.prepare_cached(built::sqlite_insert_lead())?.execute(values.as_slice())?;
             let mut outbox = conn.prepare_cached(INSERT_NOTIFICATION)?;
             for channel in channels {
                 outbox.execute(params![id, channel.as_str(), now_ms])?;
@@ -144,34 +123,14 @@ pub(super) fn index_new_names(conn: &Connection) -> rusqlite::Result<usize> {
 }
 
 pub(super) fn select_lead(conn: &Connection, id: &str) -> rusqlite::Result<Option<LeadRecord>> {
-    conn.prepare_cached(sql::LEAD.sqlite)?
+    conn.prepare_cached(built::lead(Dialect::Sqlite))?
         .query_row(params![id], lead_from_row)
         .optional()
 }
 
+/// A stored lead from `built::lead_columns()`.
 fn lead_from_row(r: &Row<'_>) -> rusqlite::Result<LeadRecord> {
-    Ok(LeadRecord {
-        id: r.get(0)?,
-        received_at_ms: r.get(1)?,
-        service_slug: r.get(2)?,
-        full_name: r.get(3)?,
-        phone: r.get(4)?,
-        zip_code: r.get(5)?,
-        consent: r.get(6)?,
-        consent_text: r.get(7)?,
-        consent_sha256: r.get(8)?,
-        cert_url: r.get(9)?,
-        cert_token: r.get(10)?,
-        cert_ping_url: r.get(11)?,
-        ip: r.get(12)?,
-        user_agent: r.get(13)?,
-        page_url: r.get(14)?,
-        referrer: r.get(15)?,
-        utm_source: r.get(16)?,
-        utm_medium: r.get(17)?,
-        utm_campaign: r.get(18)?,
-        utm_term: r.get(19)?,
-        utm_content: r.get(20)?,
-        seen_referer: r.get(21)?,
-    })
+    let head = RECORD_HEAD.len();
+    let fields = (head..RECORD_COLUMNS).map(|i| r.get(i)).collect::<rusqlite::Result<_>>()?;
+    Ok(record_from(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, fields))
 }

@@ -354,7 +354,6 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
         let text = consent_text();
         let lead = NewLead {
             service_slug: "hvac".into(),
-            full_name: "Dana Whitfield".into(),
             phone: phone.into(),
             zip_code: Some("16501".into()),
             consent_sha256: site_server::leads::consent::sha256_hex(&text),
@@ -378,6 +377,7 @@ async fn every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose() {
                     content: Some("e".into()),
                 },
             },
+            ..common::new_lead(phone, "hvac")
         };
         let id = store
             .submit_lead(lead.clone(), vec![Channel::Email, Channel::Webhook], now)

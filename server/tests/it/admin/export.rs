@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use site_server::assets;
-use site_server::leads::{Certificate, NewLead, RequestContext};
+use site_server::leads::{NewLead, RequestContext};
 use site_server::store::{NewSubmission, SeedPlan, SubmissionKind};
 
 use common::admin::{add_staff, get, page, sign_in};
@@ -59,8 +59,7 @@ fn lead(name: &str, phone: &str) -> NewLead {
         zip_code: Some("15213".into()),
         consent_text: "I agree.".into(),
         consent_sha256: "ab".repeat(32),
-        certificate: Certificate::default(),
-        context: RequestContext::default(),
+        ..Default::default()
     }
 }
 

@@ -7,7 +7,7 @@ use crate::common;
 use reqwest::StatusCode;
 use reqwest::header::LOCATION;
 use site_server::assets;
-use site_server::leads::{Certificate, NewLead, RequestContext};
+use site_server::leads::NewLead;
 use site_server::store::{Channel, Store};
 use std::sync::Arc;
 
@@ -267,8 +267,7 @@ fn lead(n: u32) -> NewLead {
         zip_code: None,
         consent_text: "I agree.".into(),
         consent_sha256: "ab".repeat(32),
-        certificate: Certificate::default(),
-        context: RequestContext::default(),
+        ..Default::default()
     }
 }
 

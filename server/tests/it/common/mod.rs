@@ -586,8 +586,7 @@ pub fn new_lead(phone_e164: &str, slug: &str) -> site_server::leads::NewLead {
         zip_code: Some("15213".into()),
         consent_sha256: sha256_hex(&text),
         consent_text: text,
-        certificate: Default::default(),
-        context: Default::default(),
+        ..Default::default()
     }
 }
 

@@ -15,7 +15,6 @@ fn lead(phone: &str, slug: &str) -> NewLead {
     let text = ConsentWordings::load("RingReady").expect("consent").current().to_string();
     NewLead {
         service_slug: slug.into(),
-        full_name: "Dana Whitfield".into(),
         phone: phone.into(),
         zip_code: Some("15213".into()),
         consent_sha256: sha256_hex(&text),
@@ -36,6 +35,7 @@ fn lead(phone: &str, slug: &str) -> NewLead {
                 ..Default::default()
             },
         },
+        ..common::new_lead(phone, slug)
     }
 }
 
