@@ -357,7 +357,12 @@ values: FormValues,
 /**
  * A refused post's error.
  */
-error: FormError | null, };
+error: FormError | null, 
+/**
+ * The campaign the address names when it is paused or ended: no longer accepting
+ * applications.
+ */
+closed: string | null, };
 
 export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
 

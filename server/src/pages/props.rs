@@ -193,6 +193,9 @@ pub struct CampaignApplyProps {
     pub values: FormValues,
     /// A refused post's error.
     pub error: Option<FormError>,
+    /// The campaign the address names when it is paused or ended: no longer accepting
+    /// applications.
+    pub closed: Option<String>,
 }
 
 /// /campaigns/applied: where an application sent without JavaScript lands.

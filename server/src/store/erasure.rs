@@ -105,6 +105,7 @@ const LIMIT_KEY: Fate = Fate::Kept(
 );
 const ASSET: Fate = Fate::Kept("the site's own scripts and files, the same for every visitor");
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
+const CAMPAIGN: Fate = Fate::Kept("a campaign the business offers affiliates, the same for every visitor");
 
 /// Every column of every table, and what a data request does to it. A column added by a
 /// migration goes here too (`every_column_is_either_cleared_by_a_data_request_or_kept_on_purpose` in the tests fails until it does): cleared when it
@@ -316,6 +317,47 @@ pub const ERASURE: &[TableErasure] = &[
                 "detail",
                 Fate::Kept("what staff did: a filter, a status, a reason for the do-not-call list"),
             ),
+        ],
+    },
+    TableErasure {
+        table: "campaigns",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("name", CAMPAIGN),
+            ("status", CAMPAIGN),
+            ("payouts", CAMPAIGN),
+            ("payment_terms", CAMPAIGN),
+            ("geos", CAMPAIGN),
+            ("promo_allowed", CAMPAIGN),
+            ("cap", CAMPAIGN),
+            ("inbound", CAMPAIGN),
+            ("transfer", CAMPAIGN),
+            ("seconds", CAMPAIGN),
+            ("hours", CAMPAIGN),
+            ("notes", CAMPAIGN),
+            ("place", BOOKKEEPING),
+            ("created_ms", BOOKKEEPING),
+            ("created_by", STAFF),
+            ("changed_ms", BOOKKEEPING),
+            ("changed_by", STAFF),
+        ],
+    },
+    TableErasure {
+        table: "campaign_changes",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING),
+            ("campaign_id", BOOKKEEPING),
+            ("at_ms", BOOKKEEPING),
+            ("staff_id", STAFF),
+            ("field", BOOKKEEPING),
+            ("old_value", CAMPAIGN),
+            ("new_value", CAMPAIGN),
         ],
     },
     TableErasure {

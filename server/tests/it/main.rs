@@ -65,6 +65,7 @@ mod staff {
     mod signin;
 }
 mod store {
+    mod campaigns;
     mod contract;
     mod intake;
     mod postgres;
