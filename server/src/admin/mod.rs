@@ -27,6 +27,7 @@
 
 pub mod access;
 mod audit;
+mod campaigns;
 pub mod cookies;
 pub mod csv;
 mod data_requests;
@@ -76,6 +77,7 @@ const SCREENS: &[fn() -> Routes] = &[
     submissions::routes,
     data_requests::routes,
     suppressions::routes,
+    campaigns::routes,
     health::routes,
     audit::routes,
 ];

@@ -309,6 +309,7 @@ page_props! {
     AdminLeads(admin::leads::AdminLeadsProps) = "admin-leads",
     AdminLead(Box<admin::leads::AdminLeadProps>) = "admin-lead",
     AdminSuppressions(admin::suppressions::AdminSuppressionsProps) = "admin-suppressions",
+    AdminCampaigns(Box<admin::campaigns::AdminCampaignsProps>) = "admin-campaigns",
     AdminSubmissions(admin::submissions::AdminSubmissionsProps) = "admin-submissions",
     AdminSubmission(Box<admin::submissions::AdminSubmissionProps>) = "admin-submission",
     AdminDataRequests(admin::data_requests::AdminDataRequestsProps) = "admin-data-requests",

@@ -18,6 +18,7 @@ mod docs;
 mod routes;
 mod admin {
     mod access;
+    mod campaigns;
     mod data_requests;
     mod export;
     mod funnel;
