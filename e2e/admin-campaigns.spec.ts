@@ -9,7 +9,8 @@ import { press } from "./support/service";
 // each step the public portal (/campaigns) and the apply page show it, at the project's
 // width. Each project works on a campaign of its own name.
 
-test.use({ baseURL: CONSOLE_URL });
+// bypassCSP: axe is injected into the page for checkScreen, as the other console specs do.
+test.use({ baseURL: CONSOLE_URL, bypassCSP: true });
 
 test("staff add, change, pause and end a campaign, and the public pages follow", async ({ page }, testInfo) => {
   const email = `campaigns-${testInfo.project.name}@ringready.example`;

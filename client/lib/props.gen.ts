@@ -46,6 +46,12 @@ export type CampaignRow = { id: number, name: string,
  */
 status: string, payouts: string, paymentTerms: string, geos: string, changed: string, changedBy: string | null, };
 
+export type ImportLine = { line: number, name: string, 
+/**
+ * "Added", "Unchanged" or "Changed: payouts, geos".
+ */
+what: string, };
+
 export type AdminCampaignsProps = { frame: AdminFrame, rows: Array<CampaignRow>, 
 /**
  * The name searched for, as typed.
@@ -62,7 +68,19 @@ form: CampaignForm,
 /**
  * The changed campaign's history, newest first.
  */
-history: Array<CampaignHistoryRow>, };
+history: Array<CampaignHistoryRow>, 
+/**
+ * The CSV pasted for an import, shown again with its preview or its refusal.
+ */
+importText: string, 
+/**
+ * Why the import was refused (its line number first).
+ */
+importError: string | null, 
+/**
+ * What each line of the import would do, before it is confirmed.
+ */
+importPreview: Array<ImportLine>, };
 
 export type PersonRecordRow = { href: string, received: string, 
 /**

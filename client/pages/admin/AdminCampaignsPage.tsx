@@ -1,4 +1,5 @@
 import { AdminShell, CsrfField, TableScroll } from "../../features/admin/AdminShell";
+import { CampaignImport } from "../../features/admin/CampaignImport";
 import ConfirmSubmit from "../../features/admin/ConfirmSubmit.island";
 import type { AdminCampaignsProps, CampaignForm, CampaignRow } from "../../lib/types";
 
@@ -134,6 +135,9 @@ export function AdminCampaignsPage({
   noticeIsError,
   form,
   history,
+  importText,
+  importError,
+  importPreview,
 }: AdminCampaignsProps) {
   return (
     <AdminShell frame={frame} title="Campaigns">
@@ -236,6 +240,7 @@ export function AdminCampaignsPage({
           </table>
         </TableScroll>
       )}
+      <CampaignImport csrf={frame.csrf} text={importText} error={importError} preview={importPreview} />
     </AdminShell>
   );
 }

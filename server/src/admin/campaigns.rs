@@ -24,7 +24,7 @@ use super::zone::Zone;
 use crate::campaigns::{check, name_taken};
 use crate::catalogue::PAYMENT_TERMS;
 use crate::pages::admin::AdminSection;
-use crate::pages::admin::campaigns::{AdminCampaignsProps, CampaignForm, CampaignHistoryRow, CampaignRow};
+use crate::pages::admin::campaigns::{AdminCampaignsProps, CampaignForm, CampaignHistoryRow, CampaignRow, ImportLine};
 use crate::pages::props::PageProps;
 use crate::state::AppState;
 use crate::store::{CAMPAIGN_STATUSES, CampaignEdit, CampaignFields, CampaignRecord, CampaignSaved, campaign_changes};
@@ -45,6 +45,8 @@ pub struct ListQuery {
     status: Option<String>,
     edit: Option<i64>,
     done: Option<String>,
+    /// How many campaigns an import saved.
+    count: Option<u64>,
 }
 
 /// The form's label of a stored field (the history's words).
@@ -66,7 +68,12 @@ fn label(field: &str) -> &str {
     }
 }
 
-fn done_notice(done: Option<&str>) -> Option<String> {
+fn done_notice(done: Option<&str>, count: u64) -> Option<String> {
+    if done == Some("imported") {
+        return Some(format!(
+            "Import saved: {count} campaign(s) added or changed. The public pages show them now."
+        ));
+    }
     Some(
         match done? {
             "added" => "Campaign added. The public pages show it now.",
@@ -116,6 +123,33 @@ struct View {
     notice: Option<String>,
     notice_is_error: bool,
     form: CampaignForm,
+    import: ImportView,
+}
+
+/// An import's text and what became of it (`campaigns_csv.rs`).
+#[derive(Debug, Default)]
+pub struct ImportView {
+    pub text: String,
+    pub error: Option<String>,
+    pub lines: Vec<ImportLine>,
+}
+
+/// The screen with an import's preview or refusal.
+pub async fn render_import(
+    state: &AppState,
+    staff: &StaffSession,
+    import: ImportView,
+    status: StatusCode,
+) -> Result<Response, ConsoleError> {
+    let view = View {
+        search: String::new(),
+        status: String::new(),
+        notice: None,
+        notice_is_error: false,
+        form: blank_form(),
+        import,
+    };
+    render(state, staff, view, status).await
 }
 
 async fn render(state: &AppState, staff: &StaffSession, view: View, status: StatusCode) -> Result<Response, ConsoleError> {
@@ -165,6 +199,9 @@ async fn render(state: &AppState, staff: &StaffSession, view: View, status: Stat
         notice_is_error: view.notice_is_error,
         form: view.form,
         history,
+        import_text: view.import.text,
+        import_error: view.import.error,
+        import_preview: view.import.lines,
     }));
     page::render(state, status, props, "Campaigns").await
 }
@@ -194,9 +231,10 @@ pub async fn list(State(state): State<Arc<AppState>>, staff: StaffSession, Query
     let view = View {
         search,
         status,
-        notice: done_notice(q.done.as_deref()),
+        notice: done_notice(q.done.as_deref(), q.count.unwrap_or(0)),
         notice_is_error: false,
         form,
+        import: ImportView::default(),
     };
     render(&state, &staff, view, StatusCode::OK).await
 }
@@ -248,6 +286,7 @@ fn refused(typed: CampaignForm, message: String) -> View {
         notice: Some(message),
         notice_is_error: true,
         form: typed,
+        import: ImportView::default(),
     }
 }
 

@@ -76,4 +76,22 @@ pub struct AdminCampaignsProps {
     pub form: CampaignForm,
     /// The changed campaign's history, newest first.
     pub history: Vec<CampaignHistoryRow>,
+    /// The CSV pasted for an import, shown again with its preview or its refusal.
+    pub import_text: String,
+    /// Why the import was refused (its line number first).
+    pub import_error: Option<String>,
+    /// What each line of the import would do, before it is confirmed.
+    pub import_preview: Vec<ImportLine>,
+}
+
+/// One line of an import's preview.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ImportLine {
+    #[cfg_attr(test, ts(type = "number"))]
+    pub line: i64,
+    pub name: String,
+    /// "Added", "Unchanged" or "Changed: payouts, geos".
+    pub what: String,
 }

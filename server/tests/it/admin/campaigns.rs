@@ -208,3 +208,134 @@ async fn a_refused_change_names_its_field_and_saves_nothing() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_csv_import_is_previewed_then_saved_whole_and_a_bad_line_saves_nothing() {
+    for (name, store) in stores().await {
+        let server = start_with_store(config(&[]), assets::SSR_BUNDLE, store).await;
+        add_staff(&server, "noa@ringready.example").await;
+        let session = sign_in(&server, "noa@ringready.example").await;
+        let (_, csrf) = page(&server, &session, "/admin/campaigns").await;
+        let r = common::admin::get(&server, &session, "/admin/campaigns.csv").await;
+        assert_eq!(r.status(), StatusCode::OK, "{name}");
+        assert!(r.headers()["content-type"].to_str().unwrap_or("").starts_with("text/csv"), "{name}");
+        let exported = r.text().await.expect("csv");
+        let lines: Vec<&str> = exported.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), 56, "{name}: the header and 55 campaigns");
+        assert!(lines[0].starts_with("id,name,status,payout"), "{name}");
+        let stored = server.state.store.campaigns().await.expect("campaigns");
+
+        // Line 2's payout raised, a campaign added at the end.
+        let changed = lines[1].replacen(",$28,", ",$31,", 1);
+        assert_ne!(changed, lines[1], "{name}: the first campaign pays $28");
+        let added = ",CSV Added Campaign,LIVE,RTB,Monthly Net 30,\"TX, FL\",,Ask Rep,no,yes,120,HOVER TO SEE,Transfers only.";
+        let csv = format!("{}\r\n{changed}\r\n{added}\r\n", lines[0]);
+        let preview = send(
+            &server,
+            &session,
+            "/admin/campaigns/import",
+            &[("csrf".into(), csrf.clone()), ("csv".into(), csv.clone())],
+        )
+        .await;
+        assert_eq!(preview.status(), StatusCode::OK, "{name}");
+        let html = unescape_html(&preview.text().await.expect("body"));
+        assert!(
+            html.contains("Changed: payouts") && html.contains("Added"),
+            "{name}: the preview says what each line does"
+        );
+        assert_eq!(
+            server.state.store.campaigns().await.expect("campaigns"),
+            stored,
+            "{name}: nothing saved before the confirmation"
+        );
+
+        // A bad line refuses the whole import with its number.
+        let bad = format!("{}\r\n{changed}\r\n{}\r\n", lines[0], added.replace(",RTB,", ",call us,"));
+        let refused = send(
+            &server,
+            &session,
+            "/admin/campaigns/import",
+            &[("csrf".into(), csrf.clone()), ("csv".into(), bad), ("confirm".into(), "yes".into())],
+        )
+        .await;
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{name}");
+        assert!(
+            unescape_html(&refused.text().await.expect("body")).contains("Line 3: Payout"),
+            "{name}"
+        );
+        assert_eq!(
+            server.state.store.campaigns().await.expect("campaigns"),
+            stored,
+            "{name}: nothing half-applied"
+        );
+
+        let saved = send(
+            &server,
+            &session,
+            "/admin/campaigns/import",
+            &[("csrf".into(), csrf.clone()), ("csv".into(), csv), ("confirm".into(), "yes".into())],
+        )
+        .await;
+        assert_eq!(saved.status(), StatusCode::SEE_OTHER, "{name}");
+        let after = server.state.store.campaigns().await.expect("campaigns");
+        assert_eq!(after.len(), 56, "{name}");
+        assert_eq!(after[0].fields.payouts, "$31", "{name}");
+        let portal = public(&server, "/campaigns").await.1;
+        assert!(
+            portal.contains("CSV Added Campaign") && portal.contains("$31"),
+            "{name}: on the public page"
+        );
+        let log = server.state.store.audit_log(None, 10).await.expect("audit");
+        assert_eq!(log.iter().filter(|l| l.action == "campaign-import").count(), 2, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn an_application_keeps_its_campaigns_through_a_rename() {
+    for (name, store) in stores().await {
+        let server = start_with_store(config(&[]), assets::SSR_BUNDLE, store).await;
+        add_staff(&server, "noa@ringready.example").await;
+        let session = sign_in(&server, "noa@ringready.example").await;
+        let body = serde_json::json!({
+            "firstName": "Jane", "lastName": "Okafor", "email": "jane@leadflow.example", "phone": "(412) 555-0188",
+            "company": "LeadFlow Media", "website": "leadflow.example", "experience": "experienced",
+            "monthlyVolume": "100-500", "selectedCampaigns": [FIRST], "additionalInfo": "", "hp_website": "",
+        });
+        let r = server
+            .client
+            .post(server.url("/api/campaign-applications"))
+            .json(&body)
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(r.status(), StatusCode::CREATED, "{name}");
+        let id = r.json::<serde_json::Value>().await.expect("json")["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let stored = server.state.store.campaigns().await.expect("campaigns");
+        let record = server.state.store.submission(&id).await.expect("read").expect("stored");
+        assert_eq!(
+            record.data["selectedCampaignIds"],
+            serde_json::json!([stored[0].id]),
+            "{name}: by id too"
+        );
+
+        let (_, csrf) = page(&server, &session, "/admin/campaigns").await;
+        let renamed = send(
+            &server,
+            &session,
+            "/admin/campaigns",
+            &form_of(&server, stored[0].id, &csrf, &[("name", "Appliance Repair Calls")]),
+        )
+        .await;
+        assert_eq!(renamed.status(), StatusCode::SEE_OTHER, "{name}");
+        let (html, _) = page(&server, &session, &format!("/admin/submissions/{id}")).await;
+        let html = unescape_html(&html);
+        assert!(html.contains(FIRST), "{name}: the name at the time");
+        assert!(
+            html.contains("Appliance Repair Calls (LIVE; applied for as \u{201c}Appliance Repair Inbound Calls\u{201d})"),
+            "{name}: and the campaign today"
+        );
+    }
+}
