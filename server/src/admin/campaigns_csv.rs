@@ -92,9 +92,14 @@ pub async fn export(State(state): State<Arc<AppState>>, staff: StaffSession) -> 
     Ok(response)
 }
 
+/// A CSV record and the line it starts on (from 1).
+pub type Record = (usize, Vec<String>);
+/// A line of an import: its number, the save it asks for, the fields it changes.
+pub type Planned = (usize, CampaignEdit, Vec<&'static str>);
+
 /// RFC 4180 records of `text`, each with the line it starts on (from 1); or the line where
 /// a quoted cell never ends.
-pub fn parse_csv(text: &str) -> Result<Vec<(usize, Vec<String>)>, (usize, String)> {
+pub fn parse_csv(text: &str) -> Result<Vec<Record>, (usize, String)> {
     let mut records = Vec::new();
     let (mut record, mut cell) = (Vec::new(), String::new());
     let (mut line, mut start, mut quoted, mut any) = (1usize, 1usize, false, false);
@@ -169,7 +174,7 @@ fn flag(cell: &str) -> Option<bool> {
 }
 
 /// What each line of an import would do, or the first line that breaks a rule.
-pub fn plan(text: &str, stored: &[CampaignRecord]) -> Result<Vec<(usize, CampaignEdit, Vec<&'static str>)>, String> {
+pub fn plan(text: &str, stored: &[CampaignRecord]) -> Result<Vec<Planned>, String> {
     let records = parse_csv(text).map_err(|(line, why)| format!("Line {line}: {why}."))?;
     let mut records = records.into_iter();
     let Some((_, header)) = records.next() else {
