@@ -35,10 +35,13 @@ impl Encoded {
         let tag = crate::hex::hex(&hash[..12]);
         let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).unwrap_or(HeaderValue::from_static("\"0\""));
         let etags = [etag(""), etag("-gz"), etag("-br")];
+        let brotli = brotli(&body);
+        // In one sealed memory file the connection sends from without copying (zero_copy).
+        let [identity, gzip, brotli] = crate::zero_copy::bodies([body, gzip, brotli]);
         Self {
-            gzip: gzip.into(),
-            brotli: brotli(&body).into(),
-            identity: body.into(),
+            identity,
+            gzip,
+            brotli,
             etags,
         }
     }

@@ -38,6 +38,7 @@ pub mod store;
 pub mod systemd;
 pub mod time;
 pub mod urls;
+pub mod zero_copy;
 
 pub use app::{app, metrics_app};
 pub use background::Background;

@@ -138,7 +138,7 @@ async fn connection<S>(
     });
     let mut builder = http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(options.header_timeout);
-    let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
+    let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(crate::zero_copy::Stream::new(stream)), service));
     loop {
         tokio::select! {
             result = conn.as_mut() => {
