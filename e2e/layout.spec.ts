@@ -71,6 +71,7 @@ const CONSOLE: ReadonlyArray<{ route: string; signedOut?: true; visit: (r: Conso
   { route: "/admin/submissions/{id}", visit: (r) => [`/admin/submissions/${r.submissionId}`] },
   { route: "/admin/data-requests", visit: (r) => ["/admin/data-requests", `/admin/data-requests?q=${encodeURIComponent(r.phone)}`] },
   { route: "/admin/suppressions", visit: () => ["/admin/suppressions"] },
+  { route: "/admin/campaigns", visit: () => ["/admin/campaigns", "/admin/campaigns?edit=1"] },
   { route: "/admin/health", visit: () => ["/admin/health"] },
   { route: "/admin/audit", visit: () => ["/admin/audit"] },
 ];

@@ -4,7 +4,7 @@
 /** A lucide icon as data: a list of [tag, attributes] SVG children. */
 export type IconNode = ReadonlyArray<readonly [string, Readonly<Record<string, string | number>>]>;
 
-export type AdminSection = "funnel" | "leads" | "account-requests" | "applications" | "suppressions" | "data-requests" | "health" | "audit";
+export type AdminSection = "funnel" | "leads" | "account-requests" | "applications" | "suppressions" | "campaigns" | "data-requests" | "health" | "audit";
 
 export type AdminFrame = { brand: string, staffEmail: string, 
 /**
@@ -27,6 +27,60 @@ export type AdminAuditProps = { frame: AdminFrame, entries: Array<AuditRow>,
  * The next (older) page, when there is one.
  */
 olderHref: string | null, };
+
+export type CampaignForm = { 
+/**
+ * None: a new campaign.
+ */
+id: number | null, name: string, status: string, payouts: string, paymentTerms: string, geos: string, promoAllowed: string, cap: string, inbound: boolean, transfer: boolean, seconds: string, hours: string, notes: string, };
+
+export type CampaignHistoryRow = { at: string, by: string | null, 
+/**
+ * The form's label of the field.
+ */
+field: string, from: string | null, to: string | null, };
+
+export type CampaignRow = { id: number, name: string, 
+/**
+ * LIVE, paused or ended.
+ */
+status: string, payouts: string, paymentTerms: string, geos: string, changed: string, changedBy: string | null, };
+
+export type ImportLine = { line: number, name: string, 
+/**
+ * "Added", "Unchanged" or "Changed: payouts, geos".
+ */
+what: string, };
+
+export type AdminCampaignsProps = { frame: AdminFrame, rows: Array<CampaignRow>, 
+/**
+ * The name searched for, as typed.
+ */
+search: string, 
+/**
+ * The status the list is filtered by ("" for all).
+ */
+status: string, statuses: Array<string>, paymentTerms: Array<string>, notice: string | null, noticeIsError: boolean, 
+/**
+ * The form: the campaign being changed, or a new one.
+ */
+form: CampaignForm, 
+/**
+ * The changed campaign's history, newest first.
+ */
+history: Array<CampaignHistoryRow>, 
+/**
+ * The CSV pasted for an import, shown again with its preview or its refusal.
+ */
+importText: string, 
+/**
+ * Why the import was refused (its line number first).
+ */
+importError: string | null, 
+/**
+ * What each line of the import would do, before it is confirmed.
+ */
+importPreview: Array<ImportLine>, };
 
 export type PersonRecordRow = { href: string, received: string, 
 /**
@@ -362,7 +416,12 @@ values: FormValues,
 /**
  * A refused post's error.
  */
-error: FormError | null, };
+error: FormError | null, 
+/**
+ * The campaign the address names when it is paused or ended: no longer accepting
+ * applications.
+ */
+closed: string | null, };
 
 export type Campaign = { campaign: string, payouts: string, status: string, notes: string, cap: string, inbound: boolean, transfer: boolean, seconds: number, hours: string, geos: string, paymentTerms: string, promoAllowed?: string, };
 
@@ -459,4 +518,4 @@ phone: string,
  */
 consentText: string, tracking: Tracking, };
 
-export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "register-thanks" } & RegisterThanksProps | { "page": "campaign-apply" } & CampaignApplyProps | { "page": "campaign-applied" } & CampaignAppliedProps | { "page": "callback-request" } & CallbackRequestProps | { "page": "callback-requested" } & CallbackRequestedProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;
+export type PageProps = { "page": "home" } & HomeProps | { "page": "campaigns" } & CampaignsProps | { "page": "service" } & ServiceProps | { "page": "legal" } & LegalPageProps | { "page": "register" } & RegisterProps | { "page": "register-thanks" } & RegisterThanksProps | { "page": "campaign-apply" } & CampaignApplyProps | { "page": "campaign-applied" } & CampaignAppliedProps | { "page": "callback-request" } & CallbackRequestProps | { "page": "callback-requested" } & CallbackRequestedProps | { "page": "not-found" } & NotFoundProps | { "page": "admin-login" } & AdminLoginProps | { "page": "admin-message" } & AdminMessageProps | { "page": "admin-audit" } & AdminAuditProps | { "page": "admin-leads" } & AdminLeadsProps | { "page": "admin-lead" } & AdminLeadProps | { "page": "admin-suppressions" } & AdminSuppressionsProps | { "page": "admin-campaigns" } & AdminCampaignsProps | { "page": "admin-submissions" } & AdminSubmissionsProps | { "page": "admin-submission" } & AdminSubmissionProps | { "page": "admin-data-requests" } & AdminDataRequestsProps | { "page": "admin-health" } & AdminHealthProps | { "page": "admin-funnel" } & AdminFunnelProps;

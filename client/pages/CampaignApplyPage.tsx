@@ -28,7 +28,7 @@ function startingValues(kept: FormValues): ApplicationValues {
  * the portal's 'Apply Now' links before the page is live (and without JavaScript). The same
  * fields as the modal, posted as a plain form: the server answers with /campaigns/applied,
  * or with this page again, the values kept and the error shown. No island. */
-export function CampaignApplyPage({ site, campaigns, values, error }: CampaignApplyProps) {
+export function CampaignApplyPage({ site, campaigns, values, error, closed }: CampaignApplyProps) {
   const start = startingValues(values);
   const chosen = campaigns.filter((c) => start.selectedCampaigns.includes(c));
   return (
@@ -38,6 +38,15 @@ export function CampaignApplyPage({ site, campaigns, values, error }: CampaignAp
       <p className="mt-2 text-lg text-slate-700">
         No account required. Tell us about your traffic and we'll review your application within 24-48 hours.
       </p>
+      {closed ? (
+        <p role="status" className="mt-6 rounded-lg border-l-4 border-amber-600 bg-amber-50 p-4 text-slate-900">
+          <strong>{closed}</strong> is no longer accepting applications. Choose another live campaign below, or see all of them on the{" "}
+          <a href="/campaigns" className="font-bold text-blue-800 underline">
+            campaigns page
+          </a>
+          .
+        </p>
+      ) : null}
       {error ? (
         <div className="mt-6">
           <ApplicationError message={error.message} />

@@ -15,6 +15,7 @@ import { RegisterPage } from "./RegisterPage";
 import { RegisterThanksPage } from "./RegisterThanksPage";
 import { ServicePage } from "./ServicePage";
 import { AdminAuditPage } from "./admin/AdminAuditPage";
+import { AdminCampaignsPage } from "./admin/AdminCampaignsPage";
 import { AdminDataRequestsPage } from "./admin/AdminDataRequestsPage";
 import { AdminFunnelPage } from "./admin/AdminFunnelPage";
 import { AdminHealthPage } from "./admin/AdminHealthPage";
@@ -32,6 +33,7 @@ export type PropsOf<P extends PageProps["page"]> = Extract<PageProps, { page: P 
 /** Each page's React page, which takes that page's props. */
 export const PAGES: { readonly [P in PageProps["page"]]: ComponentType<PropsOf<P>> } = {
   "admin-audit": AdminAuditPage,
+  "admin-campaigns": AdminCampaignsPage,
   "admin-data-requests": AdminDataRequestsPage,
   "admin-funnel": AdminFunnelPage,
   "admin-health": AdminHealthPage,

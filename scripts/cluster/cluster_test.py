@@ -222,6 +222,37 @@ def newer_release(binary, work):
     return path
 
 
+def check_campaign_follows(log, cluster, check):
+    """Through server 0 alone: the console's CSV export, the first campaign's payout raised,
+    the import confirmed; then servers 1 and 2 must show it on /campaigns within 1 s."""
+    base = cluster.servers[0].base
+    source = address(2, 40)
+    status, session = sign_in(log, base, source, STAFF, PASSWORD)
+    if status != 303 or not session:
+        check(False, f"signed in to change a campaign: {status}")
+        return
+    cookie = {"Cookie": f"rr_admin={session}"}
+    _, _, page, _ = log.call("staff", "GET", f"{base}/admin/campaigns", source, headers=cookie)
+    _, _, exported, _ = log.call("staff", "GET", f"{base}/admin/campaigns.csv", source, headers=cookie)
+    lines = (exported or b"").decode().split("\r\n")
+    payout = f"${400 + int(time.time()) % 500}"
+    first = lines[1].split(",")
+    first[3] = payout
+    csv = "\r\n".join([lines[0], ",".join(first)]) + "\r\n"
+    form = urllib.parse.urlencode({"csrf": csrf_in((page or b"").decode()), "csv": csv, "confirm": "yes"})
+    status, _, _, _ = log.call("staff", "POST", f"{base}/admin/campaigns/import", source, body=form.encode(),
+                               headers={**cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    saved = time.monotonic()
+    seen = {}
+    while time.monotonic() - saved < 5 and len(seen) < 2:
+        for server in cluster.servers[1:]:
+            if server.slot not in seen and payout in request("GET", server.base + "/campaigns")[2].decode():
+                seen[server.slot] = time.monotonic() - saved
+        time.sleep(0.05)
+    check(status == 303 and len(seen) == 2 and max(seen.values()) <= 1.0,
+          f"a payout changed through server 0 ({status}) is on servers 1 and 2 within a second: {seen}")
+
+
 def main(argv):
     # Stopped (SIGTERM, or SIGINT where a shell ignores it), the cluster is still taken down.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -321,6 +352,9 @@ def main(argv):
             while traffic.leads_sent < STEADY_LEADS:
                 time.sleep(0.2)
             traffic.finish()
+
+            # A campaign changed through one server is on the other two within a second.
+            check_campaign_follows(log, cluster, check)
 
             # Every accepted lead is stored and e-mailed.
             accepted = dict(traffic.accepted)

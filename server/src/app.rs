@@ -34,15 +34,21 @@ use axum::response::Response;
 use axum::routing::future::RouteFuture;
 use tower::Service;
 
+use crate::live::Follower;
 use crate::metrics::Metrics;
+use crate::pages::PageTable;
 use crate::security::SecurityHeaders;
 use crate::state::AppState;
 use crate::{admin, api, routes};
 
-/// The site's service: see the module documentation.
+/// The site's service: see the module documentation. Each connection has its own copy, and
+/// with it its own [`Follower`] of the page table: one atomic load per request tells it that
+/// its table is still the current one (`live.rs`), so a change of the campaigns costs the
+/// cached page nothing between changes.
 #[derive(Clone)]
 pub struct Site {
     state: Arc<AppState>,
+    pages: Follower<PageTable>,
     router: Router,
 }
 
@@ -50,6 +56,7 @@ pub struct Site {
 pub fn app(state: Arc<AppState>) -> Site {
     Site {
         router: router(Arc::clone(&state)),
+        pages: Follower::of(&state.pages),
         state,
     }
 }
@@ -89,7 +96,8 @@ where
     fn call(&mut self, request: axum::http::Request<B>) -> Answer {
         if request.method() == Method::GET {
             let started = Instant::now();
-            if let Some(mut response) = routes::cached_page(&self.state, request.uri().path(), request.headers()) {
+            let pages = self.pages.get(&self.state.pages);
+            if let Some(mut response) = routes::cached_page(&self.state, pages, request.uri().path(), request.headers()) {
                 self.state.security.add_to(response.headers_mut());
                 observe(&self.state.metrics, &Method::GET, None, &response, started);
                 return Answer::Ready(Some(response));

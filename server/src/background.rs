@@ -2,7 +2,9 @@
 //! in flight: the outbox worker (on every server), the scheduled jobs (on one server at a
 //! time: the retention purge, the funnel's recount when its counts are due to be made anew,
 //! and the database's figures for /metrics), the comparison of this server's time zone with
-//! the funnel's (on every server) and, when `backup.dir` is set, the scheduled backups.
+//! the funnel's (on every server), the campaigns' watch (on every server: the pages follow
+//! a change another server made, woken by PostgreSQL's notifications, with a slow poll
+//! behind them) and, when `backup.dir` is set, the scheduled backups.
 //!
 //! Several servers may share one PostgreSQL database. Each delivers notifications; one at a
 //! time runs the scheduled jobs, holding a lease on them in the database (`job_leader`, by
@@ -20,6 +22,10 @@ use tokio::time::Instant;
 use crate::metrics::Metrics;
 use crate::state::AppState;
 use crate::store::{self, Store, ZoneOffsets};
+
+/// How often every server reads the campaigns when no notification came (PostgreSQL's
+/// listener down, or SQLite's file changed by a restore): the slow poll behind the wake-ups.
+const CAMPAIGNS_POLL: Duration = Duration::from_secs(30);
 
 /// How often the server running the scheduled jobs reads the database's figures for /metrics.
 const SUMMARY_EVERY: Duration = Duration::from_secs(2);
@@ -46,11 +52,13 @@ impl Background {
         let jobs = scheduled_jobs(Arc::clone(state), holder_name(), stopped.clone());
         let summary = database_figures(Arc::clone(state), stopped.clone());
         let zone_watch = funnel_zone_watch(Arc::clone(state), stopped.clone());
+        let campaigns = campaigns_watch(Arc::clone(state), stopped.clone());
         let mut tasks = vec![
             tokio::spawn(notifier),
             tokio::spawn(jobs),
             tokio::spawn(summary),
             tokio::spawn(zone_watch),
+            tokio::spawn(campaigns),
         ];
         let backup = &state.config.backup;
         if let Some(socket) = backup.litestream_socket() {
@@ -305,4 +313,25 @@ async fn retention_purge(store: Arc<Store>, days: u32, metrics: Arc<Metrics>) {
         Err(e) => tracing::error!(error = %e, "retention job failed"),
     }
     metrics.job_ran("retention");
+}
+
+/// Rebuilds this server's pages when the campaigns changed: at each of the store's wake-ups
+/// (PostgreSQL's `site_campaigns` notifications) and every `CAMPAIGNS_POLL` in case one was
+/// missed. A change this server saved is on its pages already (the console refreshes them).
+async fn campaigns_watch(state: Arc<AppState>, mut stop: watch::Receiver<bool>) {
+    let wake = Arc::new(tokio::sync::Notify::new());
+    let listener = state.store.watch_campaigns(Arc::clone(&wake), stop.clone());
+    loop {
+        tokio::select! {
+            () = wake.notified() => {}
+            () = tokio::time::sleep(CAMPAIGNS_POLL) => {}
+            _ = stop.changed() => break,
+        }
+        if let Err(e) = state.refresh_campaigns().await {
+            tracing::warn!(error = %e, "cannot read the campaigns; the pages show them as they were");
+        }
+    }
+    if let Some(listener) = listener {
+        let _ = listener.await;
+    }
 }

@@ -133,7 +133,7 @@ pub struct SampleProject {
     pub urgency: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Campaign {
@@ -151,6 +151,27 @@ pub struct Campaign {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub promo_allowed: Option<String>,
+}
+
+/// The campaigns as the public pages show them: the LIVE ones in the portal's order, the
+/// names of those paused or ended (their apply link says they no longer take applications),
+/// and each live one's id in the store (none for the catalogue's seed before the import).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CampaignList {
+    pub live: Vec<Campaign>,
+    pub closed: Vec<String>,
+    pub ids: HashMap<String, i64>,
+}
+
+impl CampaignList {
+    /// The catalogue's campaigns, every one LIVE (`validate_campaigns`), without ids.
+    pub fn seed(catalogue: &Catalogue) -> Self {
+        Self {
+            live: catalogue.campaigns.clone(),
+            closed: Vec::new(),
+            ids: HashMap::new(),
+        }
+    }
 }
 
 #[derive(Debug, Error, PartialEq)]

@@ -21,7 +21,7 @@ use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
 use crate::forms::form_pairs;
 use crate::metrics::RenderFigures;
 use crate::pages::errors;
-use crate::pages::{PreparedPage, UNLISTED_PATHS};
+use crate::pages::{PageTable, PreparedPage, UNLISTED_PATHS};
 use crate::render::Lane;
 use crate::state::AppState;
 
@@ -98,13 +98,14 @@ async fn page(State(state): State<Arc<AppState>>, request: Request) -> Response 
     if let Some((_, target)) = REDIRECTS.iter().find(|(from, _)| *from == path) {
         return redirect(target, query);
     }
+    let pages = state.pages.get();
     if state.config.render.noscript_variants
         && let Some(stripped) = path.strip_prefix(NOSCRIPT_PREFIX)
-        && let Some(prepared) = state.pages.routes.get(if stripped.is_empty() { "/" } else { stripped })
+        && let Some(prepared) = pages.routes.get(if stripped.is_empty() { "/" } else { stripped })
     {
         return serve_without_scripts(&state, path, prepared, request.headers()).await;
     }
-    if let Some(prepared) = state.pages.routes.get(path) {
+    if let Some(prepared) = pages.routes.get(path) {
         if request.method() != Method::GET && request.method() != Method::HEAD {
             let mut r = StatusCode::METHOD_NOT_ALLOWED.into_response();
             r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
@@ -114,18 +115,19 @@ async fn page(State(state): State<Arc<AppState>>, request: Request) -> Response 
     }
     // Near misses of a real page: a trailing slash or capitals.
     let normal = path.trim_end_matches('/').to_ascii_lowercase();
-    if normal != path && state.pages.routes.contains_key(normal.as_str()) {
+    if normal != path && pages.routes.contains_key(normal.as_str()) {
         return redirect(&normal, query);
     }
-    let not_found = Arc::clone(&state.pages.not_found);
+    let not_found = Arc::clone(&pages.not_found);
     serve_page(&state, &not_found, request.headers()).await
 }
 
 /// An unlisted page: the one its query parameter chooses (any other value, or none, the
 /// page's default).
 async fn unlisted(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let Some(pages) = state.pages.unlisted.get(request.uri().path()) else {
-        let not_found = Arc::clone(&state.pages.not_found);
+    let table = state.pages.get();
+    let Some(pages) = table.unlisted.get(request.uri().path()) else {
+        let not_found = Arc::clone(&table.not_found);
         return serve_page(&state, &not_found, request.headers()).await;
     };
     let value = pages.param.and_then(|param| {
@@ -158,8 +160,8 @@ async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) 
 /// The GET of a canonical page whose document is in the render cache, answered from it
 /// without the router (`app::Site`): exactly what the `page` fallback answers for it. None
 /// when `path` is no canonical page or its document is not cached (the fallback renders it).
-pub fn cached_page(state: &AppState, path: &str, headers: &HeaderMap) -> Option<Response> {
-    let page = state.pages.routes.get(path)?;
+pub fn cached_page(state: &AppState, pages: &PageTable, path: &str, headers: &HeaderMap) -> Option<Response> {
+    let page = pages.routes.get(path)?;
     let doc = state.renderer.cached(page)?;
     Some(page_response(&doc, headers, page))
 }
@@ -197,7 +199,8 @@ async fn serve_without_scripts(state: &AppState, path: &str, page: &PreparedPage
 
 /// A legal text for the modal that shows it (not a page: kept out of search results).
 async fn legal_fragment(State(state): State<Arc<AppState>>, request: Request) -> Response {
-    let Some(body) = state.pages.legal_fragments.get(request.uri().path()) else {
+    let pages = state.pages.get();
+    let Some(body) = pages.legal_fragments.get(request.uri().path()) else {
         return (StatusCode::NOT_FOUND, "Not found").into_response();
     };
     let mut response = encoded_response(
@@ -215,7 +218,8 @@ async fn legal_fragment(State(state): State<Arc<AppState>>, request: Request) ->
 
 async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response {
     let path = request.uri().path();
-    let (sprite_path, sprite) = &state.pages.icon_sprite;
+    let pages = state.pages.get();
+    let (sprite_path, sprite) = &pages.icon_sprite;
     if path == sprite_path {
         return encoded_response(
             sprite,
@@ -225,7 +229,7 @@ async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response
             "public, max-age=31536000, immutable",
         );
     }
-    let (campaigns_path, campaigns) = &state.pages.campaigns_json;
+    let (campaigns_path, campaigns) = &pages.campaigns_json;
     if path == campaigns_path {
         return encoded_response(
             campaigns,
@@ -233,6 +237,17 @@ async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response
             StatusCode::OK,
             HeaderValue::from_static("application/json"),
             "public, max-age=31536000, immutable",
+        );
+    }
+    // The campaigns of a page made before a change (here, or on a server that has not heard
+    // of it yet): today's, never kept, rather than a broken modal.
+    if is_campaigns_json(path) {
+        return encoded_response(
+            campaigns,
+            request.headers(),
+            StatusCode::OK,
+            HeaderValue::from_static("application/json"),
+            "no-store",
         );
     }
     let asset = match state.assets.files.get(path) {
@@ -254,6 +269,13 @@ async fn asset(State(state): State<Arc<AppState>>, request: Request) -> Response
         "public, max-age=86400"
     };
     encoded_response(&asset.body, request.headers(), StatusCode::OK, asset.content_type.clone(), cache)
+}
+
+/// Whether `path` names a campaigns file of any version (`/assets/campaigns-<hash>.json`).
+fn is_campaigns_json(path: &str) -> bool {
+    path.strip_prefix("/assets/campaigns-")
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .is_some_and(|hash| !hash.is_empty() && hash.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// A content-hashed file this binary does not embed, recorded in the database by a server
@@ -365,8 +387,9 @@ async fn robots(State(state): State<Arc<AppState>>) -> Response {
 async fn sitemap(State(state): State<Arc<AppState>>) -> Response {
     let mut xml =
         String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-    for path in &state.pages.canonical_paths {
-        if let Some(page) = state.pages.routes.get(path) {
+    let pages = state.pages.get();
+    for path in &pages.canonical_paths {
+        if let Some(page) = pages.routes.get(path) {
             xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&page.head.canonical)));
         }
     }

@@ -14,15 +14,17 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::assets::{Assets, Icons};
-use crate::catalogue::{self, Catalogue};
+use crate::catalogue::{self, CampaignList, Catalogue};
 use crate::config::{self, Config};
 use crate::encoding::{Coding, Encoded};
 use crate::leads::consent::ConsentWordings;
+use crate::live::Live;
 use crate::metrics::Metrics;
 use crate::notify::Notifier;
-use crate::pages::PageTable;
 use crate::pages::errors::ErrorPages;
 use crate::pages::renderer::{PageRenderer, WarmReport};
+use crate::pages::{PageTable, PreparedPage};
+use crate::render::cache::CacheKey;
 use crate::render::quickjs::{QuickJsEngine, QuickJsLimits};
 use crate::render::{self, PoolOptions, RenderPool};
 use crate::security::SecurityHeaders;
@@ -46,7 +48,12 @@ pub struct AppState {
     pub assets: Assets,
     /// Other releases' files this server answered for, read from the database once each.
     pub fetched_assets: crate::assets::Fetched,
-    pub pages: PageTable,
+    /// The pages, rebuilt whole when a campaign changes (`refresh_campaigns`).
+    pub pages: Live<PageTable>,
+    /// What the page table is rebuilt from besides the configuration and the catalogues.
+    page_inputs: PageInputs,
+    /// One rebuild at a time.
+    campaigns_refresh: tokio::sync::Mutex<()>,
     pub renderer: Arc<PageRenderer>,
     pub error_pages: Arc<ErrorPages>,
     pub security: Arc<SecurityHeaders>,
@@ -82,6 +89,13 @@ struct Content {
     consent: ConsentWordings,
     assets: Assets,
     pages: PageTable,
+    inputs: PageInputs,
+}
+
+/// The page table's inputs kept to build it again: the icon set and the shell's version.
+struct PageInputs {
+    icons: Icons,
+    shell: String,
 }
 
 impl Content {
@@ -96,13 +110,16 @@ impl Content {
         };
         let consent = ConsentWordings::load(&config.site.brand).map_err(StartError::Setup)?;
         let assets = Assets::load();
-        let pages = PageTable::build(config, &catalogue, &icons, &consent, &assets.shell_version())
+        let shell = assets.shell_version();
+        let seed = Arc::new(CampaignList::seed(&catalogue));
+        let pages = PageTable::build(config, &catalogue, seed, &icons, &consent, &shell)
             .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
         Ok(Self {
             catalogue,
             consent,
             assets,
             pages,
+            inputs: PageInputs { icons, shell },
         })
     }
 }
@@ -122,6 +139,7 @@ impl AppState {
             consent,
             assets,
             pages,
+            inputs,
         } = Content::load(&config, source)?;
         let catalogue = Arc::new(catalogue);
         let metrics = Arc::new(Metrics::default());
@@ -181,7 +199,9 @@ impl AppState {
             staff_limiter,
             assets,
             fetched_assets: Default::default(),
-            pages,
+            pages: Live::new(pages),
+            page_inputs: inputs,
+            campaigns_refresh: Default::default(),
             renderer,
             error_pages,
             security,
@@ -216,9 +236,10 @@ impl AppState {
             .filter(|(path, asset)| asset.immutable && path.starts_with("/assets/"))
             .map(|(path, asset)| (path.as_ref(), asset.content_type.to_str().unwrap_or_default(), &asset.body))
             .collect();
-        let (sprite_path, sprite) = &self.pages.icon_sprite;
+        let pages = self.pages.get();
+        let (sprite_path, sprite) = &pages.icon_sprite;
         files.push((sprite_path, "image/svg+xml", sprite));
-        let (campaigns_path, campaigns) = &self.pages.campaigns_json;
+        let (campaigns_path, campaigns) = &pages.campaigns_json;
         files.push((campaigns_path, "application/json", campaigns));
         files.sort_by(|a, b| a.0.cmp(b.0));
         let mut paths = Sha256::new();
@@ -245,17 +266,84 @@ impl AppState {
     /// Renders every canonical page and the not-found page into the cache, and the staff
     /// sign-in page (so that no visit to it ever waits for a render).
     pub async fn warm(&self) -> WarmReport {
-        let mut all: Vec<_> = self.pages.routes.values().cloned().collect();
-        all.push(Arc::clone(&self.pages.not_found));
-        // Each unlisted page's default; its other variants render on their first request.
-        all.extend(self.pages.unlisted.values().map(|u| Arc::clone(&u.otherwise)));
-        let mut report = self.renderer.warm(all).await;
+        let mut report = self.renderer.warm(warmed(&self.pages.get())).await;
         if let Err(e) = self.renderer.sign_in_page().await {
             tracing::error!(error = %e, "warming the sign-in page failed");
             report.failed += 1;
         }
         report
     }
+}
+
+impl AppState {
+    /// The first start's import and the store's campaigns on the pages: imports the
+    /// catalogue's campaigns when the store holds none, then [`AppState::refresh_campaigns`].
+    pub async fn load_campaigns(&self) -> Result<bool, StartError> {
+        let seed = crate::campaigns::seed(&self.catalogue);
+        if self.store.import_campaigns(&seed, store::now_ms()).await? {
+            tracing::info!(campaigns = seed.len(), "imported the catalogue's campaigns into the store");
+        }
+        self.refresh_campaigns().await
+    }
+
+    /// Makes the pages show the store's campaigns: when the public ones differ from those the
+    /// pages show, builds the page table again, renders its pages that are not cached yet,
+    /// puts it in place of the old one in one step (a visitor gets the old pages or the new,
+    /// never a mix), and drops the documents only the old one named from the render cache.
+    /// True when it changed the pages.
+    pub async fn refresh_campaigns(&self) -> Result<bool, StartError> {
+        let _one = self.campaigns_refresh.lock().await;
+        let list = crate::campaigns::public(&self.store.campaigns().await?);
+        let old = self.pages.get();
+        if *old.campaigns == list {
+            return Ok(false);
+        }
+        let inputs = &self.page_inputs;
+        let table = PageTable::build(
+            &self.config,
+            &self.catalogue,
+            Arc::new(list),
+            &inputs.icons,
+            &self.consent,
+            &inputs.shell,
+        )
+        .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
+        let cold = warmed(&table)
+            .into_iter()
+            .filter(|p| !self.renderer.cache.contains(&p.key))
+            .collect();
+        let report = self.renderer.warm(cold).await;
+        if report.failed > 0 {
+            tracing::error!(
+                failed = report.failed,
+                "rendering the pages of the changed campaigns failed; they render on request"
+            );
+        }
+        let kept = keys(&table);
+        self.pages.set(Arc::new(table));
+        let gone: Vec<CacheKey> = keys(&old).into_iter().filter(|k| !kept.contains(k)).collect();
+        self.renderer.cache.remove(&gone);
+        tracing::info!(pages = report.pages, dropped = gone.len(), "the pages show the changed campaigns");
+        Ok(true)
+    }
+}
+
+/// The pages rendered ahead: every canonical page, the not-found page and each unlisted
+/// page's default (its other variants render on their first request).
+fn warmed(pages: &PageTable) -> Vec<Arc<PreparedPage>> {
+    let mut all: Vec<_> = pages.routes.values().cloned().collect();
+    all.push(Arc::clone(&pages.not_found));
+    all.extend(pages.unlisted.values().map(|u| Arc::clone(&u.otherwise)));
+    all
+}
+
+/// The cache keys of every page of `pages`, the unlisted pages' variants too.
+fn keys(pages: &PageTable) -> std::collections::HashSet<CacheKey> {
+    let mut out: std::collections::HashSet<CacheKey> = warmed(pages).iter().map(|p| p.key).collect();
+    for unlisted in pages.unlisted.values() {
+        out.extend(unlisted.by_value.values().map(|p| p.key));
+    }
+    out
 }
 
 /// A file as the database records it.

@@ -9,6 +9,7 @@ export const SECTIONS: ReadonlyArray<readonly [AdminSection, string, string]> = 
   ["account-requests", "Account requests", "/admin/account-requests"],
   ["applications", "Applications", "/admin/applications"],
   ["suppressions", "Do not call", "/admin/suppressions"],
+  ["campaigns", "Campaigns", "/admin/campaigns"],
   ["data-requests", "Data requests", "/admin/data-requests"],
   ["health", "Health", "/admin/health"],
   ["audit", "Audit log", "/admin/audit"],

@@ -21,12 +21,15 @@
 //! `routes()` gives); `login.rs`, `cookies.rs`, `zone.rs`
 //! (the business's time zone, for the daily counts); one file per screen, its props in
 //! `server/src/pages/admin/` under the same name: `funnel.rs`, `leads.rs`, `submissions.rs`,
-//! `suppressions.rs`, `data_requests.rs`, `health.rs`, `audit.rs`; `export.rs` (the CSV
+//! `suppressions.rs`, `data_requests.rs`, `health.rs`, `audit.rs`, `campaigns.rs` (with
+//! `campaigns_csv.rs`, its CSV export and previewed import, beside it); `export.rs` (the CSV
 //! exports, streamed in keyset batches) over `csv.rs` (RFC 4180, formulas neutralised).
 //! Inside `admin/` no two files import each other, and none imports `mod.rs`.
 
 pub mod access;
 mod audit;
+mod campaigns;
+mod campaigns_csv;
 pub mod cookies;
 pub mod csv;
 mod data_requests;
@@ -76,6 +79,8 @@ const SCREENS: &[fn() -> Routes] = &[
     submissions::routes,
     data_requests::routes,
     suppressions::routes,
+    campaigns::routes,
+    campaigns_csv::routes,
     health::routes,
     audit::routes,
 ];

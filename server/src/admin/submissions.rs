@@ -289,13 +289,17 @@ async fn show(
         })
         .collect();
     let (status, note) = typed.unwrap_or((r.status.clone(), r.note.clone().unwrap_or_default()));
+    let mut fields = fields(&r.data);
+    if let Some(today) = campaigns_today(state, &r.data).await? {
+        fields.push(today);
+    }
     let props = PageProps::AdminSubmission(Box::new(AdminSubmissionProps {
         frame: staff.frame(state, section(r.kind)),
         kind_label: kind_label.to_string(),
         list_href: list_path(r.kind).to_string(),
         received: zone.local_precise(r.received_at_ms),
         phone: phone_text(r.phone.as_deref()),
-        fields: fields(&r.data),
+        fields,
         context,
         statuses: SUBMISSION_STATUSES.iter().map(|s| s.to_string()).collect(),
         status,
@@ -307,6 +311,42 @@ async fn show(
     }));
     let code = if is_error { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     page::render(state, code, props, kind_label).await
+}
+
+/// An application's campaigns as they are today, by the ids it recorded (the names beside
+/// them are the ones the applicant saw): "Name (status)", and the name applied for when it
+/// has changed since. None for a record without ids (an account request, an older one).
+async fn campaigns_today(state: &AppState, data: &serde_json::Value) -> Result<Option<Labeled>, ConsoleError> {
+    let Some(ids) = data
+        .get("selectedCampaignIds")
+        .and_then(|v| v.as_array())
+        .filter(|ids| !ids.is_empty())
+    else {
+        return Ok(None);
+    };
+    let named: Vec<&str> = data
+        .get("selectedCampaigns")
+        .and_then(|v| v.as_array())
+        .map(|names| names.iter().filter_map(|n| n.as_str()).collect())
+        .unwrap_or_default();
+    let stored = state.store.campaigns().await.doing("read the campaigns")?;
+    let today = ids
+        .iter()
+        .enumerate()
+        .map(|(n, id)| {
+            let then = named.get(n).copied().unwrap_or("");
+            match stored.iter().find(|c| Some(c.id) == id.as_i64()) {
+                Some(c) if c.fields.name == then => format!("{} ({})", c.fields.name, c.fields.status),
+                Some(c) => format!("{} ({}; applied for as \u{201c}{then}\u{201d})", c.fields.name, c.fields.status),
+                None => format!("{then} (no longer stored)"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok(Some(Labeled {
+        label: "Campaigns today".into(),
+        value: today,
+    }))
 }
 
 /// POST /admin/submissions/{id}: status and note.

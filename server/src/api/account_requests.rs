@@ -87,7 +87,7 @@ impl Form for AccountRequestForm {
 
     /// The registration page again, with the visitor's values and the error in place.
     fn refused_page(state: &AppState, refused: Refused) -> Result<PreparedPage, serde_json::Error> {
-        state.pages.register.answer(refused)
+        state.pages.get().register.answer(refused)
     }
 }
 

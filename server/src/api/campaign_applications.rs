@@ -50,7 +50,13 @@ impl Form for CampaignApplicationForm {
     ];
 
     fn validate(state: &AppState, fields: &Fields, mut context: RequestContext) -> Result<Self::Valid, Invalid> {
-        let application = validate_application(fields, &state.catalogue.campaigns)?;
+        let pages = state.pages.get();
+        let mut application = validate_application(fields, &pages.campaigns.live)?;
+        application.selected_campaign_ids = application
+            .selected_campaigns
+            .iter()
+            .filter_map(|name| pages.campaigns.ids.get(name).copied())
+            .collect();
         // The page the modal was opened on, when it says so and it is a web address.
         if let Field::Text(url) = fields.get("pageUrl")
             && is_web_url(url)
@@ -82,6 +88,6 @@ impl Form for CampaignApplicationForm {
 
     /// The apply page again, with the visitor's values and the error.
     fn refused_page(state: &AppState, refused: Refused) -> Result<PreparedPage, serde_json::Error> {
-        state.pages.apply.answer(refused)
+        state.pages.get().apply.answer(refused)
     }
 }

@@ -90,7 +90,7 @@ impl Form for Callback {
 
     /// The form again, with the visitor's values and the error above it.
     fn refused_page(state: &AppState, refused: Refused) -> Result<PreparedPage, serde_json::Error> {
-        state.pages.callback.answer(refused)
+        state.pages.get().callback.answer(refused)
     }
 
     /// The lead API's own counters, older than the submission metrics.

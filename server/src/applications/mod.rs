@@ -54,6 +54,9 @@ pub struct Application {
     pub experience: &'static str,
     pub monthly_volume: &'static str,
     pub selected_campaigns: Vec<String>,
+    /// The store's id of each campaign of `selected_campaigns`, in the same order (the name
+    /// is the one the applicant saw; the id finds the campaign after a rename).
+    pub selected_campaign_ids: Vec<i64>,
     pub additional_info: Option<String>,
 }
 
@@ -74,6 +77,7 @@ impl Application {
             "experience": self.experience,
             "monthlyVolume": self.monthly_volume,
             "selectedCampaigns": self.selected_campaigns,
+            "selectedCampaignIds": self.selected_campaign_ids,
             "additionalInfo": self.additional_info,
             "source": SOURCE,
         })
@@ -133,6 +137,7 @@ mod tests {
             experience: "expert",
             monthly_volume: "1000+",
             selected_campaigns: vec!["Roofing Inbound Calls".into(), "HVAC Repair Transfers".into()],
+            selected_campaign_ids: vec![4, 9],
             additional_info: None,
         }
     }

@@ -213,6 +213,7 @@ pub fn validate_application(fields: &Fields, campaigns: &[Campaign]) -> Result<A
         experience,
         monthly_volume,
         selected_campaigns,
+        selected_campaign_ids: Vec::new(),
         additional_info: (!additional_info.is_empty()).then_some(additional_info),
     })
 }

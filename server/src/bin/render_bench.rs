@@ -79,6 +79,7 @@ fn run() -> Result<(), String> {
     let table = PageTable::build(
         &config,
         &catalogue,
+        Arc::new(site_server::catalogue::CampaignList::seed(&catalogue)),
         &icons,
         &site_server::leads::consent::ConsentWordings::load(&config.site.brand).map_err(|e| e.to_string())?,
         &assets.shell_version(),

@@ -29,6 +29,8 @@ pub const TABLES: &[Table] = &[
     t("suppressions", "phone_e164"),
     t("delivery_attempts", "id"),
     t("business_zone", "from_ms"),
+    t("campaigns", "id"),
+    t("campaign_changes", "id"),
 ];
 
 /// Tables that are not copied, and why.

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 
 use super::props::{CampaignAppliedProps, CampaignApplyProps, FormError, FormValues, IconSet, PageProps};
 use super::{PageMaker, PreparedPage, Refused, Unlisted};
-use crate::catalogue::Catalogue;
+use crate::catalogue::CampaignList;
 
 /// The application form as a page of its own (the 'Apply Now' links' target).
 pub const APPLY_PATH: &str = "/campaigns/apply";
@@ -26,24 +26,37 @@ pub const CAMPAIGNS_FIELD: &str = "selectedCampaigns";
 #[derive(Debug)]
 pub struct ApplyPages {
     maker: PageMaker,
-    /// The live campaigns' names, in catalogue order.
+    /// The live campaigns' names, in the portal's order.
     campaigns: Vec<String>,
+    /// The paused and ended campaigns' names.
+    closed: Vec<String>,
 }
 
 impl ApplyPages {
-    pub fn new(maker: PageMaker, catalogue: &Catalogue) -> Self {
-        let campaigns = catalogue
-            .campaigns
+    pub fn new(maker: PageMaker, list: &CampaignList) -> Self {
+        let campaigns = list
+            .live
             .iter()
             .filter(|c| c.status == "LIVE")
             .map(|c| c.campaign.clone())
             .collect();
-        Self { maker, campaigns }
+        Self {
+            maker,
+            campaigns,
+            closed: list.closed.clone(),
+        }
     }
 
-    /// /campaigns/apply: one page per live campaign, chosen, and one with none.
+    /// /campaigns/apply: one page per live campaign, chosen, one per paused or ended one,
+    /// saying it no longer accepts applications, and one with none.
     pub fn apply(&self) -> Result<Unlisted, serde_json::Error> {
         let mut by_value = HashMap::new();
+        for name in &self.closed {
+            by_value.insert(
+                name.clone(),
+                Arc::new(self.page_for(FormValues::default(), None, StatusCode::OK, Some(name.clone()))?),
+            );
+        }
         for name in &self.campaigns {
             let mut values = FormValues::default();
             values.lists.insert(CAMPAIGNS_FIELD.to_string(), vec![name.clone()]);
@@ -80,6 +93,16 @@ impl ApplyPages {
     }
 
     fn page(&self, values: FormValues, error: Option<FormError>, status: StatusCode) -> Result<PreparedPage, serde_json::Error> {
+        self.page_for(values, error, status, None)
+    }
+
+    fn page_for(
+        &self,
+        values: FormValues,
+        error: Option<FormError>,
+        status: StatusCode,
+        closed: Option<String>,
+    ) -> Result<PreparedPage, serde_json::Error> {
         let title = if error.is_some() {
             "Please check your application"
         } else {
@@ -92,6 +115,7 @@ impl ApplyPages {
                 campaigns: self.campaigns.clone(),
                 values,
                 error,
+                closed,
             }),
             self.maker.head(
                 title,

@@ -1,5 +1,6 @@
 //! The page layer: every canonical route with the props, head and structured data its
-//! render needs (a pure function of catalogue, config and icons, built once at start), the
+//! render needs (a pure function of catalogue, campaigns, config and icons, built at start
+//! and again, whole, when a campaign changes: `state.rs`), the
 //! renderer that turns them into documents through the render cache, and the error pages.
 //!
 //! `props.rs` holds `PageProps`, whose types (and every type they reach) and page map are
@@ -35,7 +36,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::assets::Icons;
-use crate::catalogue::{Catalogue, Service};
+use crate::catalogue::{CampaignList, Catalogue, Service};
 use crate::config::Config;
 use crate::encoding::Encoded;
 use crate::leads::consent::ConsentWordings;
@@ -137,9 +138,11 @@ pub struct PageTable {
     pub apply: ApplyPages,
     /// The callback request's pages, kept to render its error answers.
     pub callback: CallbackPages,
-    /// The campaign catalogue as JSON, for the affiliate dashboard's campaigns modal, and the
+    /// The live campaigns as JSON, for the affiliate dashboard's campaigns modal, and the
     /// content-hashed URL it is served at.
     pub campaigns_json: (String, Arc<Encoded>),
+    /// The campaigns the pages were made with: the application's rules read the same.
+    pub campaigns: Arc<CampaignList>,
 }
 
 impl PageTable {
@@ -148,6 +151,7 @@ impl PageTable {
     pub fn build(
         config: &Config,
         catalogue: &Catalogue,
+        campaigns: Arc<CampaignList>,
         icons: &Icons,
         consent: &ConsentWordings,
         shell_version: &str,
@@ -170,7 +174,7 @@ impl PageTable {
             sprite::sprite_path(&icon_sprite_svg),
             Arc::new(Encoded::new(icon_sprite_svg.into_bytes())),
         );
-        let campaigns_text = serde_json::to_string(&catalogue.campaigns)?;
+        let campaigns_text = serde_json::to_string(&campaigns.live)?;
         let campaigns_hash = crate::hex::hex(&Sha256::digest(campaigns_text.as_bytes())[..6]);
         let campaigns_json = (
             format!("/assets/campaigns-{campaigns_hash}.json"),
@@ -215,7 +219,7 @@ impl PageTable {
                 &PageProps::Campaigns(CampaignsProps {
                     site: site.clone(),
                     icons: IconSet::new(),
-                    campaigns: catalogue.campaigns.clone(),
+                    campaigns: campaigns.live.clone(),
                     services,
                 }),
                 Head {
@@ -303,7 +307,7 @@ impl PageTable {
         for (path, page) in register.canonical()? {
             add(path, page);
         }
-        let apply = ApplyPages::new(maker.clone(), catalogue);
+        let apply = ApplyPages::new(maker.clone(), &campaigns);
         let callback = CallbackPages::new(maker, config, catalogue, consent);
         let unlisted = HashMap::from([
             (callback::CALLBACK_REQUESTED_PATH, callback.requested()?),
@@ -346,6 +350,7 @@ impl PageTable {
             apply,
             callback,
             campaigns_json,
+            campaigns,
         })
     }
 }

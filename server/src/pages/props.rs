@@ -193,6 +193,9 @@ pub struct CampaignApplyProps {
     pub values: FormValues,
     /// A refused post's error.
     pub error: Option<FormError>,
+    /// The campaign the address names when it is paused or ended: no longer accepting
+    /// applications.
+    pub closed: Option<String>,
 }
 
 /// /campaigns/applied: where an application sent without JavaScript lands.
@@ -306,6 +309,7 @@ page_props! {
     AdminLeads(admin::leads::AdminLeadsProps) = "admin-leads",
     AdminLead(Box<admin::leads::AdminLeadProps>) = "admin-lead",
     AdminSuppressions(admin::suppressions::AdminSuppressionsProps) = "admin-suppressions",
+    AdminCampaigns(Box<admin::campaigns::AdminCampaignsProps>) = "admin-campaigns",
     AdminSubmissions(admin::submissions::AdminSubmissionsProps) = "admin-submissions",
     AdminSubmission(Box<admin::submissions::AdminSubmissionProps>) = "admin-submission",
     AdminDataRequests(admin::data_requests::AdminDataRequestsProps) = "admin-data-requests",

@@ -51,6 +51,27 @@ impl RenderCache {
         self.entries.write().unwrap_or_else(|p| p.into_inner()).insert(key, value);
     }
 
+    /// Whether `key` is cached (counted neither as a hit nor as a miss).
+    pub fn contains(&self, key: &CacheKey) -> bool {
+        self.entries.read().unwrap_or_else(|p| p.into_inner()).contains_key(key)
+    }
+
+    /// Drops the entries of `keys` (documents no page names any more).
+    pub fn remove<'a>(&self, keys: impl IntoIterator<Item = &'a CacheKey>) {
+        let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
+        for key in keys {
+            entries.remove(key);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.read().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn hits(&self) -> u64 {
         self.hits.load(Ordering::Relaxed)
     }

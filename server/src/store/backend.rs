@@ -12,6 +12,7 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
 use super::assets::{AssetRelease, RecordedAsset};
+use super::campaigns::{CampaignChange, CampaignEdit, CampaignFields, CampaignRecord, CampaignSaved};
 use super::{
     Attempt, AuditEntry, Channel, DeliveryCount, Erased, FunnelRow, FunnelState, LeadDetail, LeadFilter, LeadRecord, LeadRow, LimitKey,
     Listed, LoginRules, Mail, NewAudit, NewSession, NewSubmission, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Person,
@@ -22,7 +23,7 @@ use crate::leads::{NewLead, TokenRecord};
 
 /// A backend: every trait below but [`Limits`] (each backend implements each in its file of
 /// that name), and the shared limits where it keeps them.
-pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Assets {
+pub trait Backend: Writer + Leads + Outboxes + Jobs + Submissions + Staff + Console + Funnel + Seed + Assets + Campaigns {
     /// The limits every server on the database shares, when the database keeps them:
     /// PostgreSQL's (`postgres/limits.rs`). None on SQLite: one server runs per file, and it
     /// keeps its rate limits and sign-in throttle in memory (docs/decisions/022-shared-limits.md).
@@ -305,6 +306,37 @@ pub trait Assets: Send + Sync {
 
     /// A recorded file of any kept release, by its path (`/assets/<name>`).
     async fn recorded_asset(&self, path: &str) -> Result<Option<RecordedAsset>, StoreError>;
+}
+
+/// The campaigns the portal shows and staff change in the console (`campaigns.rs`).
+#[async_trait]
+pub trait Campaigns: Send + Sync {
+    /// Every campaign, ended ones too, in the portal's order (the catalogue's, new ones last).
+    async fn campaigns(&self) -> Result<Vec<CampaignRecord>, StoreError>;
+
+    /// The first start's import: when no campaign is stored, stores `seed` in its order (no
+    /// staff member, at `now_ms`) in one transaction and answers true; otherwise changes
+    /// nothing and answers false. Two servers starting at once import once.
+    async fn import_campaigns(&self, seed: &[CampaignFields], now_ms: i64) -> Result<bool, StoreError>;
+
+    /// Saves `edits` in one transaction, all or none: each new one added last, each change
+    /// written with a history row per field it changes, and the audit lines. Refused, saving
+    /// nothing, when an id is unknown or a name is another open campaign's.
+    async fn save_campaigns(
+        &self,
+        edits: &[CampaignEdit],
+        staff_id: i64,
+        audit: Vec<NewAudit>,
+        now_ms: i64,
+    ) -> Result<CampaignSaved, StoreError>;
+
+    /// The history of the campaign `id`, newest first.
+    async fn campaign_changes(&self, id: i64) -> Result<Vec<CampaignChange>, StoreError>;
+
+    /// Rings `wake` whenever another server may have changed a campaign, until `stop` turns
+    /// true: PostgreSQL's notifications (channel `site_campaigns`, migration 0014). None on
+    /// SQLite, where the one server sees its own changes at once.
+    fn watch_campaigns(&self, wake: Arc<Notify>, stop: watch::Receiver<bool>) -> Option<JoinHandle<()>>;
 }
 
 /// Synthetic leads for the benchmarks and the tests (`seed.rs`; `site seed`).

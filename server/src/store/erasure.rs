@@ -106,6 +106,7 @@ const LIMIT_KEY: Fate = Fate::Kept(
 );
 const ASSET: Fate = Fate::Kept("the site's own scripts and files, the same for every visitor");
 const STAFF: Fate = Fate::Kept("about the business's staff, not about a person who asked for a callback");
+const CAMPAIGN: Fate = Fate::Kept("a campaign the business offers affiliates, the same for every visitor");
 
 /// The columns of `leads`: the store's own (`BOOKKEEPING`), then each field's, as
 /// `LEAD_FIELDS` declares it (`store/lead_fields.rs`).
@@ -325,6 +326,47 @@ pub const ERASURE: &[TableErasure] = &[
                 "detail",
                 Fate::Kept("what staff did: a filter, a status, a reason for the do-not-call list"),
             ),
+        ],
+    },
+    TableErasure {
+        table: "campaigns",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING_FATE),
+            ("name", CAMPAIGN),
+            ("status", CAMPAIGN),
+            ("payouts", CAMPAIGN),
+            ("payment_terms", CAMPAIGN),
+            ("geos", CAMPAIGN),
+            ("promo_allowed", CAMPAIGN),
+            ("cap", CAMPAIGN),
+            ("inbound", CAMPAIGN),
+            ("transfer", CAMPAIGN),
+            ("seconds", CAMPAIGN),
+            ("hours", CAMPAIGN),
+            ("notes", CAMPAIGN),
+            ("place", BOOKKEEPING_FATE),
+            ("created_ms", BOOKKEEPING_FATE),
+            ("created_by", STAFF),
+            ("changed_ms", BOOKKEEPING_FATE),
+            ("changed_by", STAFF),
+        ],
+    },
+    TableErasure {
+        table: "campaign_changes",
+        lead_key: None,
+        deleted_rows: None,
+        sqlite_only: false,
+        columns: &[
+            ("id", BOOKKEEPING_FATE),
+            ("campaign_id", BOOKKEEPING_FATE),
+            ("at_ms", BOOKKEEPING_FATE),
+            ("staff_id", STAFF),
+            ("field", BOOKKEEPING_FATE),
+            ("old_value", CAMPAIGN),
+            ("new_value", CAMPAIGN),
         ],
     },
     TableErasure {

@@ -103,6 +103,7 @@ const SQLITE_RELEASED: &[Migration] = &[
     migration!(11, "sqlite", "0011_intake_speed", compatible_back_to = 7),
     migration!(12, "sqlite", "0012_intake_indexes", compatible_back_to = 7),
     migration!(13, "sqlite", "0013_funnel_recount", compatible_back_to = 7),
+    migration!(14, "sqlite", "0014_campaigns", compatible_back_to = 7),
 ];
 
 const POSTGRES_RELEASED: &[Migration] = &[
@@ -119,6 +120,7 @@ const POSTGRES_RELEASED: &[Migration] = &[
     migration!(11, "postgres", "0011_intake_speed", compatible_back_to = 7),
     migration!(12, "postgres", "0012_intake_indexes", compatible_back_to = 7),
     migration!(13, "postgres", "0013_funnel_recount", compatible_back_to = 7),
+    migration!(14, "postgres", "0014_campaigns", compatible_back_to = 7),
 ];
 
 /// Every SQLite migration of this release, in order.

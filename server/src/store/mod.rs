@@ -19,6 +19,7 @@
 
 mod assets;
 pub mod backend;
+mod campaigns;
 mod console;
 mod erasure;
 mod funnel;
@@ -37,6 +38,9 @@ mod suppressions;
 
 pub use assets::{AssetRelease, KEEP_RELEASES, RecordedAsset};
 pub use backend::Backend;
+pub use campaigns::{
+    CAMPAIGN_STATUSES, CampaignChange, CampaignEdit, CampaignFields, CampaignRecord, CampaignSaved, changes as campaign_changes,
+};
 pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
 pub use funnel::{FAST_MS, FunnelKind, FunnelRow, FunnelState, SlowDelivery, Source, VISITOR_SOURCE_PREFIX, ZoneOffsets};

@@ -80,7 +80,7 @@ async fn the_fast_path_answers_as_the_router_does() {
     let site = app(state.clone());
     let routed = site_server::app::router(state.clone());
     let security: Vec<_> = state.security.iter().map(|(name, _)| name.clone()).collect();
-    let mut paths: Vec<_> = state.pages.routes.keys().cloned().collect();
+    let mut paths: Vec<_> = state.pages.get().routes.keys().cloned().collect();
     paths.sort();
     let get = |path: &str, accept: Option<&str>, etag: Option<&header::HeaderValue>| {
         let mut r = Request::get(path);

@@ -19,6 +19,7 @@ mod routes;
 mod zero_copy;
 mod admin {
     mod access;
+    mod campaigns;
     mod data_requests;
     mod export;
     mod funnel;
@@ -66,6 +67,7 @@ mod staff {
     mod signin;
 }
 mod store {
+    mod campaigns;
     mod contract;
     mod intake;
     mod lead_fields;

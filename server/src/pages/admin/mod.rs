@@ -8,6 +8,7 @@
 //! page (not found, an expired form, …) and a label with its value.
 
 pub mod audit;
+pub mod campaigns;
 pub mod data_requests;
 pub mod funnel;
 pub mod health;
@@ -62,6 +63,7 @@ admin_sections! {
     AccountRequests = "Account requests" at "/admin/account-requests",
     Applications = "Applications" at "/admin/applications",
     Suppressions = "Do not call" at "/admin/suppressions",
+    Campaigns = "Campaigns" at "/admin/campaigns",
     DataRequests = "Data requests" at "/admin/data-requests",
     Health = "Health" at "/admin/health",
     Audit = "Audit log" at "/admin/audit",

@@ -21,6 +21,27 @@ use crate::store::sql::{built, statements};
 
 /// The channel the triggers notify; the payload is the schema of the table written.
 pub const CHANNEL: &str = "site_outbox";
+/// The channel migration 0014's trigger notifies when a campaign is added or changed.
+pub const CAMPAIGNS_CHANNEL: &str = "site_campaigns";
+
+/// What a listener listens to: its channel, and the name its connection shows in
+/// `pg_stat_activity` (with the schema after a colon).
+#[derive(Debug, Clone, Copy)]
+pub struct Channel {
+    pub channel: &'static str,
+    pub name: &'static str,
+}
+
+/// The outbox's wake-ups.
+pub const OUTBOX: Channel = Channel {
+    channel: CHANNEL,
+    name: "site-listener",
+};
+/// The campaigns' changes.
+pub const CAMPAIGNS: Channel = Channel {
+    channel: CAMPAIGNS_CHANNEL,
+    name: "site-campaigns-listener",
+};
 
 statements! {
     /// The schema the listener's connection is in (the payloads name it).
@@ -33,16 +54,22 @@ const PAUSE_MAX: Duration = Duration::from_secs(30);
 
 /// Listens until `stop` turns true, ringing `wake` for every notice about this server's
 /// schema (`schema`, or the connection's own when None).
-pub(super) async fn wake_on_notify(target: PgTarget, schema: Option<String>, wake: Arc<Notify>, mut stop: watch::Receiver<bool>) {
+pub(super) async fn wake_on_notify(
+    target: PgTarget,
+    schema: Option<String>,
+    channel: Channel,
+    wake: Arc<Notify>,
+    mut stop: watch::Receiver<bool>,
+) {
     let mut pause = PAUSE_MIN;
     loop {
         if *stop.borrow() {
             return;
         }
-        match listen(&target, schema.as_deref()).await {
+        match listen(&target, schema.as_deref(), channel).await {
             Ok((client, mut notices, ours)) => {
                 pause = PAUSE_MIN;
-                tracing::debug!(channel = CHANNEL, "listening for queued notifications");
+                tracing::debug!(channel = channel.channel, "listening for notifications");
                 // Whatever was queued while nobody listened.
                 wake.notify_one();
                 loop {
@@ -73,7 +100,7 @@ pub(super) async fn wake_on_notify(target: PgTarget, schema: Option<String>, wak
 
 /// Opens the listening connection: its notices' payloads come out of the receiver, which
 /// ends when the connection does; the third value is the schema whose notices are ours.
-async fn listen(target: &PgTarget, schema: Option<&str>) -> Result<(Client, mpsc::Receiver<String>, String), StoreError> {
+async fn listen(target: &PgTarget, schema: Option<&str>, channel: Channel) -> Result<(Client, mpsc::Receiver<String>, String), StoreError> {
     // A wake-up stands for any number of notices: when the worker is behind, more are dropped.
     let (tx, rx) = mpsc::channel(16);
     let client = match &target.tls {
@@ -89,7 +116,9 @@ async fn listen(target: &PgTarget, schema: Option<&str>) -> Result<(Client, mpsc
         }
     };
     // Named so operators (and tests) can tell it apart in pg_stat_activity.
-    client.batch_execute(&built::pg_listener_setup(schema, CHANNEL)).await?;
+    client
+        .batch_execute(&built::pg_listener_setup(schema, channel.channel, channel.name))
+        .await?;
     let ours = match schema {
         Some(schema) => schema.to_string(),
         None => client.query_one(CURRENT_SCHEMA, &[]).await?.get(0),

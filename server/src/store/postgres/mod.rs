@@ -21,6 +21,7 @@ macro_rules! db_now_ms {
 const DB_NOW_MS: &str = db_now_ms!();
 
 mod assets;
+mod campaigns;
 mod console;
 mod funnel;
 mod jobs;
@@ -75,6 +76,7 @@ pub fn statements() -> impl Iterator<Item = &'static Listed> {
     [
         STATEMENTS,
         assets::STATEMENTS,
+        campaigns::STATEMENTS,
         console::STATEMENTS,
         funnel::STATEMENTS,
         jobs::STATEMENTS,

@@ -186,6 +186,7 @@ impl Outboxes for PgStore {
         Some(tokio::spawn(super::listen::wake_on_notify(
             self.target.clone(),
             self.schema.clone(),
+            super::listen::OUTBOX,
             wake,
             stop,
         )))

@@ -499,10 +499,10 @@ pub fn pg_session_setup(schema: Option<&str>, create: bool) -> String {
 
 /// What the outbox's listener runs first: its name (apart from the store's sessions) and
 /// `LISTEN` on `channel`.
-pub fn pg_listener_setup(schema: Option<&str>, channel: &str) -> String {
+pub fn pg_listener_setup(schema: Option<&str>, channel: &str, name: &str) -> String {
     let name = match schema {
-        Some(schema) => format!("site-listener:{schema}"),
-        None => "site-listener".to_string(),
+        Some(schema) => format!("{name}:{schema}"),
+        None => name.to_string(),
     };
     format!("SET application_name = '{name}'; LISTEN {channel}")
 }
@@ -568,7 +568,10 @@ pub fn examples(dialect: Dialect) -> Vec<(String, String)> {
             for create in [false, true] {
                 out.push((format!("pg_session_setup({schema:?}, {create})"), pg_session_setup(schema, create)));
             }
-            out.push((format!("pg_listener_setup({schema:?})"), pg_listener_setup(schema, "site_outbox")));
+            out.push((
+                format!("pg_listener_setup({schema:?})"),
+                pg_listener_setup(schema, "site_outbox", "site-listener"),
+            ));
         }
         for (column, _, _) in migrations::ADDED_COLUMNS {
             if let Some(s) = add_migration_column(dialect, column) {

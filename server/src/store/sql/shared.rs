@@ -45,6 +45,32 @@ shared! {
     AUDIT_LOG = "SELECT l.id, l.at_ms, s.email, l.action, l.target, l.ip, l.detail FROM staff_audit l \
          LEFT JOIN staff s ON s.id = l.staff_id WHERE l.id < $1 ORDER BY l.id DESC LIMIT $2";
 
+    // Campaigns (migration 0014), in the portal's order.
+    /// Every campaign: id, the card's fields, created at and by, changed at and by.
+    CAMPAIGNS = "SELECT c.id, c.name, c.status, c.payouts, c.payment_terms, c.geos, c.promo_allowed, c.cap, c.inbound, c.transfer, \
+         c.seconds, c.hours, c.notes, c.created_ms, a.email, c.changed_ms, b.email FROM campaigns c \
+         LEFT JOIN staff a ON a.id = c.created_by LEFT JOIN staff b ON b.id = c.changed_by ORDER BY c.place, c.id";
+    COUNT_CAMPAIGNS = "SELECT COUNT(*) FROM campaigns";
+    /// The card's fields of the campaign `$1`.
+    CAMPAIGN_FIELDS = "SELECT name, status, payouts, payment_terms, geos, promo_allowed, cap, inbound, transfer, seconds, hours, notes \
+         FROM campaigns WHERE id = $1";
+    /// Another campaign than `$2` named `$1` that has not ended.
+    CAMPAIGN_NAME_TAKEN = "SELECT id FROM campaigns WHERE name = $1 AND status <> 'ended' AND id <> $2";
+    /// A new campaign, last: the card's fields `$1`…`$12`, created and changed at `$13` by `$14`.
+    INSERT_CAMPAIGN = "INSERT INTO campaigns (name, status, payouts, payment_terms, geos, promo_allowed, cap, inbound, transfer, seconds, \
+         hours, notes, place, created_ms, created_by, changed_ms, changed_by) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, (SELECT COALESCE(MAX(place), 0) + 1 FROM campaigns), $13, $14, $13, $14) \
+         RETURNING id";
+    /// The campaign `$1`'s new fields `$2`…`$13`, changed at `$14` by `$15`.
+    UPDATE_CAMPAIGN = "UPDATE campaigns SET name = $2, status = $3, payouts = $4, payment_terms = $5, geos = $6, promo_allowed = $7, \
+         cap = $8, inbound = $9, transfer = $10, seconds = $11, hours = $12, notes = $13, changed_ms = $14, changed_by = $15 WHERE id = $1";
+    /// A history row: the campaign `$1` at `$2` by `$3`, its field `$4` from `$5` to `$6`.
+    INSERT_CAMPAIGN_CHANGE = "INSERT INTO campaign_changes (campaign_id, at_ms, staff_id, field, old_value, new_value) \
+         VALUES ($1, $2, $3, $4, $5, $6)";
+    /// The history of the campaign `$1`, newest first.
+    CAMPAIGN_HISTORY = "SELECT h.at_ms, s.email, h.field, h.old_value, h.new_value FROM campaign_changes h \
+         LEFT JOIN staff s ON s.id = h.staff_id WHERE h.campaign_id = $1 ORDER BY h.id DESC";
+
     // The console's lead page.
     LEAD_DELIVERY = "SELECT delivery_status, erased_ms FROM leads WHERE id = $1";
     LEAD_DELIVERIES = "SELECT id, channel, status, attempts, last_error, next_attempt_ms, delivered_ms FROM outbox \

@@ -16,6 +16,7 @@ macro_rules! db_now_ms {
 }
 
 mod assets;
+mod campaigns;
 mod console;
 mod funnel;
 mod jobs;

@@ -275,6 +275,8 @@ pub async fn start_without_workers(config: Config, store: Arc<Store>) -> TestSer
 
 /// Serves `state` on loopback ports (the site and the metrics listener).
 async fn serve_state(state: Arc<AppState>) -> TestServer {
+    // As `site` does: the store's campaigns (the catalogue's, imported) on the pages.
+    state.load_campaigns().await.expect("campaigns");
     // Not warmed: pages render on first request, which is all most tests need.
     // The binary's own connection loop (deadlines and all), as `site` runs it.
     let options = ServeOptions::from_config(&state.config.server);

@@ -156,6 +156,40 @@ async fn filled_sqlite() -> (PathBuf, Vec<String>) {
         .await
         .expect("staff")
         .expect("new");
+    // Campaigns: the first start's import, then one changed by staff (its history row).
+    let campaign = |name: &str| site_server::store::CampaignFields {
+        name: name.into(),
+        status: "LIVE".into(),
+        payouts: "$28".into(),
+        payment_terms: "Weekly Net 7".into(),
+        geos: "Nationwide".into(),
+        promo_allowed: Some("Inbound only".into()),
+        cap: "50/day".into(),
+        inbound: true,
+        transfer: false,
+        seconds: 120,
+        hours: "HOVER TO SEE".into(),
+        notes: "Homeowners only; ünïcode kept.".into(),
+    };
+    store
+        .import_campaigns(&[campaign("Roofing Inbound"), campaign("HVAC Transfers")], start)
+        .await
+        .expect("campaigns");
+    let first = store.campaigns().await.expect("campaigns")[0].clone();
+    let mut paused = first.fields.clone();
+    paused.status = "paused".into();
+    store
+        .save_campaigns(
+            &[site_server::store::CampaignEdit {
+                id: Some(first.id),
+                fields: paused,
+            }],
+            1,
+            vec![],
+            start + 1,
+        )
+        .await
+        .expect("campaign saved");
     // The funnel's time zone (business_zone) and the daily counts made from it (lead_days).
     let zone = site_server::admin::zone::Zone::new("America/New_York");
     store.ensure_business_zone(&zone.offsets()).await.expect("business zone");

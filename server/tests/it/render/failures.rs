@@ -40,7 +40,11 @@ async fn a_hanging_render_is_interrupted_and_the_engine_recovers() {
         .state
         .renderer
         .pool
-        .render(site_server::render::Lane::Public, "not-found", &s.state.pages.not_found.props_json)
+        .render(
+            site_server::render::Lane::Public,
+            "not-found",
+            &s.state.pages.get().not_found.props_json,
+        )
         .await;
     assert!(fresh.expect("engine works after the timeout").contains("Service not found"));
 }
