@@ -148,6 +148,7 @@ pub const AUDIT_INSERT_INTO: &str = audit_insert_into!();
 pub const SLOWEST_COLUMNS: &str = "o.lead_id, l.service_slug, o.channel, l.received_at_ms, o.delivered_ms - o.created_ms";
 
 pub mod built;
+mod lead_list;
 mod shared;
 
 pub use shared::*;
