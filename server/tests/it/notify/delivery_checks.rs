@@ -360,6 +360,13 @@ async fn under_concurrency_no_claim_returns_a_number_listed_or_erased_before_it_
                 }
             })
         };
+        // The race must happen: the listing begins only once a claim has returned a number
+        // that is about to be listed (on a loaded machine the claimers may not have run yet).
+        let began = std::time::Instant::now();
+        while !claimed.lock().expect("lock").iter().any(|(_, later)| *later) {
+            assert!(began.elapsed() < Duration::from_secs(60), "{name}: no claim in a minute");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
         for i in LISTED.chain(ERASED) {
             tokio::time::sleep(Duration::from_millis(15)).await;
             let number = phone(i);
