@@ -4,7 +4,7 @@
 //! engines evaluate.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::http::HeaderValue;
 use serde_json::Value;
@@ -74,8 +74,30 @@ pub struct Assets {
 
 impl Assets {
     pub fn load() -> Self {
-        let (entry, bootstrap, client_files) = bundle();
+        let (entry, bootstrap, _) = bundle();
         let runtime_url = format!("/assets/{entry}");
+        Self {
+            css: SITE_CSS,
+            css_csp_hash: csp_hash(SITE_CSS),
+            bootstrap,
+            bootstrap_csp_hash: csp_hash(bootstrap),
+            runtime_url,
+            files: embedded_files().clone(),
+        }
+    }
+
+    /// A short fingerprint of what the document shell embeds, for render cache keys.
+    pub fn shell_version(&self) -> String {
+        format!("{}|{}|{}", self.runtime_url, self.css_csp_hash, self.bootstrap_csp_hash)
+    }
+}
+
+/// The embedded files by URL, compressed once per process (brotli at its best takes about
+/// half a second over the island bundle; every server a test starts shares them).
+fn embedded_files() -> &'static HashMap<String, Arc<Asset>> {
+    static FILES: OnceLock<HashMap<String, Arc<Asset>>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let (_, _, client_files) = bundle();
         let mut files = HashMap::new();
         // esbuild names every file by its content hash, so each may be cached forever.
         for (name, bytes, gzip) in client_files {
@@ -96,20 +118,8 @@ impl Assets {
                 immutable: false,
             }),
         );
-        Self {
-            css: SITE_CSS,
-            css_csp_hash: csp_hash(SITE_CSS),
-            bootstrap,
-            bootstrap_csp_hash: csp_hash(bootstrap),
-            runtime_url,
-            files,
-        }
-    }
-
-    /// A short fingerprint of what the document shell embeds, for render cache keys.
-    pub fn shell_version(&self) -> String {
-        format!("{}|{}|{}", self.runtime_url, self.css_csp_hash, self.bootstrap_csp_hash)
-    }
+        files
+    })
 }
 
 /// Files of other releases this server answered for (a rolling upgrade: a page rendered by

@@ -1,8 +1,6 @@
 //! Precompressed bodies: every cached page and asset is kept as identity, gzip and
 //! brotli bytes with a strong ETag per representation, chosen per request.
 
-use std::io::Write;
-
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
 use sha2::{Digest, Sha256};
@@ -25,7 +23,7 @@ pub struct Encoded {
 
 impl Encoded {
     pub fn new(body: Vec<u8>) -> Self {
-        let gzip = gzip(&body);
+        let gzip = site_compress::gzip(&body);
         Self::with_gzip(body, gzip)
     }
 
@@ -35,7 +33,7 @@ impl Encoded {
         let tag = crate::hex::hex(&hash[..12]);
         let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).unwrap_or(HeaderValue::from_static("\"0\""));
         let etags = [etag(""), etag("-gz"), etag("-br")];
-        let brotli = brotli(&body);
+        let brotli = site_compress::brotli(&body);
         // In one sealed memory file the connection sends from without copying (zero_copy).
         let [identity, gzip, brotli] = crate::zero_copy::bodies([body, gzip, brotli]);
         Self {
@@ -62,25 +60,6 @@ impl Encoded {
             Coding::Brotli => &self.etags[2],
         }
     }
-}
-
-fn gzip(body: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(body.len() / 3), flate2::Compression::best());
-    // Writing into a Vec cannot fail.
-    let _ = encoder.write_all(body);
-    encoder.finish().unwrap_or_default()
-}
-
-fn brotli(body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len() / 3);
-    let params = brotli::enc::BrotliEncoderParams {
-        quality: 11,
-        lgwin: 22,
-        ..Default::default()
-    };
-    let mut input = body;
-    let _ = brotli::BrotliCompress(&mut input, &mut out, &params);
-    out
 }
 
 /// The coding the client prefers by its `Accept-Encoding` weights (RFC 9110, section 12.5.3): the

@@ -277,13 +277,17 @@ impl AppState {
 
 impl AppState {
     /// The first start's import and the store's campaigns on the pages: imports the
-    /// catalogue's campaigns when the store holds none, then [`AppState::refresh_campaigns`].
+    /// catalogue's campaigns when the store holds none, then puts the store's campaigns on the
+    /// pages as [`AppState::refresh_campaigns`] does, without rendering them: before it serves,
+    /// `site` warms the cache once ([`AppState::warm`]), and a server left cold renders each
+    /// page on its first request. (The pages `AppState::new` builds name no campaign ids, so
+    /// this rebuilds them on every start.)
     pub async fn load_campaigns(&self) -> Result<bool, StartError> {
         let seed = crate::campaigns::seed(&self.catalogue);
         if self.store.import_campaigns(&seed, store::now_ms()).await? {
             tracing::info!(campaigns = seed.len(), "imported the catalogue's campaigns into the store");
         }
-        self.refresh_campaigns().await
+        self.show_campaigns(Render::OnRequest).await
     }
 
     /// Makes the pages show the store's campaigns: when the public ones differ from those the
@@ -292,6 +296,10 @@ impl AppState {
     /// never a mix), and drops the documents only the old one named from the render cache.
     /// True when it changed the pages.
     pub async fn refresh_campaigns(&self) -> Result<bool, StartError> {
+        self.show_campaigns(Render::Ahead).await
+    }
+
+    async fn show_campaigns(&self, render: Render) -> Result<bool, StartError> {
         let _one = self.campaigns_refresh.lock().await;
         let list = crate::campaigns::public(&self.store.campaigns().await?);
         let old = self.pages.get();
@@ -308,24 +316,37 @@ impl AppState {
             &inputs.shell,
         )
         .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
-        let cold = warmed(&table)
-            .into_iter()
-            .filter(|p| !self.renderer.cache.contains(&p.key))
-            .collect();
-        let report = self.renderer.warm(cold).await;
-        if report.failed > 0 {
-            tracing::error!(
-                failed = report.failed,
-                "rendering the pages of the changed campaigns failed; they render on request"
-            );
+        let mut rendered = 0;
+        if render == Render::Ahead {
+            let cold = warmed(&table)
+                .into_iter()
+                .filter(|p| !self.renderer.cache.contains(&p.key))
+                .collect();
+            let report = self.renderer.warm(cold).await;
+            if report.failed > 0 {
+                tracing::error!(
+                    failed = report.failed,
+                    "rendering the pages of the changed campaigns failed; they render on request"
+                );
+            }
+            rendered = report.pages;
         }
         let kept = keys(&table);
         self.pages.set(Arc::new(table));
         let gone: Vec<CacheKey> = keys(&old).into_iter().filter(|k| !kept.contains(k)).collect();
         self.renderer.cache.remove(&gone);
-        tracing::info!(pages = report.pages, dropped = gone.len(), "the pages show the changed campaigns");
+        tracing::info!(pages = rendered, dropped = gone.len(), "the pages show the changed campaigns");
         Ok(true)
     }
+}
+
+/// Whether a new page table's pages are rendered before it is put in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Render {
+    /// Before: a visitor of a changed page after a save gets it at once.
+    Ahead,
+    /// On their first request (or the start's warm-up).
+    OnRequest,
 }
 
 /// The pages rendered ahead: every canonical page, the not-found page and each unlisted
