@@ -7,6 +7,43 @@ import { SECTIONS } from "./sections.gen";
 // JavaScript, and only the parts that need it hydrate. The sections come from the server's
 // `AdminSection` (server/src/pages/admin/mod.rs), written into sections.gen.ts by `make types`.
 
+/** A labelled field of a console form: the label's text above its control. */
+export const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
+/** A console form's text box or list. */
+export const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
+
+/** A labelled list of `options` (a status filter, a status to set); `any` first, when given,
+ * stands for no choice. */
+export function Choice({
+  label,
+  name,
+  value,
+  options,
+  any,
+  labelOf = (o) => o,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly string[];
+  any?: string;
+  labelOf?: (option: string) => string;
+}) {
+  return (
+    <label className={FIELD}>
+      {label}
+      <select name={name} defaultValue={value} className={INPUT}>
+        {any === undefined ? null : <option value="">{any}</option>}
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labelOf(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** The hidden field every form that changes something carries. */
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name="csrf" value={token} />;

@@ -1,10 +1,8 @@
-import { AdminShell, CsrfField, TableScroll } from "../../features/admin/AdminShell";
+import { AdminShell, Choice, CsrfField, FIELD, INPUT, TableScroll } from "../../features/admin/AdminShell";
 import { CampaignImport } from "../../features/admin/CampaignImport";
 import ConfirmSubmit from "../../features/admin/ConfirmSubmit.island";
 import type { AdminCampaignsProps, CampaignForm, CampaignRow } from "../../lib/types";
 
-const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
-const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 const BUTTON = "rounded-lg bg-blue-700 px-4 py-2 font-bold text-white hover:bg-blue-800";
 const LIGHT = "rounded-lg border border-slate-300 bg-white px-4 py-2 font-bold text-slate-900 hover:bg-slate-100";
 
@@ -67,16 +65,7 @@ function CampaignFormFields({
       <CsrfField token={csrf} />
       {form.id ? <input type="hidden" name="id" value={form.id} /> : null}
       <Text label="Name" name="name" value={form.name} required />
-      <label className={FIELD}>
-        Status
-        <select name="status" defaultValue={form.status} className={INPUT}>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice label="Status" name="status" value={form.status} options={statuses} />
       <Text label="Payout" name="payouts" value={form.payouts} required />
       <label className={FIELD}>
         Payment terms
@@ -186,17 +175,7 @@ export function AdminCampaignsPage({
           Find by name
           <input type="search" name="name" defaultValue={search} autoComplete="off" className={INPUT} />
         </label>
-        <label className={FIELD}>
-          Status
-          <select name="status" defaultValue={status} className={INPUT}>
-            <option value="">All</option>
-            {statuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Status" name="status" value={status} options={statuses} any="All" />
         <button type="submit" className={LIGHT}>
           Show
         </button>

@@ -1,8 +1,6 @@
-import { AdminShell, CsrfField, TableScroll } from "../../features/admin/AdminShell";
+import { AdminShell, CsrfField, INPUT, TableScroll } from "../../features/admin/AdminShell";
 import ConfirmSubmit from "../../features/admin/ConfirmSubmit.island";
 import type { AdminDataRequestsProps } from "../../lib/types";
-
-const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** Data requests: everything stored for a phone number or an e-mail address, and its deletion
  * (leads keep only their consent record, as the law requires). */

@@ -1,9 +1,6 @@
-import { AdminShell, Pager, TableScroll } from "../../features/admin/AdminShell";
+import { AdminShell, Choice, FIELD, INPUT, Pager, TableScroll } from "../../features/admin/AdminShell";
 import { statusClass, statusLabel } from "../../features/admin/labels";
 import type { AdminLeadsProps } from "../../lib/types";
-
-const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
-const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** The leads list: newest first, filtered by a plain GET form (works without JavaScript). */
 export function AdminLeadsPage({
@@ -55,17 +52,7 @@ export function AdminLeadsPage({
             ))}
           </select>
         </label>
-        <label className={FIELD}>
-          Delivery
-          <select name="status" defaultValue={filter.status} className={INPUT}>
-            <option value="">Any status</option>
-            {statuses.map((s) => (
-              <option key={s} value={s}>
-                {statusLabel(s)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Delivery" name="status" value={filter.status} options={statuses} any="Any status" labelOf={statusLabel} />
         <label className={FIELD}>
           From
           <input type="date" name="from" defaultValue={filter.from} className={INPUT} />

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AdminShell, CsrfField } from "../../features/admin/AdminShell";
+import { AdminShell, Choice, CsrfField, FIELD, INPUT } from "../../features/admin/AdminShell";
 import type { AdminSubmissionProps, Labeled } from "../../lib/types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -24,8 +24,6 @@ function Rows({ items }: { items: Labeled[] }) {
 }
 
 const SECTION = "mt-6 rounded-xl border border-slate-200 bg-white p-4";
-const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
-const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** One account request or application: what was sent, where from, and its status and note. */
 export function AdminSubmissionPage(p: AdminSubmissionProps) {
@@ -64,16 +62,7 @@ export function AdminSubmissionPage(p: AdminSubmissionProps) {
       <form method="post" action={`/admin/submissions/${p.id}`} className={`${SECTION} grid gap-3`}>
         <h2 className="text-lg font-bold text-slate-900">Status and note</h2>
         <CsrfField token={p.frame.csrf} />
-        <label className={FIELD}>
-          Status
-          <select name="status" defaultValue={p.status} className={INPUT}>
-            {p.statuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Status" name="status" value={p.status} options={p.statuses} />
         <label className={FIELD}>
           Note
           <textarea name="note" defaultValue={p.note} rows={4} maxLength={2000} className={INPUT} />

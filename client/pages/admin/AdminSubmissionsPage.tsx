@@ -1,7 +1,5 @@
-import { AdminShell, Pager, TableScroll } from "../../features/admin/AdminShell";
+import { AdminShell, Choice, Pager, TableScroll } from "../../features/admin/AdminShell";
 import type { AdminSubmissionsProps } from "../../lib/types";
-
-const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** Account requests or campaign applications: newest first, by status, a page at a time. */
 export function AdminSubmissionsPage({
@@ -19,17 +17,7 @@ export function AdminSubmissionsPage({
   return (
     <AdminShell frame={frame} title={title}>
       <form method="get" action={path} className="mt-4 flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm font-bold text-slate-800">
-          Status
-          <select name="status" defaultValue={status} className={INPUT}>
-            <option value="">Any</option>
-            {statuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Status" name="status" value={status} options={statuses} any="Any" />
         <button type="submit" className="rounded-lg bg-blue-700 px-4 py-2 font-bold text-white hover:bg-blue-800">
           Show
         </button>

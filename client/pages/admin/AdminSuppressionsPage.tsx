@@ -1,9 +1,6 @@
-import { AdminShell, CsrfField, Pager, TableScroll } from "../../features/admin/AdminShell";
+import { AdminShell, CsrfField, FIELD, INPUT, Pager, TableScroll } from "../../features/admin/AdminShell";
 import ConfirmSubmit from "../../features/admin/ConfirmSubmit.island";
 import type { AdminSuppressionsProps } from "../../lib/types";
-
-const FIELD = "flex flex-col gap-1 text-sm font-bold text-slate-800";
-const INPUT = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-base font-normal";
 
 /** The do-not-call list: numbers whose leads are kept but never delivered. Newest first, a page
  * at a time; one number found however it is typed. */

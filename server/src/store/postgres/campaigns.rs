@@ -9,6 +9,7 @@ use deadpool_postgres::GenericClient;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
 
 use super::PgStore;
 use crate::store::backend::Campaigns;
@@ -38,28 +39,28 @@ fn fields_from(r: &Row, at: usize) -> CampaignFields {
     }
 }
 
+/// `INSERT_CAMPAIGN`'s and `UPDATE_CAMPAIGN`'s values: the fields, when and by whom.
+fn values<'a>(f: &'a CampaignFields, now_ms: &'a i64, staff_id: &'a Option<i64>) -> Vec<&'a (dyn ToSql + Sync)> {
+    vec![
+        &f.name,
+        &f.status,
+        &f.payouts,
+        &f.payment_terms,
+        &f.geos,
+        &f.promo_allowed,
+        &f.cap,
+        &f.inbound,
+        &f.transfer,
+        &f.seconds,
+        &f.hours,
+        &f.notes,
+        now_ms,
+        staff_id,
+    ]
+}
+
 async fn insert(tx: &impl GenericClient, f: &CampaignFields, staff_id: Option<i64>, now_ms: i64) -> Result<i64, StoreError> {
-    let row = tx
-        .query_one(
-            sql::INSERT_CAMPAIGN.pg,
-            &[
-                &f.name,
-                &f.status,
-                &f.payouts,
-                &f.payment_terms,
-                &f.geos,
-                &f.promo_allowed,
-                &f.cap,
-                &f.inbound,
-                &f.transfer,
-                &f.seconds,
-                &f.hours,
-                &f.notes,
-                &now_ms,
-                &staff_id,
-            ],
-        )
-        .await?;
+    let row = tx.query_one(sql::INSERT_CAMPAIGN.pg, &values(f, &now_ms, &staff_id)).await?;
     Ok(row.get(0))
 }
 
@@ -126,6 +127,7 @@ impl Campaigns for PgStore {
             olds.push(old);
         }
         let mut ids = Vec::with_capacity(edits.len());
+        let staff = Some(staff_id);
         for (edit, old) in edits.iter().zip(olds) {
             let f = &edit.fields;
             let id = match edit.id {
@@ -134,30 +136,12 @@ impl Campaigns for PgStore {
                         ids.push(id);
                         continue;
                     }
-                    tx.execute(
-                        sql::UPDATE_CAMPAIGN.pg,
-                        &[
-                            &id,
-                            &f.name,
-                            &f.status,
-                            &f.payouts,
-                            &f.payment_terms,
-                            &f.geos,
-                            &f.promo_allowed,
-                            &f.cap,
-                            &f.inbound,
-                            &f.transfer,
-                            &f.seconds,
-                            &f.hours,
-                            &f.notes,
-                            &now_ms,
-                            &staff_id,
-                        ],
-                    )
-                    .await?;
+                    let mut update = values(f, &now_ms, &staff);
+                    update.push(&id);
+                    tx.execute(sql::UPDATE_CAMPAIGN.pg, &update).await?;
                     id
                 }
-                None => insert(&tx, f, Some(staff_id), now_ms).await?,
+                None => insert(&tx, f, staff, now_ms).await?,
             };
             for (field, from, to) in changes(old.as_ref(), f) {
                 tx.execute(sql::INSERT_CAMPAIGN_CHANGE.pg, &[&id, &now_ms, &staff_id, &field, &from, &to])

@@ -61,9 +61,9 @@ shared! {
          hours, notes, place, created_ms, created_by, changed_ms, changed_by) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, (SELECT COALESCE(MAX(place), 0) + 1 FROM campaigns), $13, $14, $13, $14) \
          RETURNING id";
-    /// The campaign `$1`'s new fields `$2`…`$13`, changed at `$14` by `$15`.
-    UPDATE_CAMPAIGN = "UPDATE campaigns SET name = $2, status = $3, payouts = $4, payment_terms = $5, geos = $6, promo_allowed = $7, \
-         cap = $8, inbound = $9, transfer = $10, seconds = $11, hours = $12, notes = $13, changed_ms = $14, changed_by = $15 WHERE id = $1";
+    /// The campaign `$15`'s new fields `$1`…`$12` (as `INSERT_CAMPAIGN`'s), changed at `$13` by `$14`.
+    UPDATE_CAMPAIGN = "UPDATE campaigns SET name = $1, status = $2, payouts = $3, payment_terms = $4, geos = $5, promo_allowed = $6, \
+         cap = $7, inbound = $8, transfer = $9, seconds = $10, hours = $11, notes = $12, changed_ms = $13, changed_by = $14 WHERE id = $15";
     /// A history row: the campaign `$1` at `$2` by `$3`, its field `$4` from `$5` to `$6`.
     INSERT_CAMPAIGN_CHANGE = "INSERT INTO campaign_changes (campaign_id, at_ms, staff_id, field, old_value, new_value) \
          VALUES ($1, $2, $3, $4, $5, $6)";

@@ -2,7 +2,7 @@
 //! history rows and audit lines in one transaction, and their history.
 
 use async_trait::async_trait;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
@@ -31,26 +31,29 @@ pub(super) fn fields_from(row: &Row<'_>, at: usize) -> rusqlite::Result<Campaign
     })
 }
 
+/// `INSERT_CAMPAIGN`'s and `UPDATE_CAMPAIGN`'s values: the fields, when and by whom.
+fn values<'a>(f: &'a CampaignFields, now_ms: &'a i64, staff_id: &'a Option<i64>) -> Vec<&'a dyn ToSql> {
+    vec![
+        &f.name,
+        &f.status,
+        &f.payouts,
+        &f.payment_terms,
+        &f.geos,
+        &f.promo_allowed,
+        &f.cap,
+        &f.inbound,
+        &f.transfer,
+        &f.seconds,
+        &f.hours,
+        &f.notes,
+        now_ms,
+        staff_id,
+    ]
+}
+
 fn insert(conn: &Connection, f: &CampaignFields, staff_id: Option<i64>, now_ms: i64) -> rusqlite::Result<i64> {
-    conn.prepare_cached(sql::INSERT_CAMPAIGN.sqlite)?.query_row(
-        params![
-            f.name,
-            f.status,
-            f.payouts,
-            f.payment_terms,
-            f.geos,
-            f.promo_allowed,
-            f.cap,
-            f.inbound,
-            f.transfer,
-            f.seconds,
-            f.hours,
-            f.notes,
-            now_ms,
-            staff_id
-        ],
-        |r| r.get(0),
-    )
+    conn.prepare_cached(sql::INSERT_CAMPAIGN.sqlite)?
+        .query_row(&*values(f, &now_ms, &staff_id), |r| r.get(0))
 }
 
 fn record_changes(
@@ -138,6 +141,7 @@ impl Campaigns for SqliteStore {
                 olds.push(old);
             }
             let mut ids = Vec::with_capacity(edits.len());
+            let staff = Some(staff_id);
             for (edit, old) in edits.iter().zip(olds) {
                 let f = &edit.fields;
                 let id = match edit.id {
@@ -146,26 +150,12 @@ impl Campaigns for SqliteStore {
                             ids.push(id);
                             continue;
                         }
-                        conn.prepare_cached(sql::UPDATE_CAMPAIGN.sqlite)?.execute(params![
-                            id,
-                            f.name,
-                            f.status,
-                            f.payouts,
-                            f.payment_terms,
-                            f.geos,
-                            f.promo_allowed,
-                            f.cap,
-                            f.inbound,
-                            f.transfer,
-                            f.seconds,
-                            f.hours,
-                            f.notes,
-                            now_ms,
-                            staff_id
-                        ])?;
+                        let mut update = values(f, &now_ms, &staff);
+                        update.push(&id);
+                        conn.prepare_cached(sql::UPDATE_CAMPAIGN.sqlite)?.execute(&*update)?;
                         id
                     }
-                    None => insert(conn, f, Some(staff_id), now_ms)?,
+                    None => insert(conn, f, staff, now_ms)?,
                 };
                 record_changes(conn, id, old.as_ref(), f, staff_id, now_ms)?;
                 ids.push(id);

@@ -16,8 +16,7 @@ use common::{TestServer, config, start_with_store, unescape_html};
 const FIRST: &str = "Appliance Repair Inbound Calls";
 
 /// The form's fields for the stored campaign `id` with `changes` applied.
-fn form_of(server: &TestServer, id: i64, csrf: &str, changes: &[(&str, &str)]) -> Vec<(String, String)> {
-    let _ = server;
+fn form_of(id: i64, csrf: &str, changes: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut fields: Vec<(String, String)> = vec![
         ("csrf".into(), csrf.into()),
         ("id".into(), id.to_string()),
@@ -50,6 +49,17 @@ async fn send(server: &TestServer, session: &str, path: &str, fields: &[(String,
     post(server, session, path, &pairs).await
 }
 
+/// Pauses, resumes or ends the campaign `id` as its list's buttons do.
+async fn set_status(server: &TestServer, session: &str, csrf: &str, id: i64, status: &str) -> reqwest::Response {
+    post(
+        server,
+        session,
+        "/admin/campaigns/status",
+        &[("csrf", csrf), ("id", &id.to_string()), ("status", status)],
+    )
+    .await
+}
+
 async fn public(server: &TestServer, path: &str) -> (StatusCode, String) {
     let r = server.client.get(server.url(path)).send().await.expect("get");
     let status = r.status();
@@ -78,13 +88,7 @@ async fn a_change_in_the_console_is_on_the_public_pages_at_once() {
         assert!(!public(&server, "/campaigns").await.1.contains("$97"), "{name}");
 
         // A payout changed.
-        let r = send(
-            &server,
-            &session,
-            "/admin/campaigns",
-            &form_of(&server, id, &csrf, &[("payouts", "$97")]),
-        )
-        .await;
+        let r = send(&server, &session, "/admin/campaigns", &form_of(id, &csrf, &[("payouts", "$97")])).await;
         assert_eq!(r.status(), StatusCode::SEE_OTHER, "{name}");
         let (_, portal) = public(&server, "/campaigns").await;
         assert!(portal.contains("$97"), "{name}: the portal shows the new payout");
@@ -106,17 +110,7 @@ async fn a_change_in_the_console_is_on_the_public_pages_at_once() {
         );
 
         // Paused: off the lists, its apply link says so.
-        let r = send(
-            &server,
-            &session,
-            "/admin/campaigns/status",
-            &[
-                ("csrf".into(), csrf.clone()),
-                ("id".into(), id.to_string()),
-                ("status".into(), "paused".into()),
-            ],
-        )
-        .await;
+        let r = set_status(&server, &session, &csrf, id, "paused").await;
         assert_eq!(r.status(), StatusCode::SEE_OTHER, "{name}");
         let (_, portal) = public(&server, "/campaigns").await;
         assert!(!portal.contains(FIRST), "{name}: a paused campaign leaves the portal");
@@ -127,36 +121,16 @@ async fn a_change_in_the_console_is_on_the_public_pages_at_once() {
 
         // Resumed, then ended.
         for (status, shown) in [("LIVE", true), ("ended", false)] {
-            let r = send(
-                &server,
-                &session,
-                "/admin/campaigns/status",
-                &[
-                    ("csrf".into(), csrf.clone()),
-                    ("id".into(), id.to_string()),
-                    ("status".into(), status.into()),
-                ],
-            )
-            .await;
+            let r = set_status(&server, &session, &csrf, id, status).await;
             assert_eq!(r.status(), StatusCode::SEE_OTHER, "{name}: {status}");
             assert_eq!(public(&server, "/campaigns").await.1.contains(FIRST), shown, "{name}: {status}");
         }
         // An ended campaign stays ended.
-        let r = send(
-            &server,
-            &session,
-            "/admin/campaigns/status",
-            &[
-                ("csrf".into(), csrf.clone()),
-                ("id".into(), id.to_string()),
-                ("status".into(), "LIVE".into()),
-            ],
-        )
-        .await;
+        let r = set_status(&server, &session, &csrf, id, "LIVE").await;
         assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{name}");
 
         // A new one, with the ended one's name: its name is free again.
-        let mut add = form_of(&server, id, &csrf, &[("payouts", "$40-$60")]);
+        let mut add = form_of(id, &csrf, &[("payouts", "$40-$60")]);
         add.retain(|(k, _)| k != "id");
         let r = send(&server, &session, "/admin/campaigns", &add).await;
         assert_eq!(r.status(), StatusCode::SEE_OTHER, "{name}");
@@ -185,19 +159,13 @@ async fn a_refused_change_names_its_field_and_saves_nothing() {
             (vec![("seconds", "ten")], "Call length: a whole number"),
             (vec![("geos", "TX\u{7}")], "GEOs: one line of text"),
         ] {
-            let r = send(
-                &server,
-                &session,
-                "/admin/campaigns",
-                &form_of(&server, stored[0].id, &csrf, &changes),
-            )
-            .await;
+            let r = send(&server, &session, "/admin/campaigns", &form_of(stored[0].id, &csrf, &changes)).await;
             assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{name}: {changes:?}");
             let html = unescape_html(&r.text().await.expect("body"));
             assert!(html.contains(message), "{name}: {changes:?} says {message:?}");
         }
         // Without the CSRF token.
-        let mut forged = form_of(&server, stored[0].id, &csrf, &[("payouts", "$99")]);
+        let mut forged = form_of(stored[0].id, &csrf, &[("payouts", "$99")]);
         forged.retain(|(k, _)| k != "csrf");
         let r = send(&server, &session, "/admin/campaigns", &forged).await;
         assert_eq!(r.status(), StatusCode::FORBIDDEN, "{name}");
@@ -326,7 +294,7 @@ async fn an_application_keeps_its_campaigns_through_a_rename() {
             &server,
             &session,
             "/admin/campaigns",
-            &form_of(&server, stored[0].id, &csrf, &[("name", "Appliance Repair Calls")]),
+            &form_of(stored[0].id, &csrf, &[("name", "Appliance Repair Calls")]),
         )
         .await;
         assert_eq!(renamed.status(), StatusCode::SEE_OTHER, "{name}");
