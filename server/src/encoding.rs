@@ -1,6 +1,9 @@
 //! Precompressed bodies: every cached page and asset is kept as identity, gzip and
 //! brotli bytes with a strong ETag per representation, chosen per request.
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, Weak};
+
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
 use sha2::{Digest, Sha256};
@@ -25,6 +28,25 @@ impl Encoded {
     pub fn new(body: Vec<u8>) -> Self {
         let gzip = site_compress::gzip(&body);
         Self::with_gzip(body, gzip)
+    }
+
+    /// As [`Encoded::new`], shared: while a body with these bytes is in use anywhere in the
+    /// process, it is handed out again instead of compressed again. The page table is built
+    /// anew on every campaign change, and most of its bodies (the icons, the legal texts) are
+    /// the same bytes as before; every server a test starts builds the same ones.
+    pub fn shared(body: Vec<u8>) -> Arc<Self> {
+        static LIVE: Mutex<BTreeMap<[u8; 32], Weak<Encoded>>> = Mutex::new(BTreeMap::new());
+        let key: [u8; 32] = Sha256::digest(&body).into();
+        let found = LIVE.lock().unwrap_or_else(|p| p.into_inner()).get(&key).and_then(Weak::upgrade);
+        if let Some(encoded) = found {
+            return encoded;
+        }
+        // Compressed outside the lock; two threads making the same body at once both make it.
+        let encoded = Arc::new(Self::new(body));
+        let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+        live.retain(|_, e| e.strong_count() > 0);
+        live.insert(key, Arc::downgrade(&encoded));
+        encoded
     }
 
     /// A body whose gzip bytes were made ahead (the island bundle's, by zopfli at build time).
@@ -159,6 +181,19 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(accept).expect("header"));
         h
+    }
+
+    #[test]
+    fn a_shared_body_is_made_once_while_it_is_in_use() {
+        let body = b"<svg>icons shared by two page tables</svg>".to_vec();
+        let first = Encoded::shared(body.clone());
+        let second = Encoded::shared(body.clone());
+        assert!(Arc::ptr_eq(&first, &second), "the same bytes, the same body");
+        assert!(!Arc::ptr_eq(&first, &Encoded::shared(b"<svg>other</svg>".to_vec())));
+        let etag = first.etag(Coding::Brotli).clone();
+        drop((first, second));
+        let again = Encoded::shared(body);
+        assert_eq!(again.etag(Coding::Brotli), &etag, "made again once nothing held it");
     }
 
     #[test]

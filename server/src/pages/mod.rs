@@ -170,15 +170,12 @@ impl PageTable {
         let mut sprite_icons: Vec<&str> = catalogue.services.iter().map(|s| s.icon.as_str()).collect();
         sprite_icons.extend(HOME_SPRITE_ICONS);
         let icon_sprite_svg = sprite::sprite_svg(&icons.subset(&sprite_icons));
-        let icon_sprite = (
-            sprite::sprite_path(&icon_sprite_svg),
-            Arc::new(Encoded::new(icon_sprite_svg.into_bytes())),
-        );
+        let icon_sprite = (sprite::sprite_path(&icon_sprite_svg), Encoded::shared(icon_sprite_svg.into_bytes()));
         let campaigns_text = serde_json::to_string(&campaigns.live)?;
         let campaigns_hash = crate::hex::hex(&Sha256::digest(campaigns_text.as_bytes())[..6]);
         let campaigns_json = (
             format!("/assets/campaigns-{campaigns_hash}.json"),
-            Arc::new(Encoded::new(campaigns_text.into_bytes())),
+            Encoded::shared(campaigns_text.into_bytes()),
         );
         let services: Vec<ServiceLink> = catalogue
             .services
@@ -332,12 +329,7 @@ impl PageTable {
         )?);
         let legal_fragments = LegalDocument::ALL
             .into_iter()
-            .map(|d| {
-                (
-                    legal_fragment_path(d),
-                    Arc::new(Encoded::new(legal.dialog_html(d).as_bytes().to_vec())),
-                )
-            })
+            .map(|d| (legal_fragment_path(d), Encoded::shared(legal.dialog_html(d).as_bytes().to_vec())))
             .collect();
         Ok(Self {
             routes,
