@@ -163,11 +163,15 @@ test: lint test-js deploy-tools test-rust test-e2e test-api test-restore test-cl
 # to minutes (docs/development.md, "The fast loop: `make check`"). A module is fast unless named here.
 SLOW_IT := ops::process ops::crash admin::load store::several_servers ops::rolling ops::copy_store security::exposure ops::systemd
 
+# The fast integration tests wait more than they compute (servers, databases, sockets): four
+# at a time on our 2 cores took 128 s against 170 s for two (docs/benchmarks.md).
+CHECK_TEST_THREADS ?= 4
+
 ## The fast loop while working (a few minutes): lint, type checks, vitest, the bench report's test, the Rust unit tests and the fast integration tests.
 check: lint test-js
 	python3 -m unittest bench/test_report.py
 	$(CARGO) test --locked --workspace --lib
-	$(CARGO) test --locked -p site-server --test it -- $(foreach m,$(SLOW_IT),--skip $(m)::)
+	$(CARGO) test --locked -p site-server --test it -- --test-threads $(CHECK_TEST_THREADS) $(foreach m,$(SLOW_IT),--skip $(m)::)
 
 ## Runs the restore drill: the disk dies under steady and burst lead traffic, Litestream's replica (a directory, then an S3 bucket on moto) brings the leads back.
 test-restore: web tools faketime

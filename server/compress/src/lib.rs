@@ -1,5 +1,6 @@
-//! A cached body's gzip and brotli bytes, each at its best compression: the server makes
-//! them once per page or asset and sends them many times (`site_server::encoding`).
+//! A cached body's gzip and brotli bytes, each at its best compression in the release build:
+//! the server makes them once per page or asset and sends them many times
+//! (`site_server::encoding`).
 
 use std::io::Write;
 
@@ -11,11 +12,18 @@ pub fn gzip(body: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap_or_default()
 }
 
-/// `body` in brotli at quality 11 with a 4 MiB window.
+/// Brotli's quality: 11, the smallest bodies, in the release build. A debug build (the tests,
+/// the browser and cluster suites) uses 5: about a tenth of the time for bodies about a tenth
+/// larger. At 11 brotli was most of the tests' CPU: every page a test server renders is
+/// compressed (docs/benchmarks.md, "The build and the tests"). What a client is sent, and how
+/// it is chosen, is the same in both.
+const QUALITY: i32 = if cfg!(debug_assertions) { 5 } else { 11 };
+
+/// `body` in brotli (at [`QUALITY`]) with a 4 MiB window.
 pub fn brotli(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len() / 3);
     let params = brotli::enc::BrotliEncoderParams {
-        quality: 11,
+        quality: QUALITY,
         lgwin: 22,
         ..Default::default()
     };
