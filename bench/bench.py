@@ -58,7 +58,7 @@ more than that, the run still finishes and writes its figures, then exits 1 nami
 
 Expects `make build` to have run (the Makefile's bench target does it). Standard library
 only. Knobs, by environment: BENCH_RENDERS (200), BENCH_DURATION (10s), BENCH_CONNECTIONS
-(64), BENCH_THREADS (2), BENCH_PORT (first port tried, 18080), BENCH_PG_URL (an existing
+(64), BENCH_THROUGHPUT_ROUNDS (3: the cached-page runs, medians), BENCH_THREADS (2), BENCH_PORT (first port tried, 18080), BENCH_PG_URL (an existing
 database to connect to for creating the run's own; default $TEST_DATABASE_URL, else
 postgres://postgres@127.0.0.1:5432/test), BENCH_STEADY_RATE (50), BENCH_STEADY_SECONDS (20),
 BENCH_LH_PATHS ("/ /hvac /campaigns /privacy"), BENCH_LH_RUNS (3), BENCH_LH_TIMEOUT (60 s a

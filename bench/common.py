@@ -47,6 +47,7 @@ class Knobs:
         self.renders = int(env.get("BENCH_RENDERS", "200"))
         self.duration = env.get("BENCH_DURATION", "10s")
         self.connections = int(env.get("BENCH_CONNECTIONS", "64"))
+        self.throughput_rounds = max(1, int(env.get("BENCH_THROUGHPUT_ROUNDS", "3")))
         self.threads = int(env.get("BENCH_THREADS", "2"))
         self.first_port = int(env.get("BENCH_PORT", "18080"))
         self.pg_url = env.get("BENCH_PG_URL") or env.get("TEST_DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"

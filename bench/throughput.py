@@ -145,10 +145,18 @@ def wrk(bench, name, url, encoding=None):
     return (f"{float(m.group(1)):.0f}", "p50 %s, p99 %s" % tuple(x.group(1) if x else "" for x in lat.values()), p99)
 
 
+def median_run(found):
+    """The median requests/s of FOUND's runs with the latency line of that run, and the median p99."""
+    by_rate = sorted(found, key=lambda f: float(f[0]))
+    middle = by_rate[len(by_rate) // 2]
+    p99s = sorted(f[2] for f in found if f[2] is not None)
+    return (middle[0], middle[1], p99s[len(p99s) // 2] if p99s else None)
+
+
 def measure_throughput(bench, site):
     k = bench.knobs
-    bench.say(f"3. cached-page throughput: /{SERVICE}, wrk -t{k.threads} -c{k.connections} -d{k.duration} "
-              f"(client and server share the {bench.cores} cores)")
+    bench.say(f"3. cached-page throughput: /{SERVICE}, wrk -t{k.threads} -c{k.connections} -d{k.duration}, "
+              f"{k.throughput_rounds} round(s) (client and server share the {bench.cores} cores)")
     www = bench.path("www")
     os.makedirs(www, exist_ok=True)
     url = f"{site.url}/{SERVICE}"
@@ -174,14 +182,25 @@ def measure_throughput(bench, site):
         print("%-26s %12s %28s %9sB" % (label, figures[0], figures[1], size), flush=True)
         return figures
 
-    # Server and nginx in turn for each coding, so each pair shares the machine's state.
-    got = {"server identity": line("server identity", wrk(bench, "server-identity", url), len(identity))}
+    # Server and nginx in turn for each coding, so each pair shares the machine's state, and
+    # the whole turn again for each round: with client and servers on two cores one run swings
+    # by a third, so each figure is the median of the rounds (req/s and p99 each).
+    targets = [("server identity", "server identity", url, None, len(identity))]
     if nginx:
-        got["nginx identity"] = line("nginx identity", wrk(bench, "nginx-identity", nginx_url), len(identity))
-    got["server gzip"] = line("server gzip", wrk(bench, "server-gzip", url, "gzip"), len(gz))
+        targets.append(("nginx identity", "nginx identity", nginx_url, None, len(identity)))
+    targets.append(("server gzip", "server gzip", url, "gzip", len(gz)))
     if gzip_static:
-        got["nginx gzip"] = line("nginx gzip (gzip_static)", wrk(bench, "nginx-gzip", nginx_url, "gzip"), len(gz))
-    got["server br"] = line("server br", wrk(bench, "server-br", url, "br"), len(br))
+        targets.append(("nginx gzip", "nginx gzip (gzip_static)", nginx_url, "gzip", len(gz)))
+    targets.append(("server br", "server br", url, "br", len(br)))
+    runs = {key: [] for key, *_ in targets}
+    for n in range(k.throughput_rounds):
+        for key, label, target, coding, size in targets:
+            runs[key].append(line(f"{label} ({n + 1})", wrk(bench, f"{key.replace(' ', '-')}-{n + 1}", target, coding), size))
+    got = {key: median_run(found) for key, found in runs.items()}
+    if k.throughput_rounds > 1:
+        print(f"medians of {k.throughput_rounds} rounds:")
+        for key, label, _, _, size in targets:
+            line(label, got[key], size)
     for coding, against in (("identity", nginx), ("gzip", gzip_static)):
         server = got[f"server {coding}"]
         if not against:
