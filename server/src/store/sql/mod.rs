@@ -131,6 +131,31 @@ macro_rules! finish_head {
         )
     };
 }
+/// `INSERT_CAMPAIGN`'s and `UPDATE_CAMPAIGN`'s values `$1`…`$14`, in their order: a campaign's
+/// fields (`CampaignFields`), when and by whom. Each store collects them as its driver's
+/// parameters (`&dyn ToSql` of its crate).
+macro_rules! campaign_values {
+    ($f:expr, $now_ms:expr, $staff_id:expr) => {
+        vec![
+            &$f.name,
+            &$f.status,
+            &$f.payouts,
+            &$f.payment_terms,
+            &$f.geos,
+            &$f.promo_allowed,
+            &$f.cap,
+            &$f.inbound,
+            &$f.transfer,
+            &$f.seconds,
+            &$f.hours,
+            &$f.notes,
+            $now_ms,
+            $staff_id,
+        ]
+    };
+}
+pub(crate) use campaign_values;
+
 macro_rules! audit_insert_into {
     () => {
         "INSERT INTO staff_audit (at_ms, staff_id, action, target, ip, detail)"

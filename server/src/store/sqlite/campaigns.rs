@@ -31,24 +31,9 @@ pub(super) fn fields_from(row: &Row<'_>, at: usize) -> rusqlite::Result<Campaign
     })
 }
 
-/// `INSERT_CAMPAIGN`'s and `UPDATE_CAMPAIGN`'s values: the fields, when and by whom.
+/// `INSERT_CAMPAIGN`'s and `UPDATE_CAMPAIGN`'s values (`sql::campaign_values!`).
 fn values<'a>(f: &'a CampaignFields, now_ms: &'a i64, staff_id: &'a Option<i64>) -> Vec<&'a dyn ToSql> {
-    vec![
-        &f.name,
-        &f.status,
-        &f.payouts,
-        &f.payment_terms,
-        &f.geos,
-        &f.promo_allowed,
-        &f.cap,
-        &f.inbound,
-        &f.transfer,
-        &f.seconds,
-        &f.hours,
-        &f.notes,
-        now_ms,
-        staff_id,
-    ]
+    sql::campaign_values!(f, now_ms, staff_id)
 }
 
 fn insert(conn: &Connection, f: &CampaignFields, staff_id: Option<i64>, now_ms: i64) -> rusqlite::Result<i64> {
