@@ -31,8 +31,8 @@ use crate::store::{CAMPAIGN_STATUSES, CampaignEdit, CampaignFields, CampaignReco
 
 pub fn routes() -> Routes {
     vec![
-        (Method::GET, LIST_PATH, get(list)),
-        (Method::POST, LIST_PATH, post(save)),
+        (Method::GET, "/admin/campaigns", get(list)),
+        (Method::POST, "/admin/campaigns", post(save)),
         (Method::POST, "/admin/campaigns/status", post(set_status)),
     ]
 }
