@@ -186,15 +186,13 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         Some(dir) => CatalogueSource::Dir(dir),
         None => CatalogueSource::Embedded,
     };
-    let state = AppState::new(config, source, assets::SSR_BUNDLE, store).map_err(|e| e.to_string())?;
+    // The store's campaigns (imported from the catalogue on the first start) on the pages.
+    let state = AppState::new(config, source, assets::SSR_BUNDLE, store)
+        .await
+        .map_err(|e| e.to_string())?;
     if !state.config.notify.email_enabled() && !state.config.notify.webhook_enabled() {
         tracing::warn!("no notification channel configured (notify.smtp_url, notify.webhook_url): leads are stored but nobody is told");
     }
-    // The store's campaigns (imported from the catalogue on the first start) on the pages.
-    state
-        .load_campaigns()
-        .await
-        .map_err(|e| format!("cannot read the campaigns from the database: {e}"))?;
     // Before this server serves a page, every server can answer for the files it names.
     state
         .record_assets()

@@ -81,6 +81,8 @@ pub enum StartError {
     Setup(String),
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    #[error("cannot read the campaigns from the database: {0}")]
+    Campaigns(store::StoreError),
 }
 
 /// What the server builds from the configuration and the catalogue before anything runs.
@@ -88,7 +90,6 @@ struct Content {
     catalogue: Catalogue,
     consent: ConsentWordings,
     assets: Assets,
-    pages: PageTable,
     inputs: PageInputs,
 }
 
@@ -111,16 +112,30 @@ impl Content {
         let consent = ConsentWordings::load(&config.site.brand).map_err(StartError::Setup)?;
         let assets = Assets::load();
         let shell = assets.shell_version();
-        let seed = Arc::new(CampaignList::seed(&catalogue));
-        let pages = PageTable::build(config, &catalogue, seed, &icons, &consent, &shell)
-            .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
         Ok(Self {
             catalogue,
             consent,
             assets,
-            pages,
             inputs: PageInputs { icons, shell },
         })
+    }
+
+    /// The page table showing `campaigns`.
+    fn pages(&self, config: &Config, campaigns: CampaignList) -> Result<PageTable, StartError> {
+        self.inputs.pages(config, &self.catalogue, &self.consent, campaigns)
+    }
+}
+
+impl PageInputs {
+    fn pages(
+        &self,
+        config: &Config,
+        catalogue: &Catalogue,
+        consent: &ConsentWordings,
+        campaigns: CampaignList,
+    ) -> Result<PageTable, StartError> {
+        PageTable::build(config, catalogue, Arc::new(campaigns), &self.icons, consent, &self.shell)
+            .map_err(|e| StartError::Setup(format!("page props: {e}")))
     }
 }
 
@@ -131,16 +146,29 @@ pub enum CatalogueSource<'a> {
 }
 
 impl AppState {
-    /// Loads catalogue and assets, builds the page table and starts the render pool with
-    /// `ssr_bundle`. `store` is the opened database.
-    pub fn new(config: Config, source: CatalogueSource<'_>, ssr_bundle: &str, store: Arc<Store>) -> Result<Arc<Self>, StartError> {
+    /// Loads catalogue and assets, imports the catalogue's campaigns into `store` (the opened
+    /// database) when it holds none, builds the page table once with the store's public
+    /// campaigns, and starts the render pool with `ssr_bundle`. Nothing is rendered: before
+    /// it serves, `site` warms the cache ([`AppState::warm`]); a server left cold renders each
+    /// page on its first request.
+    pub async fn new(config: Config, source: CatalogueSource<'_>, ssr_bundle: &str, store: Arc<Store>) -> Result<Arc<Self>, StartError> {
+        let content = Content::load(&config, source)?;
+        let seed = crate::campaigns::seed(&content.catalogue);
+        if store
+            .import_campaigns(&seed, store::now_ms())
+            .await
+            .map_err(StartError::Campaigns)?
+        {
+            tracing::info!(campaigns = seed.len(), "imported the catalogue's campaigns into the store");
+        }
+        let campaigns = store.campaigns().await.map_err(StartError::Campaigns)?;
+        let pages = content.pages(&config, crate::campaigns::public(&campaigns))?;
         let Content {
             catalogue,
             consent,
             assets,
-            pages,
             inputs,
-        } = Content::load(&config, source)?;
+        } = content;
         let catalogue = Arc::new(catalogue);
         let metrics = Arc::new(Metrics::default());
         let notifier = Arc::new(
@@ -216,6 +244,7 @@ impl AppState {
     /// senders, built from `config` and dropped. No engine, listener or database.
     pub fn check(config: &Config, source: CatalogueSource<'_>) -> Result<(), StartError> {
         let content = Content::load(config, source)?;
+        content.pages(config, CampaignList::seed(&content.catalogue))?;
         Notifier::senders(&config.notify).map_err(StartError::Setup)?;
         ErrorPages::new(config, content.assets.css)?;
         Ok(())
@@ -276,61 +305,31 @@ impl AppState {
 }
 
 impl AppState {
-    /// The first start's import and the store's campaigns on the pages: imports the
-    /// catalogue's campaigns when the store holds none, then puts the store's campaigns on the
-    /// pages as [`AppState::refresh_campaigns`] does, without rendering them: before it serves,
-    /// `site` warms the cache once ([`AppState::warm`]), and a server left cold renders each
-    /// page on its first request. (The pages `AppState::new` builds name no campaign ids, so
-    /// this rebuilds them on every start.)
-    pub async fn load_campaigns(&self) -> Result<bool, StartError> {
-        let seed = crate::campaigns::seed(&self.catalogue);
-        if self.store.import_campaigns(&seed, store::now_ms()).await? {
-            tracing::info!(campaigns = seed.len(), "imported the catalogue's campaigns into the store");
-        }
-        self.show_campaigns(Render::OnRequest).await
-    }
-
     /// Makes the pages show the store's campaigns: when the public ones differ from those the
     /// pages show, builds the page table again, renders its pages that are not cached yet,
     /// puts it in place of the old one in one step (a visitor gets the old pages or the new,
     /// never a mix), and drops the documents only the old one named from the render cache.
     /// True when it changed the pages.
     pub async fn refresh_campaigns(&self) -> Result<bool, StartError> {
-        self.show_campaigns(Render::Ahead).await
-    }
-
-    async fn show_campaigns(&self, render: Render) -> Result<bool, StartError> {
         let _one = self.campaigns_refresh.lock().await;
         let list = crate::campaigns::public(&self.store.campaigns().await?);
         let old = self.pages.get();
         if *old.campaigns == list {
             return Ok(false);
         }
-        let inputs = &self.page_inputs;
-        let table = PageTable::build(
-            &self.config,
-            &self.catalogue,
-            Arc::new(list),
-            &inputs.icons,
-            &self.consent,
-            &inputs.shell,
-        )
-        .map_err(|e| StartError::Setup(format!("page props: {e}")))?;
-        let mut rendered = 0;
-        if render == Render::Ahead {
-            let cold = warmed(&table)
-                .into_iter()
-                .filter(|p| !self.renderer.cache.contains(&p.key))
-                .collect();
-            let report = self.renderer.warm(cold).await;
-            if report.failed > 0 {
-                tracing::error!(
-                    failed = report.failed,
-                    "rendering the pages of the changed campaigns failed; they render on request"
-                );
-            }
-            rendered = report.pages;
+        let table = self.page_inputs.pages(&self.config, &self.catalogue, &self.consent, list)?;
+        let cold = warmed(&table)
+            .into_iter()
+            .filter(|p| !self.renderer.cache.contains(&p.key))
+            .collect();
+        let report = self.renderer.warm(cold).await;
+        if report.failed > 0 {
+            tracing::error!(
+                failed = report.failed,
+                "rendering the pages of the changed campaigns failed; they render on request"
+            );
         }
+        let rendered = report.pages;
         let kept = keys(&table);
         self.pages.set(Arc::new(table));
         let gone: Vec<CacheKey> = keys(&old).into_iter().filter(|k| !kept.contains(k)).collect();
@@ -338,15 +337,6 @@ impl AppState {
         tracing::info!(pages = rendered, dropped = gone.len(), "the pages show the changed campaigns");
         Ok(true)
     }
-}
-
-/// Whether a new page table's pages are rendered before it is put in place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Render {
-    /// Before: a visitor of a changed page after a save gets it at once.
-    Ahead,
-    /// On their first request (or the start's warm-up).
-    OnRequest,
 }
 
 /// The pages rendered ahead: every canonical page, the not-found page and each unlisted

@@ -2,7 +2,8 @@
 //! the public pages in the answer's wake (the portal, its data file, the apply page), a
 //! paused or ended campaign leaves them and its apply link says so, every refusal names its
 //! field and saves nothing, every change is audited and in the campaign's history, and a
-//! form without its CSRF token changes nothing.
+//! form without its CSRF token changes nothing; a server started again shows the store's
+//! campaigns from its first page.
 
 use crate::common;
 
@@ -135,6 +136,20 @@ async fn a_change_in_the_console_is_on_the_public_pages_at_once() {
         let r = send(&server, &session, "/admin/campaigns", &add).await;
         assert_eq!(r.status(), StatusCode::SEE_OTHER, "{name}");
         assert!(public(&server, "/campaigns").await.1.contains("$40-$60"), "{name}");
+
+        // A server started on this store (a restart) shows the store's campaigns from its
+        // first page: the console's changes, not the catalogue's list.
+        let again = start_with_store(config(&[]), assets::SSR_BUNDLE, std::sync::Arc::clone(&server.state.store)).await;
+        assert!(public(&again, "/campaigns").await.1.contains("$40-$60"), "{name}: after a restart");
+        assert!(
+            campaigns_json(&again).await.contains("\"payouts\":\"$40-$60\""),
+            "{name}: and the modal's data after a restart"
+        );
+        assert_eq!(
+            again.state.store.campaigns().await.expect("campaigns").len(),
+            56,
+            "{name}: imported once only"
+        );
     }
 }
 

@@ -248,7 +248,9 @@ pub async fn start_with(config: Config, bundle: &str) -> TestServer {
 pub async fn state_in_process(config: Config) -> Arc<AppState> {
     let db = temp_dir("db").join("site.db");
     let store = Arc::new(Store::open(&format!("sqlite:{}", db.display())).await.expect("store"));
-    AppState::new(config, CatalogueSource::Embedded, assets::SSR_BUNDLE, store).expect("state")
+    AppState::new(config, CatalogueSource::Embedded, assets::SSR_BUNDLE, store)
+        .await
+        .expect("state")
 }
 
 pub async fn start_with_store(config: Config, bundle: &str, store: Arc<Store>) -> TestServer {
@@ -261,7 +263,9 @@ pub async fn start_with_store(config: Config, bundle: &str, store: Arc<Store>) -
 /// As [`start_with_store`], handing back its workers: dropping them stops them where they
 /// are, as killing the process would (the scheduled jobs' lease is not given up).
 pub async fn start_with_background(config: Config, bundle: &str, store: Arc<Store>) -> (TestServer, Background) {
-    let state = AppState::new(config, CatalogueSource::Embedded, bundle, store).expect("state");
+    let state = AppState::new(config, CatalogueSource::Embedded, bundle, store)
+        .await
+        .expect("state");
     let background = Background::start(&state);
     (serve_state(state).await, background)
 }
@@ -269,14 +273,14 @@ pub async fn start_with_background(config: Config, bundle: &str, store: Arc<Stor
 /// The application on `store` with no workers at all: it takes requests and queues
 /// notifications, and delivers none (another server's worker must).
 pub async fn start_without_workers(config: Config, store: Arc<Store>) -> TestServer {
-    let state = AppState::new(config, CatalogueSource::Embedded, assets::SSR_BUNDLE, store).expect("state");
+    let state = AppState::new(config, CatalogueSource::Embedded, assets::SSR_BUNDLE, store)
+        .await
+        .expect("state");
     serve_state(state).await
 }
 
 /// Serves `state` on loopback ports (the site and the metrics listener).
 async fn serve_state(state: Arc<AppState>) -> TestServer {
-    // As `site` does: the store's campaigns (the catalogue's, imported) on the pages.
-    state.load_campaigns().await.expect("campaigns");
     // Not warmed: pages render on first request, which is all most tests need.
     // The binary's own connection loop (deadlines and all), as `site` runs it.
     let options = ServeOptions::from_config(&state.config.server);
