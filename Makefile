@@ -166,12 +166,17 @@ SLOW_IT := ops::process ops::crash admin::load store::several_servers ops::rolli
 # The fast integration tests wait more than they compute (servers, databases, sockets): four
 # at a time on our 2 cores took 128 s against 170 s for two (docs/benchmarks.md).
 CHECK_TEST_THREADS ?= 4
+# Run apart, two at a time: each of their tests holds several servers' PostgreSQL pools at
+# once (56 connections at the peak, four at a time), and beside three other tests they
+# exhausted a default PostgreSQL's 100 ("sorry, too many clients already").
+CHECK_APART := store::shared_limits
 
 ## The fast loop while working (a few minutes): lint, type checks, vitest, the bench report's test, the Rust unit tests and the fast integration tests.
 check: lint test-js
 	python3 -m unittest bench/test_report.py
 	$(CARGO) test --locked --workspace --lib
-	$(CARGO) test --locked -p site-server --test it -- --test-threads $(CHECK_TEST_THREADS) $(foreach m,$(SLOW_IT),--skip $(m)::)
+	$(CARGO) test --locked -p site-server --test it -- --test-threads $(CHECK_TEST_THREADS) $(foreach m,$(SLOW_IT) $(CHECK_APART),--skip $(m)::)
+	$(CARGO) test --locked -p site-server --test it -- --test-threads 2 $(foreach m,$(CHECK_APART),$(m)::)
 
 ## Runs the restore drill: the disk dies under steady and burst lead traffic, Litestream's replica (a directory, then an S3 bucket on moto) brings the leads back.
 test-restore: web tools faketime
