@@ -119,14 +119,10 @@ impl Content {
             inputs: PageInputs { icons, shell },
         })
     }
-
-    /// The page table showing `campaigns`.
-    fn pages(&self, config: &Config, campaigns: CampaignList) -> Result<PageTable, StartError> {
-        self.inputs.pages(config, &self.catalogue, &self.consent, campaigns)
-    }
 }
 
 impl PageInputs {
+    /// The page table showing `campaigns`.
     fn pages(
         &self,
         config: &Config,
@@ -162,7 +158,9 @@ impl AppState {
             tracing::info!(campaigns = seed.len(), "imported the catalogue's campaigns into the store");
         }
         let campaigns = store.campaigns().await.map_err(StartError::Campaigns)?;
-        let pages = content.pages(&config, crate::campaigns::public(&campaigns))?;
+        let pages = content
+            .inputs
+            .pages(&config, &content.catalogue, &content.consent, crate::campaigns::public(&campaigns))?;
         let Content {
             catalogue,
             consent,
@@ -244,7 +242,9 @@ impl AppState {
     /// senders, built from `config` and dropped. No engine, listener or database.
     pub fn check(config: &Config, source: CatalogueSource<'_>) -> Result<(), StartError> {
         let content = Content::load(config, source)?;
-        content.pages(config, CampaignList::seed(&content.catalogue))?;
+        content
+            .inputs
+            .pages(config, &content.catalogue, &content.consent, CampaignList::seed(&content.catalogue))?;
         Notifier::senders(&config.notify).map_err(StartError::Setup)?;
         ErrorPages::new(config, content.assets.css)?;
         Ok(())
@@ -329,12 +329,11 @@ impl AppState {
                 "rendering the pages of the changed campaigns failed; they render on request"
             );
         }
-        let rendered = report.pages;
         let kept = keys(&table);
         self.pages.set(Arc::new(table));
         let gone: Vec<CacheKey> = keys(&old).into_iter().filter(|k| !kept.contains(k)).collect();
         self.renderer.cache.remove(&gone);
-        tracing::info!(pages = rendered, dropped = gone.len(), "the pages show the changed campaigns");
+        tracing::info!(pages = report.pages, dropped = gone.len(), "the pages show the changed campaigns");
         Ok(true)
     }
 }
