@@ -70,13 +70,16 @@ class Log:
         self.lock, self.rows, self.windows = threading.Lock(), [], []
 
     def call(self, kind, method, url, source, body=None, headers=None, detail=None):
-        start = time.monotonic()
+        start, wall = time.monotonic(), time.time()
         try:
             status, h, data = request(method, url, body=body, headers=headers, source=source)
             row = {"kind": kind, "start": start, "end": time.monotonic(), "status": status, "error": None, "detail": detail}
+            if status >= 500:  # who answered it, for the report (the site's JSON, or the balancer's)
+                row["answer"] = data[:200].decode(errors="replace")
         except Exception as e:  # a reset, a refused connection, a timeout: all recorded
             status, h, data = None, None, b""
             row = {"kind": kind, "start": start, "end": time.monotonic(), "status": None, "error": repr(e), "detail": detail}
+        row.update(wall=wall, path=urllib.parse.urlsplit(url).path)
         with self.lock:
             self.rows.append(row)
         return status, h, data, row
@@ -204,6 +207,39 @@ class Traffic:
             self.pages += 1
             n += 1
             time.sleep(0.3)
+
+
+def evidence(cluster, rows, limit=3):
+    """What the servers and the balancer logged within a second of each of `rows` (failed
+    requests): their warnings and errors (the balancer's /healthz probes left out), so a
+    failure in CI says who answered it and why."""
+    from datetime import datetime
+    lines = []
+    for row in rows[:limit]:
+        lo, hi = row["wall"] - 1.0, row["wall"] + (row["end"] - row["start"]) + 1.0
+        lines.append(f"  request {row}")
+        for server in cluster.servers:
+            for line in server.log_lines():
+                stamp = line.get("timestamp", "")
+                try:
+                    at = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+                except ValueError:
+                    continue
+                fields = line.get("fields", {})
+                if lo <= at <= hi and line.get("level") in ("WARN", "ERROR") and fields.get("route") != "/healthz":
+                    lines.append(f"    server {server.slot}: {json.dumps(line)[:400]}")
+        try:
+            with open(os.path.join(cluster.work, "caddy.log")) as f:
+                for raw in f:
+                    try:
+                        entry = json.loads(raw)
+                    except ValueError:
+                        continue
+                    if lo <= entry.get("ts", 0) <= hi and entry.get("level") in ("warn", "error"):
+                        lines.append(f"    balancer: {raw.strip()[:400]}")
+        except OSError:
+            pass
+    return "\n".join(lines)
 
 
 def retention_runs(server, run):
@@ -388,10 +424,11 @@ def main(argv):
             bad = [r for r in during if r["error"] or (r["status"] or 0) >= 500]
             check(not bad and during,
                   f"no 5xx or reset through the balancer during the rolling upgrade: {len(bad)} of {len(during)} requests"
-                  + (f", e.g. {bad[:3]}" if bad else ""))
+                  + (f", with what was logged then:\n{evidence(cluster, bad)}" if bad else ""))
             outside = [r for r in log.rows if not log.in_window(r, "upgrade-") and not log.in_window(r, "kill")
                        and (r["error"] or (r["status"] or 0) >= 500)]
-            check(not outside, f"no 5xx or reset outside the kill either: {len(outside)}" + (f", e.g. {outside[:3]}" if outside else ""))
+            check(not outside, f"no 5xx or reset outside the kill either: {len(outside)}"
+                  + (f", with what was logged then:\n{evidence(cluster, outside)}" if outside else ""))
             lead_statuses = Counter(r["status"] or "error" for r in log.rows if r["kind"] == "lead")
             refused = [r for r in log.rows if r["kind"] == "lead" and r["status"] != 201 and not log.in_window(r, "kill")]
             check(not refused, f"every lead answered 201 but during the kill: {dict(lead_statuses)}")
