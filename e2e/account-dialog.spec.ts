@@ -40,7 +40,7 @@ async function pause(page: Page): Promise<void> {
 const banner = (dialog: Locator) => dialog.getByRole("alert");
 const field = (dialog: Locator, label: string) => dialog.getByLabel(label, { exact: true });
 
-test.describe("the dialog", () => {
+test.describe("the dialog", { tag: "@one-width" }, () => {
   test("step 1 offers the three types, step 2 the tabs, headings and subtitles; Back and close", async ({ page }, testInfo) => {
     await openHome(page);
     const { dialog, opener } = await openAccountDialog(page, testInfo);
@@ -124,7 +124,7 @@ test.describe("accessibility", () => {
   });
 });
 
-test.describe("login", () => {
+test.describe("login", { tag: "@one-width" }, () => {
   test("fails every attempt after 1000 ms, three at most, with no network call; closing resets the count", async ({ page }, testInfo) => {
     await openWithClock(page);
     const { dialog } = await openAccountDialog(page, testInfo);
@@ -248,7 +248,7 @@ async function signUp(dialog: Locator, type: SignupType, email: string): Promise
   await press(dialog.getByRole("button", { name: "Create Account" }));
 }
 
-test.describe("sign-up", () => {
+test.describe("sign-up", { tag: "@one-width" }, () => {
   test("the thirteen rules in order, first failure shown", async ({ page }, testInfo) => {
     await captureMailDrafts(page);
     await openHome(page);

@@ -38,7 +38,7 @@ async function mailsAbout(leadId: string): Promise<number> {
   return (await readMaildir(MAILDIR)).filter((m) => m.messageId.includes(leadId)).length;
 }
 
-test.describe("staff console: do-not-call list, erasure, account requests", () => {
+test.describe("staff console: do-not-call list, erasure, account requests", { tag: "@one-width" }, () => {
   // axe is injected as a script, which the console's CSP would refuse.
   test.use({ bypassCSP: true });
 

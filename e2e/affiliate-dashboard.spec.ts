@@ -69,7 +69,7 @@ test("phones at 390, 360 and 320 px: each partner term's figure stays on one lin
   }
 });
 
-test("the portal link leads to /campaigns", async ({ page }, testInfo) => {
+test("the portal link leads to /campaigns", { tag: "@one-width" }, async ({ page }, testInfo) => {
   await openHome(page);
   await openDashboard(page, testInfo);
   await press(dashboard(page).getByRole("link", { name: "Open the campaign portal" }));
@@ -77,68 +77,70 @@ test("the portal link leads to /campaigns", async ({ page }, testInfo) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("No account required");
 });
 
-test("Available Campaigns: every live campaign with its badges, the legend, search, status and the empty state", async ({
-  page,
-}, testInfo) => {
-  await openHome(page);
-  const modal = await openAvailableCampaigns(page, testInfo);
-  await expect(modal.getByText("Choose campaigns that match your traffic sources", { exact: true })).toBeVisible();
-  expect(await hash(page)).toBe("#available-campaigns");
-  const search = modal.getByRole("searchbox", { name: "Search campaigns" });
-  await expect(search).toBeFocused();
-  await expect(search).toHaveAttribute("placeholder", "Search campaigns...");
-  const status = modal.getByRole("combobox", { name: "Campaign status" });
-  await expect(status.locator("option")).toHaveText(["All Status", "Live Only"]);
-  const footer = modal.getByText(/^Showing \d+ live campaigns?$/);
-  await expect(footer).toHaveText(`Showing ${live.length} live campaigns`);
-  await expect(modal.getByText("Questions? Contact your affiliate manager for more details.", { exact: true })).toBeVisible();
+test(
+  "Available Campaigns: every live campaign with its badges, the legend, search, status and the empty state",
+  { tag: "@one-width" },
+  async ({ page }, testInfo) => {
+    await openHome(page);
+    const modal = await openAvailableCampaigns(page, testInfo);
+    await expect(modal.getByText("Choose campaigns that match your traffic sources", { exact: true })).toBeVisible();
+    expect(await hash(page)).toBe("#available-campaigns");
+    const search = modal.getByRole("searchbox", { name: "Search campaigns" });
+    await expect(search).toBeFocused();
+    await expect(search).toHaveAttribute("placeholder", "Search campaigns...");
+    const status = modal.getByRole("combobox", { name: "Campaign status" });
+    await expect(status.locator("option")).toHaveText(["All Status", "Live Only"]);
+    const footer = modal.getByText(/^Showing \d+ live campaigns?$/);
+    await expect(footer).toHaveText(`Showing ${live.length} live campaigns`);
+    await expect(modal.getByText("Questions? Contact your affiliate manager for more details.", { exact: true })).toBeVisible();
 
-  // The legend says what each badge means.
-  const legend = modal.getByRole("group", { name: "Legend" }).getByRole("definition");
-  await expect(legend).toHaveText(["Active campaigns accepting applications", "Inbound traffic allowed", "Live call transfers accepted"]);
+    // The legend says what each badge means.
+    const legend = modal.getByRole("group", { name: "Legend" }).getByRole("definition");
+    await expect(legend).toHaveText(["Active campaigns accepting applications", "Inbound traffic allowed", "Live call transfers accepted"]);
 
-  // Each card: name, status, the badges it has, payout, payment terms, GEOs (not on the small
-  // phone card), guidelines and 'Apply Now'.
-  const list = modal.getByRole("list", { name: "Campaigns" });
-  await expect(list.getByText("LIVE", { exact: true })).toHaveCount(live.length);
-  await expect(list.getByText("Inbound", { exact: true })).toHaveCount(live.filter((c) => c.inbound).length);
-  await expect(list.getByText("Transfer", { exact: true })).toHaveCount(live.filter((c) => c.transfer).length);
-  const sample = live.find((c) => c.inbound && c.transfer) ?? live[0];
-  const card = cards(modal).filter({ has: page.getByRole("heading", { name: sample.campaign, exact: true }) });
-  await expect(card).toContainText(sample.payouts);
-  await expect(card).toContainText(sample.paymentTerms);
-  await expect(card).toContainText(sample.notes);
-  if (sample.promoAllowed) await expect(card).toContainText(sample.promoAllowed);
-  await expect(card.getByText("Inbound", { exact: true })).toBeVisible();
-  await expect(card.getByText("Transfer", { exact: true })).toBeVisible();
-  const geos = card.getByText(sample.geos, { exact: true });
-  if (isPhoneProject(testInfo)) await expect(geos).toBeHidden();
-  else await expect(geos).toBeVisible();
-  await expect(applyButton(modal, sample.campaign)).toBeVisible();
+    // Each card: name, status, the badges it has, payout, payment terms, GEOs (not on the small
+    // phone card), guidelines and 'Apply Now'.
+    const list = modal.getByRole("list", { name: "Campaigns" });
+    await expect(list.getByText("LIVE", { exact: true })).toHaveCount(live.length);
+    await expect(list.getByText("Inbound", { exact: true })).toHaveCount(live.filter((c) => c.inbound).length);
+    await expect(list.getByText("Transfer", { exact: true })).toHaveCount(live.filter((c) => c.transfer).length);
+    const sample = live.find((c) => c.inbound && c.transfer) ?? live[0];
+    const card = cards(modal).filter({ has: page.getByRole("heading", { name: sample.campaign, exact: true }) });
+    await expect(card).toContainText(sample.payouts);
+    await expect(card).toContainText(sample.paymentTerms);
+    await expect(card).toContainText(sample.notes);
+    if (sample.promoAllowed) await expect(card).toContainText(sample.promoAllowed);
+    await expect(card.getByText("Inbound", { exact: true })).toBeVisible();
+    await expect(card.getByText("Transfer", { exact: true })).toBeVisible();
+    const geos = card.getByText(sample.geos, { exact: true });
+    if (isPhoneProject(testInfo)) await expect(geos).toBeHidden();
+    else await expect(geos).toBeVisible();
+    await expect(applyButton(modal, sample.campaign)).toBeVisible();
 
-  // Search by name, any case; the status select; the counts follow.
-  const solar = live.filter((c) => c.campaign.toLowerCase().includes("solar"));
-  await search.fill("SOLAR");
-  await expect(cards(modal)).toHaveCount(solar.length);
-  await expect(footer).toHaveText(`Showing ${solar.length} live campaigns`);
-  await status.selectOption({ label: "Live Only" });
-  await expect(cards(modal)).toHaveCount(solar.length);
-  await search.fill("zzz no such campaign");
-  await expect(cards(modal)).toHaveCount(0);
-  await expect(modal.getByText("No campaigns found", { exact: true })).toBeVisible();
-  await expect(modal.getByText("Try adjusting your search or filter criteria", { exact: true })).toBeVisible();
-  await expect(footer).toHaveText("Showing 0 live campaigns");
-  await search.fill("");
-  await status.selectOption({ label: "All Status" });
-  await expect(cards(modal)).toHaveCount(live.length);
+    // Search by name, any case; the status select; the counts follow.
+    const solar = live.filter((c) => c.campaign.toLowerCase().includes("solar"));
+    await search.fill("SOLAR");
+    await expect(cards(modal)).toHaveCount(solar.length);
+    await expect(footer).toHaveText(`Showing ${solar.length} live campaigns`);
+    await status.selectOption({ label: "Live Only" });
+    await expect(cards(modal)).toHaveCount(solar.length);
+    await search.fill("zzz no such campaign");
+    await expect(cards(modal)).toHaveCount(0);
+    await expect(modal.getByText("No campaigns found", { exact: true })).toBeVisible();
+    await expect(modal.getByText("Try adjusting your search or filter criteria", { exact: true })).toBeVisible();
+    await expect(footer).toHaveText("Showing 0 live campaigns");
+    await search.fill("");
+    await status.selectOption({ label: "All Status" });
+    await expect(cards(modal)).toHaveCount(live.length);
 
-  // Closing it goes back to the dashboard, focus on the button that opened it.
-  await page.keyboard.press("Escape");
-  await expect(modal).toHaveCount(0);
-  await expect(dashboard(page)).toBeVisible();
-  await expect(dashboard(page).getByRole("button", { name: "View Available Campaigns" })).toBeFocused();
-  expect(await hash(page)).toBe("#affiliate-dashboard");
-});
+    // Closing it goes back to the dashboard, focus on the button that opened it.
+    await page.keyboard.press("Escape");
+    await expect(modal).toHaveCount(0);
+    await expect(dashboard(page)).toBeVisible();
+    await expect(dashboard(page).getByRole("button", { name: "View Available Campaigns" })).toBeFocused();
+    expect(await hash(page)).toBe("#affiliate-dashboard");
+  },
+);
 
 test("the list/grid toggle: larger screens only, saved to affiliateViewMode and restored after a reload", async ({ page }, testInfo) => {
   await openHome(page);
@@ -182,39 +184,47 @@ test("the list/grid toggle: larger screens only, saved to affiliateViewMode and 
   expect(await columnCount(cards(modal))).toBe(1);
 });
 
-test("'Apply Now' opens the application with that campaign chosen; Cancel goes back to the list", async ({ page }, testInfo) => {
-  await openHome(page);
-  const modal = await openAvailableCampaigns(page, testInfo);
-  const campaign = live.find((c) => c.campaign.includes("&")) ?? live[live.length - 1];
-  await modal.getByRole("searchbox", { name: "Search campaigns" }).fill(campaign.campaign.slice(0, 12));
-  const button = applyButton(modal, campaign.campaign);
-  await press(button);
-  const dialog = application(page);
-  await expect(dialog).toBeVisible();
-  const f = applicationForm(dialog);
-  await expect(f.selected).toHaveText([`${campaign.campaign}×`]);
-  await expect(f.checkbox(campaign.campaign)).toBeChecked();
-  await expect(dialog.getByRole("checkbox", { checked: true })).toHaveCount(1);
-  await expect(f.firstName).toBeFocused();
-  await expectFocusTrapped(page, dialog);
-  await press(f.cancel);
-  await expect(dialog).toHaveCount(0);
-  await expect(modal).toBeVisible();
-  await expect(button).toBeFocused();
-});
+test(
+  "'Apply Now' opens the application with that campaign chosen; Cancel goes back to the list",
+  { tag: "@one-width" },
+  async ({ page }, testInfo) => {
+    await openHome(page);
+    const modal = await openAvailableCampaigns(page, testInfo);
+    const campaign = live.find((c) => c.campaign.includes("&")) ?? live[live.length - 1];
+    await modal.getByRole("searchbox", { name: "Search campaigns" }).fill(campaign.campaign.slice(0, 12));
+    const button = applyButton(modal, campaign.campaign);
+    await press(button);
+    const dialog = application(page);
+    await expect(dialog).toBeVisible();
+    const f = applicationForm(dialog);
+    await expect(f.selected).toHaveText([`${campaign.campaign}×`]);
+    await expect(f.checkbox(campaign.campaign)).toBeChecked();
+    await expect(dialog.getByRole("checkbox", { checked: true })).toHaveCount(1);
+    await expect(f.firstName).toBeFocused();
+    await expectFocusTrapped(page, dialog);
+    await press(f.cancel);
+    await expect(dialog).toHaveCount(0);
+    await expect(modal).toBeVisible();
+    await expect(button).toBeFocused();
+  },
+);
 
-test("each overlay closes by Escape, its close button and the backdrop, one at a time", async ({ page }, testInfo) => {
-  await openHome(page);
-  const modal = await openAvailableCampaigns(page, testInfo);
-  await press(applyButton(modal, live[0].campaign));
-  await expect(application(page)).toBeVisible();
-  await closeDialog(page, application(page), "backdrop");
-  await expect(modal).toBeVisible();
-  await closeDialog(page, modal, "close button");
-  await expect(dashboard(page)).toBeVisible();
-  await closeDialog(page, dashboard(page), "Escape");
-  expect(await hash(page)).toBe("");
-});
+test(
+  "each overlay closes by Escape, its close button and the backdrop, one at a time",
+  { tag: "@one-width" },
+  async ({ page }, testInfo) => {
+    await openHome(page);
+    const modal = await openAvailableCampaigns(page, testInfo);
+    await press(applyButton(modal, live[0].campaign));
+    await expect(application(page)).toBeVisible();
+    await closeDialog(page, application(page), "backdrop");
+    await expect(modal).toBeVisible();
+    await closeDialog(page, modal, "close button");
+    await expect(dashboard(page)).toBeVisible();
+    await closeDialog(page, dashboard(page), "Escape");
+    expect(await hash(page)).toBe("");
+  },
+);
 
 test.describe("accessibility", () => {
   test.use({ bypassCSP: true });

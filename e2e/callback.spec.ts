@@ -41,7 +41,7 @@ function jsonBody(request: Request): Record<string, unknown> {
 // The callback request, end to end
 // ---------------------------------------------------------------------------------------
 
-test.describe("callback request", () => {
+test.describe("callback request", { tag: "@one-width" }, () => {
   for (const slug of SLUGS) {
     test(`/${slug}: a request is stored with its consent wording, e-mailed, and confirmed`, async ({ page }, testInfo) => {
       const svc = service(slug);
@@ -150,7 +150,7 @@ test.describe("callback request", () => {
   }
 });
 
-test.describe("the wait for the certificate is a limit, not a delay", () => {
+test.describe("the wait for the certificate is a limit, not a delay", { tag: "@one-width" }, () => {
   // The page's clock is stopped at the tap: whatever happens next happens without any timer
   // of the page running, so a wait of even 100 ms would hold the request back.
   const MORNING = new Date("2025-03-05T10:00:00-05:00");
@@ -207,7 +207,7 @@ test.describe("the wait for the certificate is a limit, not a delay", () => {
 // The consent certificate (server with TRUSTEDFORM_ENABLED=true, stand-in script)
 // ---------------------------------------------------------------------------------------
 
-test.describe("consent certificate", () => {
+test.describe("consent certificate", { tag: "@one-width" }, () => {
   test("the token is recorded once when it appears, and a later submit carries it", async ({ page }, testInfo) => {
     const cert = newCertificate();
     const standIn = await serveStandIn(page, { cert, delayMs: 600 });
@@ -312,7 +312,7 @@ test.describe("consent certificate", () => {
 // Every callback error message (docs/product.md, "The callback request")
 // ---------------------------------------------------------------------------------------
 
-test.describe("callback errors", () => {
+test.describe("callback errors", { tag: "@one-width" }, () => {
   const cases: Array<{
     title: string;
     slug: string;

@@ -51,9 +51,9 @@ async function openPortal(page: Page): Promise<void> {
   await expectHydrated(page);
 }
 
-test("/campaigns: 'No account required' heads the page, every card has 'Apply Now', the contact footer has e-mail and phone", async ({
-  page,
-}) => {
+test("/campaigns: 'No account required' heads the page, every card has 'Apply Now', the contact footer has e-mail and phone", {
+  tag: "@one-width",
+}, async ({ page }) => {
   await openPortal(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("No account required");
   const links = page.locator("main").getByRole("link", { name: /^Apply Now: / });
@@ -69,7 +69,9 @@ test("/campaigns: 'No account required' heads the page, every card has 'Apply No
   await expect(page.locator("footer").last()).toContainText("Professional call answering service for contractors and small businesses.");
 });
 
-test("'Apply Now' opens the application with its campaign chosen, and the picker searches the live campaigns", async ({ page }) => {
+test("'Apply Now' opens the application with its campaign chosen, and the picker searches the live campaigns", {
+  tag: "@one-width",
+}, async ({ page }) => {
   await openPortal(page);
   const { dialog, f } = await openApplication(page, SOLAR);
   await expect(f.selected).toHaveText([`${SOLAR}×`]);
@@ -102,7 +104,7 @@ test("'Apply Now' opens the application with its campaign chosen, and the picker
   await expect(f.selected).toHaveText([`${ROOFING}×`]);
 });
 
-test("the nine rules, in order, in the 'Application Error' banner", async ({ page }) => {
+test("the nine rules, in order, in the 'Application Error' banner", { tag: "@one-width" }, async ({ page }) => {
   await spyOnMailDrafts(page);
   await openPortal(page);
   const { dialog, f } = await openApplication(page, ROOFING);
@@ -140,84 +142,86 @@ test("the nine rules, in order, in the 'Application Error' banner", async ({ pag
   await expect(f.firstName).toHaveValue("Jane");
 });
 
-test("a valid application: the mail draft, 'Submitting...' with the inputs disabled, the success panel after 1000 ms, and the application stored and e-mailed", async ({
-  page,
-}, testInfo) => {
-  await spyOnMailDrafts(page);
-  // A fake clock that, once the page is live, only runFor moves (see status-sheet.spec.ts).
-  await page.clock.install();
-  await openPortal(page);
-  const email = uniqueEmail(testInfo);
-  const { dialog, f } = await openApplication(page, SOLAR);
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
-  await fillApplication(dialog, { ...applicant(email), website: "leadflow.example", info: "Mostly search.\nSome native." });
-  await press(f.checkbox(ROOFING));
-  await press(f.submit);
+test(
+  "a valid application: the mail draft, 'Submitting...' with the inputs disabled, the success panel after 1000 ms, and the application stored and e-mailed",
+  { tag: "@one-width" },
+  async ({ page }, testInfo) => {
+    await spyOnMailDrafts(page);
+    // A fake clock that, once the page is live, only runFor moves (see status-sheet.spec.ts).
+    await page.clock.install();
+    await openPortal(page);
+    const email = uniqueEmail(testInfo);
+    const { dialog, f } = await openApplication(page, SOLAR);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await fillApplication(dialog, { ...applicant(email), website: "leadflow.example", info: "Mostly search.\nSome native." });
+    await press(f.checkbox(ROOFING));
+    await press(f.submit);
 
-  await expect(f.submit).toHaveText("Submitting...");
-  await expect(f.submit).toBeDisabled();
-  for (const input of [f.firstName, f.email, f.experience, f.info, f.find, f.cancel]) await expect(input).toBeDisabled();
-  await expect(dialog.getByRole("checkbox", { name: ROOFING })).toBeDisabled();
-  await expect(dialog.getByRole("heading", { name: "Application Submitted!" })).toHaveCount(0);
+    await expect(f.submit).toHaveText("Submitting...");
+    await expect(f.submit).toBeDisabled();
+    for (const input of [f.firstName, f.email, f.experience, f.info, f.find, f.cancel]) await expect(input).toBeDisabled();
+    await expect(dialog.getByRole("checkbox", { name: ROOFING })).toBeDisabled();
+    await expect(dialog.getByRole("heading", { name: "Application Submitted!" })).toHaveCount(0);
 
-  const [draft] = await mailDrafts(page);
-  expect(draft.to).toBe(EMAIL);
-  expect(draft.subject).toBe("New Campaign Application - Jane Okafor");
-  const lines = draft.body.split("\r\n");
-  for (const line of [
-    "Name: Jane Okafor",
-    `Email: ${email}`,
-    "Phone: (412) 555-0188",
-    "Company: LeadFlow Media",
-    "Website: https://leadflow.example",
-    "Experience: Intermediate (6 months - 2 years)",
-    "Expected monthly volume: 500-1000 leads",
-    `- ${ROOFING}`,
-    `- ${SOLAR}`,
-    "Mostly search.",
-    "Some native.",
-    "Source: Campaign Portal Application",
-  ]) {
-    expect(lines, line).toContain(line);
-  }
-  expect(lines.some((l) => /^Application date: \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M$/.test(l))).toBe(true);
+    const [draft] = await mailDrafts(page);
+    expect(draft.to).toBe(EMAIL);
+    expect(draft.subject).toBe("New Campaign Application - Jane Okafor");
+    const lines = draft.body.split("\r\n");
+    for (const line of [
+      "Name: Jane Okafor",
+      `Email: ${email}`,
+      "Phone: (412) 555-0188",
+      "Company: LeadFlow Media",
+      "Website: https://leadflow.example",
+      "Experience: Intermediate (6 months - 2 years)",
+      "Expected monthly volume: 500-1000 leads",
+      `- ${ROOFING}`,
+      `- ${SOLAR}`,
+      "Mostly search.",
+      "Some native.",
+      "Source: Campaign Portal Application",
+    ]) {
+      expect(lines, line).toContain(line);
+    }
+    expect(lines.some((l) => /^Application date: \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M$/.test(l))).toBe(true);
 
-  await page.clock.runFor(1000);
-  await expect(dialog.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
-  await expect(dialog).toContainText("24-48 hours");
-  await expect(dialog).toContainText(email);
-  await expect(dialog.getByRole("button", { name: "Close", exact: true }).last()).toBeFocused();
+    await page.clock.runFor(1000);
+    await expect(dialog.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
+    await expect(dialog).toContainText("24-48 hours");
+    await expect(dialog).toContainText(email);
+    await expect(dialog.getByRole("button", { name: "Close", exact: true }).last()).toBeFocused();
 
-  await expect.poll(async () => (await applicationsByEmail(MAIN_DB, email)).length).toBe(1);
-  const [stored] = await applicationsByEmail(MAIN_DB, email);
-  expect(JSON.parse(stored.data)).toMatchObject({
-    firstName: "Jane",
-    website: "https://leadflow.example",
-    experience: "intermediate",
-    monthlyVolume: "500-1000",
-    selectedCampaigns: [ROOFING, SOLAR],
-    additionalInfo: "Mostly search.\nSome native.",
-  });
-  expect(stored.phone).toBe("+14125550188");
-  expect(new URL(stored.page_url ?? "").pathname).toBe("/campaigns");
-  await expect
-    .poll(async () => (await readMaildir(MAILDIR)).filter((m) => m.messageId.includes(stored.id)).map((m) => m.subject), {
-      timeout: 10_000,
-    })
-    .toEqual(["New Campaign Application - Jane Okafor"]);
+    await expect.poll(async () => (await applicationsByEmail(MAIN_DB, email)).length).toBe(1);
+    const [stored] = await applicationsByEmail(MAIN_DB, email);
+    expect(JSON.parse(stored.data)).toMatchObject({
+      firstName: "Jane",
+      website: "https://leadflow.example",
+      experience: "intermediate",
+      monthlyVolume: "500-1000",
+      selectedCampaigns: [ROOFING, SOLAR],
+      additionalInfo: "Mostly search.\nSome native.",
+    });
+    expect(stored.phone).toBe("+14125550188");
+    expect(new URL(stored.page_url ?? "").pathname).toBe("/campaigns");
+    await expect
+      .poll(async () => (await readMaildir(MAILDIR)).filter((m) => m.messageId.includes(stored.id)).map((m) => m.subject), {
+        timeout: 10_000,
+      })
+      .toEqual(["New Campaign Application - Jane Okafor"]);
 
-  // Close: gone, and the next application starts empty with its own campaign.
-  const opener = applyLink(page, SOLAR);
-  await press(dialog.getByRole("button", { name: "Close", exact: true }).last());
-  await expect(dialog).toHaveCount(0);
-  await expect(opener).toBeFocused();
-  const again = await openApplication(page, ROOFING);
-  await expect(again.f.firstName).toHaveValue("");
-  await expect(again.f.selected).toHaveText([`${ROOFING}×`]);
-});
+    // Close: gone, and the next application starts empty with its own campaign.
+    const opener = applyLink(page, SOLAR);
+    await press(dialog.getByRole("button", { name: "Close", exact: true }).last());
+    await expect(dialog).toHaveCount(0);
+    await expect(opener).toBeFocused();
+    const again = await openApplication(page, ROOFING);
+    await expect(again.f.firstName).toHaveValue("");
+    await expect(again.f.selected).toHaveText([`${ROOFING}×`]);
+  },
+);
 
 for (const by of ["Cancel", "the close button", "Escape"] as const) {
-  test(`${by} resets everything and closes the modal`, async ({ page }) => {
+  test(`${by} resets everything and closes the modal`, { tag: "@one-width" }, async ({ page }) => {
     await openPortal(page);
     const { dialog, f } = await openApplication(page, SOLAR);
     await fillApplication(dialog, applicant("reset@leadflow.example"));
@@ -239,7 +243,7 @@ for (const by of ["Cancel", "the close button", "Escape"] as const) {
   });
 }
 
-test("a failed post to the server changes nothing the visitor sees", async ({ page, consoleProblems }, testInfo) => {
+test("a failed post to the server changes nothing the visitor sees", { tag: "@one-width" }, async ({ page, consoleProblems }, testInfo) => {
   consoleProblems.allow(/Failed to load resource/);
   await spyOnMailDrafts(page);
   let posted = 0;
@@ -258,19 +262,23 @@ test("a failed post to the server changes nothing the visitor sees", async ({ pa
   expect(await applicationsByEmail(MAIN_DB, email)).toEqual([]);
 });
 
-test("when the mail draft cannot open, the spec's message shows and the form stays open for a retry", async ({ page }, testInfo) => {
-  await spyOnMailDrafts(page, true);
-  await openPortal(page);
-  const { dialog, f } = await openApplication(page, ROOFING);
-  await fillApplication(dialog, applicant(uniqueEmail(testInfo)));
-  await press(f.submit);
-  await expect(f.banner).toHaveText("Application ErrorAn error occurred while submitting your application. Please try again.");
-  await expect(f.firstName).toHaveValue("Jane");
-  await expect(f.submit).toBeEnabled();
-  await expect(f.selected).toHaveText([`${ROOFING}×`]);
-});
+test(
+  "when the mail draft cannot open, the spec's message shows and the form stays open for a retry",
+  { tag: "@one-width" },
+  async ({ page }, testInfo) => {
+    await spyOnMailDrafts(page, true);
+    await openPortal(page);
+    const { dialog, f } = await openApplication(page, ROOFING);
+    await fillApplication(dialog, applicant(uniqueEmail(testInfo)));
+    await press(f.submit);
+    await expect(f.banner).toHaveText("Application ErrorAn error occurred while submitting your application. Please try again.");
+    await expect(f.firstName).toHaveValue("Jane");
+    await expect(f.submit).toBeEnabled();
+    await expect(f.selected).toHaveText([`${ROOFING}×`]);
+  },
+);
 
-test("an 'Apply Now' pressed before the page is live opens the modal once it is", async ({ page }) => {
+test("an 'Apply Now' pressed before the page is live opens the modal once it is", { tag: "@one-width" }, async ({ page }) => {
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/assets/runtime-*.js", async (route) => {
@@ -285,44 +293,45 @@ test("an 'Apply Now' pressed before the page is live opens the modal once it is"
   await expect(applicationForm(application(page)).selected).toHaveText([`${SOLAR}×`]);
 });
 
-test("without JavaScript 'Apply Now' leads to the apply page, which posts, answers errors and confirms", async ({
-  newContext,
-  consoleProblems,
-}, testInfo) => {
-  // The refused post is answered 400 with the page again, which the browser logs.
-  consoleProblems.allow(/status of 400/);
-  const context = await newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto("/campaigns");
-  await press(applyLink(page, SOLAR));
-  await page.waitForURL((url) => url.pathname === "/campaigns/apply");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Campaign Application");
-  await expect(page.getByText(`Applying for: ${SOLAR}`)).toBeVisible();
-  const f = applicationForm(page);
-  await expect(f.checkbox(SOLAR)).toBeChecked();
-  const email = uniqueEmail(testInfo);
+test(
+  "without JavaScript 'Apply Now' leads to the apply page, which posts, answers errors and confirms",
+  { tag: "@one-width" },
+  async ({ newContext, consoleProblems }, testInfo) => {
+    // The refused post is answered 400 with the page again, which the browser logs.
+    consoleProblems.allow(/status of 400/);
+    const context = await newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/campaigns");
+    await press(applyLink(page, SOLAR));
+    await page.waitForURL((url) => url.pathname === "/campaigns/apply");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Campaign Application");
+    await expect(page.getByText(`Applying for: ${SOLAR}`)).toBeVisible();
+    const f = applicationForm(page);
+    await expect(f.checkbox(SOLAR)).toBeChecked();
+    const email = uniqueEmail(testInfo);
 
-  // No campaign ticked: the server's answer is the page again, values kept, the rule's message
-  // (the nine before the website, as in the browser; an ftp address passes the browser's own
-  // URL check, not ours).
-  await fillApplication(page, { ...applicant(email), website: "ftp://leadflow.example" });
-  await press(f.checkbox(SOLAR));
-  await press(f.submit);
-  await expect(f.banner).toHaveText("Application ErrorPlease select at least one campaign");
-  await expect(f.firstName).toHaveValue("Jane");
-  await expect(f.experience).toHaveValue("intermediate");
+    // No campaign ticked: the server's answer is the page again, values kept, the rule's message
+    // (the nine before the website, as in the browser; an ftp address passes the browser's own
+    // URL check, not ours).
+    await fillApplication(page, { ...applicant(email), website: "ftp://leadflow.example" });
+    await press(f.checkbox(SOLAR));
+    await press(f.submit);
+    await expect(f.banner).toHaveText("Application ErrorPlease select at least one campaign");
+    await expect(f.firstName).toHaveValue("Jane");
+    await expect(f.experience).toHaveValue("intermediate");
 
-  await press(f.checkbox(SOLAR));
-  await press(f.checkbox(ROOFING));
-  await press(f.submit);
-  await expect(f.banner).toHaveText("Application ErrorPlease enter a valid website address, such as https://example.com");
-  await f.website.fill("https://leadflow.example");
-  await press(f.submit);
-  await page.waitForURL((url) => url.pathname === "/campaigns/applied");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Application Submitted!");
-  const [stored] = await applicationsByEmail(MAIN_DB, email);
-  expect(JSON.parse(stored.data).selectedCampaigns).toEqual([ROOFING, SOLAR]);
-});
+    await press(f.checkbox(SOLAR));
+    await press(f.checkbox(ROOFING));
+    await press(f.submit);
+    await expect(f.banner).toHaveText("Application ErrorPlease enter a valid website address, such as https://example.com");
+    await f.website.fill("https://leadflow.example");
+    await press(f.submit);
+    await page.waitForURL((url) => url.pathname === "/campaigns/applied");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Application Submitted!");
+    const [stored] = await applicationsByEmail(MAIN_DB, email);
+    expect(JSON.parse(stored.data).selectedCampaigns).toEqual([ROOFING, SOLAR]);
+  },
+);
 
 test.describe("accessibility", () => {
   test.use({ bypassCSP: true });

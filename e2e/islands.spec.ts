@@ -26,7 +26,7 @@ async function holdRuntime(page: Page): Promise<{ release: () => void; requested
   return { release, requested };
 }
 
-test.describe("first paint", () => {
+test.describe("first paint", { tag: "@one-width" }, () => {
   test("the HTML loads no script before it has painted; the runtime is fetched when idle and run on the first interaction", async ({
     page,
   }) => {
@@ -84,7 +84,7 @@ test.describe("first paint", () => {
   });
 });
 
-test.describe("before the islands are live", () => {
+test.describe("before the islands are live", { tag: "@one-width" }, () => {
   test("a callback request typed and sent before the runtime arrives is sent once it has", async ({ page }, testInfo) => {
     const runtime = await holdRuntime(page);
     await page.goto("/roofing");
@@ -145,7 +145,7 @@ test.describe("before the islands are live", () => {
   });
 });
 
-test.describe("when the runtime cannot load", () => {
+test.describe("when the runtime cannot load", { tag: "@one-width" }, () => {
   test("links and the callback form work as they do without JavaScript", async ({ page, consoleProblems }, testInfo) => {
     consoleProblems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
     await page.route(RUNTIME, (route) => route.abort());
@@ -168,7 +168,7 @@ test.describe("when the runtime cannot load", () => {
   });
 });
 
-test.describe("legal pages", () => {
+test.describe("legal pages", { tag: "@one-width" }, () => {
   for (const doc of [
     { path: "/privacy", title: "Privacy Policy", sections: 8 },
     { path: "/terms", title: "Terms of Service", sections: 11 },

@@ -7,7 +7,7 @@ import { callbackForm, expectHydrated, footer, press } from "./support/service";
 // the footer and from the consent wording, their full text, focus, and closing.
 // docs/product.md, "Legal texts".
 
-test.describe("legal modals", () => {
+test.describe("legal modals", { tag: "@one-width" }, () => {
   const docs = [
     { title: "Privacy Policy", sections: PRIVACY_SECTIONS, facts: ["7 years"] },
     { title: "Terms of Service", sections: TERMS_SECTIONS, facts: ["7 years", "$100", "Erie County, Pennsylvania"] },

@@ -90,9 +90,15 @@ export default defineConfig({
       testMatch: LAYOUT_GATE,
       use: { browserName: "chromium" },
     },
+    // A test tagged @one-width looks at nothing the window's width changes (the console's
+    // flows, the forms' rules and the server's answers, script loading, the e-mails): it
+    // runs at the desktop width only. The width-dependent tests (the header's menus, the
+    // status sheet, the service layout, the dialogs' axe scans) run at both, and the layout
+    // gate checks every page and overlay at eight widths (docs/development.md, "Browser tests").
     {
       name: "phone",
       testIgnore: LAYOUT_GATE,
+      grepInvert: /@one-width/,
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     },
     {

@@ -14,7 +14,9 @@ const KEY = "userPreferences";
 const stored = (page: Page) => page.evaluate((key) => localStorage.getItem(key), KEY);
 const html = (page: Page) => page.locator("html");
 
-test("a first visit stores theme light and language en once the page is live, and the document says so", async ({ page }) => {
+test("a first visit stores theme light and language en once the page is live, and the document says so", { tag: "@one-width" }, async ({
+  page,
+}) => {
   for (const path of ["/", "/hvac", "/campaigns"]) {
     await page.goto(path);
     await page.evaluate(() => localStorage.clear());
@@ -26,10 +28,9 @@ test("a first visit stores theme light and language en once the page is live, an
   }
 });
 
-test("a visitor's stored values are kept; a broken value is replaced by the defaults; nothing differs from the server's HTML", async ({
-  page,
-  consoleProblems,
-}) => {
+test("a visitor's stored values are kept; a broken value is replaced by the defaults; nothing differs from the server's HTML", {
+  tag: "@one-width",
+}, async ({ page, consoleProblems }) => {
   // An unreadable value is only logged.
   consoleProblems.allow(/^Unable to read stored preference userPreferences$/);
   // Values the site has no theme or language for: kept for the visitor, not applied (the
@@ -48,7 +49,7 @@ test("a visitor's stored values are kept; a broken value is replaced by the defa
   expect(JSON.parse((await stored(page)) ?? "null")).toEqual({ theme: "light", language: "en" });
 });
 
-test.describe("when the browser refuses storage", () => {
+test.describe("when the browser refuses storage", { tag: "@one-width" }, () => {
   test.beforeEach(async ({ page, consoleProblems }) => {
     // As Safari's private mode and switched-off storage do: touching localStorage throws.
     await page.addInitScript(() => {

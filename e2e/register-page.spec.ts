@@ -39,68 +39,71 @@ function contractor(email: string): Record<string, string> {
   };
 }
 
-test("without JavaScript: every registration button leads here, the form posts, errors show in place, then the thank-you page", async ({
-  newContext,
-  consoleProblems,
-}, testInfo) => {
-  // The server answers a broken rule with the page and status 400, which Chromium logs.
-  consoleProblems.allow(/status of 400/);
-  const context = await newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto("/");
-  for (const link of [
-    page.getByRole("link", { name: "Get Started Today" }),
-    page.locator("#contact").getByRole("link", { name: "Request Your Account" }),
-    accountOpener(page, testInfo),
-  ]) {
-    await expect(link).toHaveAttribute("href", "/register");
-  }
-  await press(page.getByRole("link", { name: "Get Started Today" }));
-  await page.waitForURL("**/register");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Request an Account");
-  await press(main(page).getByRole("link", { name: /^Contractors & Call Buyers/ }));
-  await page.waitForURL("**/register/contractor");
-  const form = main(page).locator("form");
-  await expect(form).toHaveAttribute("method", "post");
-  await expect(form).toHaveAttribute("action", ACCOUNT_REQUESTS);
+test(
+  "without JavaScript: every registration button leads here, the form posts, errors show in place, then the thank-you page",
+  { tag: "@one-width" },
+  async ({ newContext, consoleProblems }, testInfo) => {
+    // The server answers a broken rule with the page and status 400, which Chromium logs.
+    consoleProblems.allow(/status of 400/);
+    const context = await newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    for (const link of [
+      page.getByRole("link", { name: "Get Started Today" }),
+      page.locator("#contact").getByRole("link", { name: "Request Your Account" }),
+      accountOpener(page, testInfo),
+    ]) {
+      await expect(link).toHaveAttribute("href", "/register");
+    }
+    await press(page.getByRole("link", { name: "Get Started Today" }));
+    await page.waitForURL("**/register");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Request an Account");
+    await press(main(page).getByRole("link", { name: /^Contractors & Call Buyers/ }));
+    await page.waitForURL("**/register/contractor");
+    const form = main(page).locator("form");
+    await expect(form).toHaveAttribute("method", "post");
+    await expect(form).toHaveAttribute("action", ACCOUNT_REQUESTS);
 
-  // An empty form: the server's answer is the page again, the first rule's message in place.
-  await press(submit(page));
-  await page.waitForURL(`**${ACCOUNT_REQUESTS}`);
-  await expect(alert(page)).toHaveText("First name is required");
-  await expect(control(page, "First Name")).toHaveAttribute("aria-invalid", "true");
-  const email = uniqueEmail(testInfo, "nojs");
-  await fillByLabel(main(page), { ...contractor(email), "Email Address": "luis@ortega", "Phone Number": "" });
-  await press(submit(page));
-  await expect(alert(page)).toHaveText("Please enter a valid email address");
-  await expect(control(page, "Company Name")).toHaveValue("Ortega Roofing LLC");
-  await expect(control(page, "Business Type")).toHaveValue("roofing");
-  await control(page, "Email Address").fill(email);
-  await control(page, "Phone Number").fill("0814 555 0177");
-  await press(submit(page));
-  await expect(alert(page)).toHaveText("Please enter a valid phone number");
-  await expect(control(page, "Phone Number")).toHaveAttribute("aria-invalid", "true");
-  await control(page, "Phone Number").fill("+1 (814) 555-0177");
-  await press(submit(page));
+    // An empty form: the server's answer is the page again, the first rule's message in place.
+    await press(submit(page));
+    await page.waitForURL(`**${ACCOUNT_REQUESTS}`);
+    await expect(alert(page)).toHaveText("First name is required");
+    await expect(control(page, "First Name")).toHaveAttribute("aria-invalid", "true");
+    const email = uniqueEmail(testInfo, "nojs");
+    await fillByLabel(main(page), { ...contractor(email), "Email Address": "luis@ortega", "Phone Number": "" });
+    await press(submit(page));
+    await expect(alert(page)).toHaveText("Please enter a valid email address");
+    await expect(control(page, "Company Name")).toHaveValue("Ortega Roofing LLC");
+    await expect(control(page, "Business Type")).toHaveValue("roofing");
+    await control(page, "Email Address").fill(email);
+    await control(page, "Phone Number").fill("0814 555 0177");
+    await press(submit(page));
+    await expect(alert(page)).toHaveText("Please enter a valid phone number");
+    await expect(control(page, "Phone Number")).toHaveAttribute("aria-invalid", "true");
+    await control(page, "Phone Number").fill("+1 (814) 555-0177");
+    await press(submit(page));
 
-  await page.waitForURL("**/register/thanks?type=contractor");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Registration Submitted!");
-  await expect(page.getByText("We'll create your account and send login credentials within 24 hours.")).toBeVisible();
-  const stored = await expectStoredRequest(email);
-  expect(stored.data).toMatchObject({
-    source: "request",
-    accountType: "call-buyer",
-    companyName: "Ortega Roofing LLC",
-    businessType: "roofing",
-  });
-  expect(stored.phone).toBe("+18145550177");
-  const mail = await waitForLeadMail(stored.id);
-  expect(mail.subject).toBe("New Contractor Registration - Luis Ortega");
-  expect(mail.text).toContain("Company name: Ortega Roofing LLC");
-  expect(mail.text).toContain("the registration request form (/register)");
-});
+    await page.waitForURL("**/register/thanks?type=contractor");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Registration Submitted!");
+    await expect(page.getByText("We'll create your account and send login credentials within 24 hours.")).toBeVisible();
+    const stored = await expectStoredRequest(email);
+    expect(stored.data).toMatchObject({
+      source: "request",
+      accountType: "call-buyer",
+      companyName: "Ortega Roofing LLC",
+      businessType: "roofing",
+    });
+    expect(stored.phone).toBe("+18145550177");
+    const mail = await waitForLeadMail(stored.id);
+    expect(mail.subject).toBe("New Contractor Registration - Luis Ortega");
+    expect(mail.text).toContain("Company name: Ortega Roofing LLC");
+    expect(mail.text).toContain("the registration request form (/register)");
+  },
+);
 
-test("the choice and the forms are one page: links, Back and the browser's history move between them", async ({ page }) => {
+test("the choice and the forms are one page: links, Back and the browser's history move between them", { tag: "@one-width" }, async ({
+  page,
+}) => {
   await page.goto("/register");
   await expectHydrated(page);
   await page.evaluate(() => ((window as unknown as { __same: boolean }).__same = true));
@@ -160,7 +163,7 @@ test("the 'What happens next' box's phone number never breaks; a tall window has
   }
 });
 
-test.describe("with JavaScript", () => {
+test.describe("with JavaScript", { tag: "@one-width" }, () => {
   test("each type's rules in the spec's order, first failure shown, nothing sent", async ({ page }) => {
     const posts: string[] = [];
     page.on("request", (r) => {

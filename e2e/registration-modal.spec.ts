@@ -70,7 +70,7 @@ test.describe("opening", () => {
   }
 });
 
-test.describe("the forms", () => {
+test.describe("the forms", { tag: "@one-width" }, () => {
   test("each type's fields, input types, option lists and three-row text areas; all required", async ({ page }) => {
     await openHome(page);
     const { dialog } = await openRegistration(page);
@@ -170,7 +170,7 @@ test.describe("the forms", () => {
   });
 });
 
-test.describe("submitting", () => {
+test.describe("submitting", { tag: "@one-width" }, () => {
   for (const type of TYPES) {
     test(`${type}: submitting state, the mail draft, the copy our server keeps, success after 1000 ms`, async ({ page }, testInfo) => {
       await captureMailDrafts(page);

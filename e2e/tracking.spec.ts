@@ -6,7 +6,7 @@ import { hydrate } from "./support/hydrate";
 // script is never loaded: its URL is answered with an empty script, so the page's own queue
 // (window.fbq.queue) keeps every event and the test can read them.
 
-test("with the pixel on, its host is in the CSP and a call click is recorded through it", async ({ page }) => {
+test("with the pixel on, its host is in the CSP and a call click is recorded through it", { tag: "@one-width" }, async ({ page }) => {
   await page.route("https://connect.facebook.net/**", (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: "/* stand-in pixel */" }),
   );
@@ -32,7 +32,7 @@ test("with the pixel on, its host is in the CSP and a call click is recorded thr
   await expect.poll(queue).toContainEqual(["trackCustom", "call_click", { service: "roofing", location }]);
 });
 
-test("without the pixel switch nothing loads from its host", async ({ page }) => {
+test("without the pixel switch nothing loads from its host", { tag: "@one-width" }, async ({ page }) => {
   const thirdParty: string[] = [];
   page.on("request", (r) => {
     if (!r.url().startsWith("http://127.0.0.1")) thirdParty.push(r.url());
