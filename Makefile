@@ -33,7 +33,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test test-rust test-js test-e2e test-api test-cluster test-restore test-release cargo-deb lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test need-clippy lint-static os-packages test-rust test-js test-e2e test-api test-cluster test-restore test-release cargo-deb lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -81,7 +81,7 @@ release: web cargo-deb lintian
 
 ## Packs the debug binary as make release packs the release one, then checks the package (its files, unit, scripts) and runs lintian.
 test-release: web cargo-deb lintian
-	$(CARGO) build --locked --bin site
+	$(DEBUG_SITE)
 	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) scripts/release/package.sh dev target/dist-test
 	python3 scripts/release/check_package.py target/dist-test
 	lintian --fail-on error,warning target/dist-test/site_*.deb
@@ -101,7 +101,8 @@ CARGO_DEB_VERSION := 3.8.0
 ## Installs cargo-deb (crates.io) into .tools/cargo when it is missing.
 cargo-deb: .tools/cargo/bin/cargo-deb
 .tools/cargo/bin/cargo-deb:
-	CARGO_INSTALL_ROOT=$(CURDIR)/.tools/cargo $(CARGO) install cargo-deb --locked --version $(CARGO_DEB_VERSION)
+	@# Not through `make test`'s clippy driver: cargo-deb is not ours to lint.
+	env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS CARGO_INSTALL_ROOT=$(CURDIR)/.tools/cargo $(CARGO) install cargo-deb --locked --version $(CARGO_DEB_VERSION)
 
 ## Installs Debian's lintian (make release checks the package with it) when it is missing.
 lintian:
@@ -125,6 +126,22 @@ tools: .tools/venv/.installed
 	python3 -m venv .tools/venv
 	.tools/venv/bin/pip install --quiet --disable-pip-version-check -r scripts/tools-requirements.txt
 	@touch $@
+
+## Installs every missing Debian package the tests use, in one apt-get (make test runs it first; each suite's own target checks again).
+os-packages:
+	@missing=""; \
+	[ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
+	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
+	command -v caddy >/dev/null || missing="$$missing caddy"; \
+	command -v systemd-analyze >/dev/null || missing="$$missing systemd"; \
+	command -v faketime >/dev/null || missing="$$missing faketime libfaketime"; \
+	command -v lintian >/dev/null || missing="$$missing lintian"; \
+	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		( $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null ) \
+			|| echo "could not install them all: the suites that need one say so"; \
+	fi
 
 ## Installs Debian's chromium for the browser tests when it is missing.
 chromium:
@@ -155,8 +172,26 @@ java:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
 	fi
 
+# The debug `site` the browser, API, restore, cluster and package tests run: built as the Rust
+# tests build it (the integration tests' `site`, with the dev-dependencies' features unified
+# in), so that after the Rust tests nothing is built again. A plain `cargo build --bin site`
+# would build `site-server` and seven crates a third time, with other features.
+DEBUG_SITE := $(CARGO) test --locked -p site-server --test it --no-run
+
+# `make test` lints the Rust in its test build: clippy's driver compiles the workspace's crates
+# (cargo's RUSTC_WORKSPACE_WRAPPER, as `cargo clippy` itself runs it) with warnings as errors,
+# so every dependency is built once, for code, instead of once more for clippy's check build.
+# What it lints is `make lint`'s clippy: the libraries, binaries and tests of the workspace.
+CLIPPY_DRIVER := $(shell command -v clippy-driver 2>/dev/null)
+CLIPPY_DENY := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+
 ## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL), the package.
-test: lint test-js deploy-tools test-rust test-e2e test-api test-restore test-cluster test-release
+test: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
+test: export CLIPPY_ARGS := $(CLIPPY_DENY)
+test: need-clippy os-packages lint-static test-js deploy-tools test-rust test-e2e test-api test-restore test-cluster test-release
+
+need-clippy:
+	@[ -n "$(CLIPPY_DRIVER)" ] || { echo "clippy-driver is missing, so the Rust cannot be linted: rustup component add clippy" >&2; exit 1; }
 
 # The integration test modules `make check` leaves to `make test`: each starts servers as
 # processes, crashes or upgrades them, or loads a database, and takes from tens of seconds
@@ -172,7 +207,9 @@ CHECK_TEST_THREADS ?= 4
 CHECK_APART := store::shared_limits
 
 ## The fast loop while working (a few minutes): lint, type checks, vitest, the bench report's test, the Rust unit tests and the fast integration tests.
-check: lint test-js
+check: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
+check: export CLIPPY_ARGS := $(CLIPPY_DENY)
+check: need-clippy lint-static test-js
 	python3 -m unittest bench/test_report.py
 	$(CARGO) test --locked --workspace --lib
 	$(CARGO) test --locked -p site-server --test it -- --test-threads $(CHECK_TEST_THREADS) $(foreach m,$(SLOW_IT) $(CHECK_APART),--skip $(m)::)
@@ -180,7 +217,7 @@ check: lint test-js
 
 ## Runs the restore drill: the disk dies under steady and burst lead traffic, Litestream's replica (a directory, then an S3 bucket on moto) brings the leads back.
 test-restore: web tools faketime
-	$(CARGO) build --locked --bin site
+	$(DEBUG_SITE)
 	.tools/venv/bin/python scripts/restore_drill.py target/debug/site
 
 ## Runs the cluster test alone (needs TEST_DATABASE_URL): 3 servers behind Caddy, one killed, all upgraded one by one.
@@ -189,7 +226,7 @@ test-cluster:
 		echo "SKIPPED the cluster test: TEST_DATABASE_URL is not set (.ci/run sets it)"; \
 	else \
 		$(MAKE) --no-print-directory web deploy-tools faketime && \
-		$(CARGO) build --locked --bin site && \
+		$(DEBUG_SITE) && \
 		python3 scripts/cluster/cluster_test.py target/debug/site; \
 	fi
 
@@ -216,12 +253,12 @@ test-rust: web
 
 ## Runs the browser tests (Playwright on Debian's chromium), the HTML checker and axe included.
 test-e2e: web chromium java
-	$(CARGO) build --locked --bin site
+	$(DEBUG_SITE)
 	npx playwright test -c e2e/playwright.config.ts
 
 ## Exercises every endpoint of openapi.yaml with schemathesis against a fresh debug server.
 test-api: web tools
-	$(CARGO) build --locked --bin site
+	$(DEBUG_SITE)
 	python3 scripts/api-contract.py
 
 ## Measures the site and writes the figures into docs/benchmarks.md; BENCH_ONLY=leads runs one section.
@@ -234,10 +271,13 @@ fmt: deps
 	npx biome check --write --linter-enabled=false
 
 ## Checks formatting (rustfmt, Biome), runs clippy and Biome's linter with warnings as errors, type-checks the TypeScript.
-lint: web typecheck
+lint: lint-static
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
+
+# The linters but clippy (`make test` lints the Rust in its test build; see CLIPPY_DRIVER).
+lint-static: web typecheck
 	$(CARGO) fmt --all --check
 	npx biome ci --error-on-warnings
-	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
 ## Removes the bundles and cargo's build output.
 clean:

@@ -94,7 +94,8 @@ export default defineConfig({
     // flows, the forms' rules and the server's answers, script loading, the e-mails): it
     // runs at the desktop width only. The width-dependent tests (the header's menus, the
     // status sheet, the service layout, the dialogs' axe scans) run at both, and the layout
-    // gate checks every page and overlay at eight widths (docs/development.md, "Browser tests").
+    // gate checks every page and overlay at eight widths.
+    // See docs/development.md, "The quality gates in `make test`".
     {
       name: "phone",
       testIgnore: LAYOUT_GATE,
