@@ -193,6 +193,13 @@ class Server:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def pause(self):
+        """SIGSTOP: the process stops answering, its connections and health checks hang."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self):
+        self.proc.send_signal(signal.SIGCONT)
+
     def terminate(self, timeout=60):
         """SIGTERM: the server drains, finishes what is in flight and exits."""
         self.proc.send_signal(signal.SIGTERM)

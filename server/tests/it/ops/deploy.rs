@@ -7,6 +7,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
+use site_server::admin::links::{LOGIN_PATH, LOGOUT_PATH};
+use site_server::api::account_requests::ACCOUNT_REQUESTS_PATH;
+use site_server::api::campaign_applications::APPLICATIONS_PATH;
+use site_server::api::record_token::RECORD_TOKEN_PATH;
+use site_server::api::submit_lead::SUBMIT_LEAD_PATH;
 use site_server::cli::VARIABLES;
 use site_server::config::Config;
 
@@ -193,6 +198,26 @@ fn the_caddy_file_is_valid_and_forwards_the_address_the_server_trusts() {
     // Several servers: health checks on the readiness a draining server fails, and retries.
     for line in ["health_uri /healthz", "lb_try_duration ", "lb_try_interval ", "fail_duration "] {
         assert!(caddy.contains(line), "deploy/Caddyfile lacks {line}");
+    }
+    // A POST that finds no server up is held like a GET, not refused at once with a 503
+    // (Caddy 2.6 retries only the requests `lb_retry_match` lists): every public form's path,
+    // whose repeats are answered as the first, and the console's sign-in and sign-out.
+    let retried = caddy
+        .lines()
+        .find(|l| l.trim_start().starts_with("path ") && l.contains(SUBMIT_LEAD_PATH))
+        .expect("deploy/Caddyfile: an lb_retry_match with the public forms' paths");
+    for path in [
+        SUBMIT_LEAD_PATH,
+        RECORD_TOKEN_PATH,
+        ACCOUNT_REQUESTS_PATH,
+        APPLICATIONS_PATH,
+        LOGIN_PATH,
+        LOGOUT_PATH,
+    ] {
+        assert!(
+            retried.split_whitespace().any(|p| p == path),
+            "deploy/Caddyfile's lb_retry_match lacks {path}: a POST there that finds no server up would get a 503"
+        );
     }
     assert!(
         caddy.contains("header_up X-Forwarded-For {remote_host}"),
