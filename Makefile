@@ -33,7 +33,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools test-rust test-js test-e2e test-api test-cluster test-restore test-release cargo-deb lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills test-rust test-js test-e2e test-api test-cluster test-restore test-release cargo-deb lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -188,12 +188,18 @@ CLIPPY_DENY := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 ## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL), the package.
 test: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
 test: export CLIPPY_ARGS := $(CLIPPY_DENY)
-test: need-clippy os-packages lint-static test-js deploy-tools test-rust browser-and-tools test-api test-restore test-cluster test-release
+test: need-clippy os-packages lint-static test-js deploy-tools test-rust browser-and-tools test-api drills test-release
 
 # The browser tests with the Python tools' virtualenv installed beside them, for `make test`:
 # pip mostly waits on the package index while Playwright keeps both cores busy.
 browser-and-tools:
 	$(MAKE) --no-print-directory -j2 test-e2e tools
+
+# The restore drill and the cluster test side by side, for `make test`: both mostly wait
+# (on their servers' deadlines, Litestream, the balancer's health checks), together about one
+# core of our two. Each suite's output is printed whole when it ends.
+drills:
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-restore test-cluster
 
 need-clippy:
 	@[ -n "$(CLIPPY_DRIVER)" ] || { echo "clippy-driver is missing, so the Rust cannot be linted: rustup component add clippy" >&2; exit 1; }
