@@ -33,7 +33,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills test-rust test-js test-e2e test-api test-cluster test-restore test-release cargo-deb lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills test-rust test-js test-e2e test-api test-cluster test-restore test-release lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -69,7 +69,7 @@ build: web
 	$(CARGO) build --release --locked --bin site
 
 ## Builds the release into dist/: the archive, the Debian package and SHA256SUMS (reproducibly; docs/operations.md).
-release: web cargo-deb lintian
+release: web lintian
 	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" CFLAGS="$(RELEASE_CFLAGS)" CARGO_TARGET_DIR=$(RELEASE_TARGET) \
 		$(CARGO) build --release --locked --bin site
 	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) CARGO_TARGET_DIR=$(RELEASE_TARGET) scripts/release/package.sh release dist
@@ -80,7 +80,7 @@ release: web cargo-deb lintian
 	$(RELEASE_TARGET)/release/site --version
 
 ## Packs the debug binary as make release packs the release one, then checks the package (its files, unit, scripts) and runs lintian.
-test-release: web cargo-deb lintian
+test-release: web lintian
 	$(DEBUG_SITE)
 	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) scripts/release/package.sh dev target/dist-test
 	python3 scripts/release/check_package.py target/dist-test
@@ -96,19 +96,12 @@ RELEASE_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/build/site --remap-path-pref
 # The same for the C the crates compile (QuickJS's assert() names its source file).
 RELEASE_CFLAGS := -ffile-prefix-map=$(CURDIR)=/build/site -ffile-prefix-map=$(CARGO_HOME_DIR)=/cargo
 RELEASE_TARGET := target/dist
-CARGO_DEB_VERSION := 3.8.0
 
-## Installs cargo-deb (crates.io) into .tools/cargo when it is missing.
-cargo-deb: .tools/cargo/bin/cargo-deb
-.tools/cargo/bin/cargo-deb:
-	@# Not through `make test`'s clippy driver: cargo-deb is not ours to lint.
-	env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS CARGO_INSTALL_ROOT=$(CURDIR)/.tools/cargo $(CARGO) install cargo-deb --locked --version $(CARGO_DEB_VERSION)
-
-## Installs Debian's lintian (make release checks the package with it) when it is missing.
+## Installs Debian's lintian (make release checks the package with it) and dpkg-dev (dpkg-shlibdeps names the package's libraries) when missing.
 lintian:
-	@if ! command -v lintian >/dev/null; then \
-		echo "installing lintian (Debian package)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian >/dev/null; \
+	@if ! command -v lintian >/dev/null || ! command -v dpkg-shlibdeps >/dev/null; then \
+		echo "installing lintian and dpkg-dev (Debian packages)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian dpkg-dev >/dev/null; \
 	fi
 
 ## Builds everything and starts the site on http://127.0.0.1:8080 (LISTEN), SQLite in ./data.
@@ -136,6 +129,7 @@ os-packages:
 	command -v systemd-analyze >/dev/null || missing="$$missing systemd"; \
 	command -v faketime >/dev/null || missing="$$missing faketime libfaketime"; \
 	command -v lintian >/dev/null || missing="$$missing lintian"; \
+	command -v dpkg-shlibdeps >/dev/null || missing="$$missing dpkg-dev"; \
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs a built `site` binary into the release files (make release, make test-release):
 #   OUT/site-<version>-x86_64-linux-gnu.tar.gz   the binary, deploy/, docs/operations.md, CHANGELOG.md
-#   OUT/site_<version>-1_amd64.deb               the Debian package (cargo-deb, server/Cargo.toml)
+#   OUT/site_<version>-1_amd64.deb               the Debian package (dpkg-deb, server/debian/)
 #   OUT/SHA256SUMS                               both files' SHA-256
 # Usage: scripts/release/package.sh PROFILE OUT   (PROFILE: release, or dev for the test build;
 # CARGO_TARGET_DIR names the target directory the binary was built in, target by default).
@@ -36,17 +36,51 @@ tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owne
     --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime --format=posix \
     -C "$stage" -cf - "$name" | gzip -9n > "$out/$name.tar.gz"
 
-# The Debian package: its changelog says the version, dated by the commit.
-mkdir -p target/dist
+# The Debian package, made with Debian's own dpkg-deb from server/debian/ (the control fields,
+# the maintainer scripts, the copyright file, the man pages), deploy/ (the unit, the user, the
+# state directory, the environment file) and the docs. Its changelog says the version, dated
+# by the commit; its libraries come from dpkg-shlibdeps.
+pkg=$stage/debian/site
+doc=$pkg/usr/share/doc/site
+install -D -m 0755 "$binary" "$pkg/usr/bin/site"
+# As Debian's dh_strip does (a release binary is stripped already; the test build's is not).
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/usr/bin/site"
+install -D -m 0755 deploy/site-admin "$pkg/usr/bin/site-admin"
+install -D -m 0644 deploy/site.env "$pkg/etc/site/site.env"
+install -D -m 0644 deploy/site.service "$pkg/usr/lib/systemd/system/site.service"
+install -D -m 0644 deploy/site.sysusers "$pkg/usr/lib/sysusers.d/site.conf"
+install -D -m 0644 deploy/site.tmpfile "$pkg/usr/lib/tmpfiles.d/site.conf"
+install -D -m 0644 server/debian/site.lintian-overrides "$pkg/usr/share/lintian/overrides/site"
+install -D -m 0644 server/debian/copyright "$doc/copyright"
+install -D -m 0644 -t "$doc" docs/operations.md
+install -D -m 0644 deploy/Caddyfile "$doc/examples/Caddyfile"
+mkdir -p "$pkg/usr/share/man/man1"
+for page in site site-admin; do
+    gzip -9n < "server/debian/$page.1" > "$pkg/usr/share/man/man1/$page.1.gz"
+done
+gzip -9n < CHANGELOG.md > "$doc/changelog.gz"
 {
     echo "site ($version-1) unstable; urgency=medium"
     echo
     echo "  * Release $version: see /usr/share/doc/site/changelog.gz."
     echo
     echo " -- RingReady operations <ops@ringready.example>  $(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")"
-} > target/dist/changelog
-cargo_deb=${CARGO_DEB:-.tools/cargo/bin/cargo-deb}
-"$cargo_deb" --no-build --profile "$profile" -p site-server --output "$out/site_${version}-1_amd64.deb" >/dev/null
+} | gzip -9n > "$doc/changelog.Debian.gz"
+chmod 0644 "$pkg"/usr/share/man/man1/*.gz "$doc"/*.gz
+printf 'Source: site\n\nPackage: site\nArchitecture: amd64\n' > "$stage/debian/control"
+shlibs=$(cd "$stage" && dpkg-shlibdeps -O -edebian/site/usr/bin/site | sed -n 's/^shlibs:Depends=//p')
+[ -n "$shlibs" ] || { echo "dpkg-shlibdeps found no libraries for $binary" >&2; exit 1; }
+installed_size=$(du -sk --apparent-size "$pkg" | cut -f1)
+mkdir -p "$pkg/DEBIAN"
+sed -e "s/@VERSION@/$version/" -e "s/@INSTALLED_SIZE@/$installed_size/" -e "s/@SHLIBS@/$shlibs/" \
+    server/debian/control > "$pkg/DEBIAN/control"
+echo /etc/site/site.env > "$pkg/DEBIAN/conffiles"
+install -m 0755 server/debian/postinst server/debian/prerm server/debian/postrm "$pkg/DEBIAN/"
+(cd "$pkg" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$pkg/DEBIAN/md5sums"
+chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/conffiles" "$pkg/DEBIAN/md5sums"
+find "$pkg" -type d -exec chmod 0755 {} +
+find "$pkg" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+dpkg-deb --root-owner-group -Zxz --build "$pkg" "$out/site_${version}-1_amd64.deb" >/dev/null
 
 (cd "$out" && sha256sum "$name.tar.gz" "site_${version}-1_amd64.deb" > SHA256SUMS)
 cat "$out/SHA256SUMS"
