@@ -13,7 +13,13 @@ out=$2
 cd "$(dirname "$0")/../.."
 : "${SOURCE_DATE_EPOCH:?set SOURCE_DATE_EPOCH (the Makefile sets the commit time)}"
 target_dir=${CARGO_TARGET_DIR:-target}
-case $profile in release) bin_dir=release ;; dev) bin_dir=debug ;; *) echo "profile: release or dev" >&2; exit 2 ;; esac
+# The test build's files are compressed lightly: only their contents are checked, and its
+# binary is large (a release's are compressed hard, once).
+case $profile in
+    release) bin_dir=release gzip_level=-9 deb_compression="-Zxz" ;;
+    dev) bin_dir=debug gzip_level=-1 deb_compression="-Zgzip -z1" ;;
+    *) echo "profile: release or dev" >&2; exit 2 ;;
+esac
 binary=$target_dir/$bin_dir/site
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$version" ] || { echo "no version in Cargo.toml's [workspace.package]" >&2; exit 1; }
@@ -34,7 +40,7 @@ chmod -R u=rwX,go=rX "$stage/$name"
 chmod 0755 "$stage/$name/site" "$stage/$name/deploy/site-admin"
 tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
     --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime --format=posix \
-    -C "$stage" -cf - "$name" | gzip -9n > "$out/$name.tar.gz"
+    -C "$stage" -cf - "$name" | gzip "$gzip_level" -n > "$out/$name.tar.gz"
 
 # The Debian package, made with Debian's own dpkg-deb from server/debian/ (the control fields,
 # the maintainer scripts, the copyright file, the man pages), deploy/ (the unit, the user, the
@@ -80,7 +86,8 @@ install -m 0755 server/debian/postinst server/debian/prerm server/debian/postrm 
 chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/conffiles" "$pkg/DEBIAN/md5sums"
 find "$pkg" -type d -exec chmod 0755 {} +
 find "$pkg" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
-dpkg-deb --root-owner-group -Zxz --build "$pkg" "$out/site_${version}-1_amd64.deb" >/dev/null
+# shellcheck disable=SC2086 # two options in one variable
+dpkg-deb --root-owner-group $deb_compression --build "$pkg" "$out/site_${version}-1_amd64.deb" >/dev/null
 
 (cd "$out" && sha256sum "$name.tar.gz" "site_${version}-1_amd64.deb" > SHA256SUMS)
 cat "$out/SHA256SUMS"
