@@ -33,7 +33,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills test-rust test-js test-e2e test-api test-cluster test-restore test-release lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills first-steps rust-test-build test-rust test-js test-e2e test-api test-cluster test-restore test-release lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -182,7 +182,16 @@ CLIPPY_DENY := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 ## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL), the package.
 test: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
 test: export CLIPPY_ARGS := $(CLIPPY_DENY)
-test: need-clippy os-packages lint-static test-js deploy-tools test-rust browser-and-tools test-api drills test-release
+test: need-clippy first-steps deploy-tools test-rust browser-and-tools test-api drills test-release
+
+# The first steps of `make test` side by side: the Debian packages (apt mostly waits on the
+# mirror and on dpkg), the linters but clippy, vitest, and the tests' build (clippy included),
+# which keeps both cores busy.
+first-steps:
+	$(MAKE) --no-print-directory -j3 os-packages lint-static test-js rust-test-build
+
+rust-test-build: web
+	$(CARGO) test --locked --workspace --no-run
 
 # The browser tests with the Python tools' virtualenv installed beside them, for `make test`:
 # pip mostly waits on the package index while Playwright keeps both cores busy.
