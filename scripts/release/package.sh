@@ -73,11 +73,11 @@ gzip -9n < CHANGELOG.md > "$doc/changelog.gz"
     echo " -- RingReady operations <ops@ringready.example>  $(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } | gzip -9n > "$doc/changelog.Debian.gz"
 chmod 0644 "$pkg"/usr/share/man/man1/*.gz "$doc"/*.gz
+mkdir -p "$pkg/DEBIAN" # where dpkg-shlibdeps finds the package's root
 printf 'Source: site\n\nPackage: site\nArchitecture: amd64\n' > "$stage/debian/control"
 shlibs=$(cd "$stage" && dpkg-shlibdeps -O -edebian/site/usr/bin/site | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "dpkg-shlibdeps found no libraries for $binary" >&2; exit 1; }
-installed_size=$(du -sk --apparent-size "$pkg" | cut -f1)
-mkdir -p "$pkg/DEBIAN"
+installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@INSTALLED_SIZE@/$installed_size/" -e "s/@SHLIBS@/$shlibs/" \
     server/debian/control > "$pkg/DEBIAN/control"
 echo /etc/site/site.env > "$pkg/DEBIAN/conffiles"
