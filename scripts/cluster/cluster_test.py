@@ -230,36 +230,17 @@ def evidence(cluster, rows, limit=3):
                 fields = line.get("fields", {})
                 if lo <= at <= hi and line.get("level") in ("WARN", "ERROR") and fields.get("route") != "/healthz":
                     lines.append(f"    server {server.slot}: {json.dumps(line)[:400]}")
-        try:
-            with open(os.path.join(cluster.work, "caddy.log")) as f:
-                for raw in f:
-                    try:
-                        entry = json.loads(raw)
-                    except ValueError:
-                        continue
-                    if lo <= entry.get("ts", 0) <= hi and entry.get("level") in ("warn", "error"):
-                        lines.append(f"    balancer: {raw.strip()[:400]}")
-        except OSError:
-            pass
+        for entry in cluster.balancer.log_entries():
+            if lo <= entry.get("ts", 0) <= hi and entry.get("level") in ("warn", "error"):
+                lines.append(f"    balancer: {json.dumps(entry)[:400]}")
     return "\n".join(lines)
 
 
 def balancer_saw_all_down(cluster, since):
     """Whether the balancer's active health checks have failed for every server since `since`
     (wall clock): then it holds no server up."""
-    failed = set()
-    try:
-        with open(os.path.join(cluster.work, "caddy.log")) as f:
-            for raw in f:
-                try:
-                    entry = json.loads(raw)
-                except ValueError:
-                    continue
-                if entry.get("ts", 0) >= since and "health_checker" in entry.get("logger", "") \
-                        and entry.get("msg") != "host is up":
-                    failed.add(entry.get("host"))
-    except OSError:
-        return False
+    failed = {e.get("host") for e in cluster.balancer.log_entries()
+              if e.get("ts", 0) >= since and "health_checker" in e.get("logger", "") and e.get("msg") != "host is up"}
     return len(failed) >= len(cluster.servers)
 
 

@@ -237,7 +237,8 @@ class Balancer:
             "CADDY_GLOBAL_OPTIONS": "admin off",
             "HOME": home, "XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home,
         })
-        self.log = open(os.path.join(work, "caddy.log"), "w")
+        self.log_path = os.path.join(work, "caddy.log")
+        self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(["caddy", "run", "--adapter", "caddyfile", "--config", CADDYFILE],
                                      env=env, stdout=self.log, stderr=subprocess.STDOUT, cwd=home)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -250,6 +251,18 @@ class Balancer:
             except (OSError, http.client.HTTPException):
                 return False
         wait_until(up, 60, "the balancer to route to a server")
+
+    def log_entries(self):
+        """The JSON lines Caddy has logged so far."""
+        self.log.flush()
+        out = []
+        with open(self.log_path) as f:
+            for line in f:
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass
+        return out
 
     def stop(self):
         stop(self.proc)
