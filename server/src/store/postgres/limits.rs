@@ -112,7 +112,7 @@ pub(super) struct Worker {
 
 impl Worker {
     /// Starts the worker as a task on the caller's runtime, which also drives its connection
-    /// (opened at the first charge, replaced when lost), as it drives the pool's. It ends
+    /// (opened when the worker starts, replaced when lost), as it drives the pool's. It ends
     /// when [`Worker::stop`] is called or the store is dropped; a charge then fails, and the
     /// servers' own limits take over.
     pub(super) fn start(target: PgTarget, schema: Option<String>) -> Self {
@@ -144,7 +144,15 @@ struct Conn {
 }
 
 async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Receiver<Charge>, mut stop: watch::Receiver<bool>) {
-    let mut conn: Option<Conn> = None;
+    // Opened at once, not at the first charge: a server's first requests after a start must
+    // not spend their deadline on connecting (they would fall back to this server's count).
+    let mut conn: Option<Conn> = match connect(&target, schema.as_deref()).await {
+        Ok(c) => Some(c),
+        Err(e) => {
+            tracing::warn!(error = %e, "shared limits: cannot connect; each server counts alone meanwhile");
+            None
+        }
+    };
     let mut next_purge = Instant::now() + PURGE_EVERY;
     // A stalled database fails every group: said once a minute, not per group.
     let mut warned: Option<Instant> = None;

@@ -598,7 +598,10 @@ async fn postgres_survives_a_dropped_connection() {
         )
         .await
         .expect("terminate");
-    assert_eq!(cut, 2, "the writer's connection and the one the read took from the pool");
+    assert_eq!(
+        cut, 3,
+        "the writer's connection, the shared limits' (opened when the store opens) and the one the read took from the pool"
+    );
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     // The first write may find the dead connection; the store reconnects and goes on.
     let mut ok = 0;
