@@ -6,7 +6,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 border-b border-slate-200 py-2 md:grid-cols-[1fr_2fr]">
       <dt className="text-sm font-bold text-slate-700">{label}</dt>
-      <dd className="break-words text-slate-900">{children}</dd>
+      <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }
