@@ -130,15 +130,26 @@ async fn forty_guesses_at_once_reach_the_password_check_at_most_five_times() {
         assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS, "{name}: locked, whoever asks");
 
         // The right password sent 40th, with 39 wrong ones at the same moment: it gets in only
-        // if it is one of the five that reach the check, and never more than five do.
+        // if it is one of the five that reach the check. Without it, exactly five wrong ones
+        // do. With it, its success gives its place back and forgives the failures already
+        // settled (staff/throttle.rs), so guesses that arrive after it may reach the check
+        // too: at most four wrong ones beside it, and five after it.
         add_staff(&server, "lou@ringready.example").await;
         let mut guesses: Vec<(String, String)> = (0..39)
             .map(|i| ("lou@ringready.example".to_string(), format!("wrong guess number {i}")))
             .collect();
         guesses.push(("lou@ringready.example".to_string(), PASSWORD.to_string()));
         let statuses = at_once(&server, "198.51.100.12", guesses).await;
-        let checked = count(&statuses, StatusCode::UNAUTHORIZED) + count(&statuses, StatusCode::SEE_OTHER);
-        assert!(checked <= PER_ACCOUNT, "{name}: {checked} reached the check: {statuses:?}");
+        let (wrong, right) = (count(&statuses, StatusCode::UNAUTHORIZED), count(&statuses, StatusCode::SEE_OTHER));
+        let checked = wrong + right;
+        match right {
+            0 => assert_eq!(wrong, PER_ACCOUNT, "{name}: {statuses:?}"),
+            1 => assert!(
+                wrong < 2 * PER_ACCOUNT,
+                "{name}: {wrong} wrong ones reached the check: {statuses:?}"
+            ),
+            _ => panic!("{name}: one right password got in {right} times: {statuses:?}"),
+        }
         assert_eq!(
             count(&statuses, StatusCode::TOO_MANY_REQUESTS),
             40 - checked,
