@@ -11,7 +11,14 @@ LISTEN ?= 127.0.0.1:8080
 export LISTEN
 NPM ?= npm
 CARGO ?= cargo
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# The Debian packages the suites use, one table (scripts/os-packages.sh): apt-get, with sudo
+# unless root, installs a group's packages when its check fails.
+OS_PACKAGES := E2E_CHROMIUM=$(E2E_CHROMIUM) CHROMIUM=$(CHROMIUM) scripts/os-packages.sh
+# The browser tests run in Debian's chromium-headless-shell (the headless build of the same
+# Chromium, without the desktop browser around it: about half the CPU of `chromium --headless`
+# per test on our machines, docs/benchmarks.md); `make bench` measures what visitors run,
+# Debian's full chromium (Lighthouse, the callback's tap time).
+E2E_CHROMIUM ?= /usr/bin/chromium-headless-shell
 CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM_PATH := $(CHROMIUM)
 # Quiet tailwind's browserslist nag.
@@ -33,7 +40,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills first-steps rust-test-build test-rust test-js test-e2e test-api test-cluster test-restore test-release lintian typecheck bench fmt lint clean deps chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test need-clippy lint-static os-packages browser-and-tools drills first-steps rust-test-build test-rust test-js test-e2e test-api test-cluster test-restore test-release lintian typecheck bench fmt lint clean deps chromium e2e-chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -99,10 +106,7 @@ RELEASE_TARGET := target/dist
 
 ## Installs Debian's lintian (make release checks the package with it) and dpkg-dev (dpkg-shlibdeps names the package's libraries) when missing.
 lintian:
-	@if ! command -v lintian >/dev/null || ! command -v dpkg-shlibdeps >/dev/null; then \
-		echo "installing lintian and dpkg-dev (Debian packages)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian dpkg-dev >/dev/null; \
-	fi
+	@$(OS_PACKAGES) lintian
 
 ## Builds everything and starts the site on http://127.0.0.1:8080 (LISTEN), SQLite in ./data.
 run: build
@@ -112,59 +116,34 @@ run: build
 ## Installs the tools of the tests (schemathesis, Litestream, moto's S3 server: scripts/tools-requirements.txt) into .tools/venv.
 tools: .tools/venv/.installed
 .tools/venv/.installed: scripts/tools-requirements.txt
-	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
-		echo "installing python3-venv (Debian package)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
-	fi
+	@$(OS_PACKAGES) venv
 	python3 -m venv .tools/venv
 	.tools/venv/bin/pip install --quiet --disable-pip-version-check -r scripts/tools-requirements.txt
 	@touch $@
 
 ## Installs every missing Debian package the tests use, in one apt-get (make test runs it first; each suite's own target checks again).
 os-packages:
-	@missing=""; \
-	[ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
-	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
-	command -v caddy >/dev/null || missing="$$missing caddy"; \
-	command -v systemd-analyze >/dev/null || missing="$$missing systemd"; \
-	command -v faketime >/dev/null || missing="$$missing faketime libfaketime"; \
-	command -v lintian >/dev/null || missing="$$missing lintian"; \
-	command -v dpkg-shlibdeps >/dev/null || missing="$$missing dpkg-dev"; \
-	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing Debian packages:$$missing"; \
-		( $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null ) \
-			|| echo "could not install them all: the suites that need one say so"; \
-	fi
+	@$(OS_PACKAGES) --optional e2e-chromium java deploy-tools faketime lintian venv
 
-## Installs Debian's chromium for the browser tests when it is missing.
+## Installs Debian's chromium (make bench: Lighthouse, the callback's tap time) when it is missing.
 chromium:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-		echo "installing chromium (Debian package)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	fi
+	@$(OS_PACKAGES) chromium
+
+## Installs Debian's chromium-headless-shell for the browser tests when it is missing.
+e2e-chromium:
+	@$(OS_PACKAGES) e2e-chromium
 
 ## Installs Debian's caddy and systemd (the deploy/ checks run their validators) when missing.
 deploy-tools:
-	@if ! command -v caddy >/dev/null || ! command -v systemd-analyze >/dev/null; then \
-		echo "installing caddy and systemd (Debian packages, for the deploy/ checks)"; \
-		( $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy systemd >/dev/null ) \
-			|| echo "could not install them: the deploy/ checks say so and skip"; \
-	fi
+	@$(OS_PACKAGES) --optional deploy-tools
 
 ## Installs Debian's libfaketime (the cluster test runs one server with its clock ahead) when it is missing.
 faketime:
-	@if ! command -v faketime >/dev/null; then \
-		echo "installing faketime and libfaketime (Debian packages)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime libfaketime >/dev/null; \
-	fi
+	@$(OS_PACKAGES) faketime
 
 ## Installs Debian's Java (for the Nu Html Checker) when it is missing.
 java:
-	@if ! command -v java >/dev/null; then \
-		echo "installing default-jre-headless (Debian package)"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
-	fi
+	@$(OS_PACKAGES) java
 
 # The debug `site` the browser, API, restore, cluster and package tests run: built as the Rust
 # tests build it (the integration tests' `site`, with the dev-dependencies' features unified
@@ -265,8 +244,9 @@ test-js: deps typecheck
 test-rust: web
 	$(CARGO) test --locked --workspace --no-fail-fast
 
-## Runs the browser tests (Playwright on Debian's chromium), the HTML checker and axe included.
-test-e2e: web chromium java
+## Runs the browser tests (Playwright on Debian's chromium-headless-shell), the HTML checker and axe included.
+test-e2e: export CHROMIUM_PATH := $(E2E_CHROMIUM)
+test-e2e: web e2e-chromium java
 	$(DEBUG_SITE)
 	npx playwright test -c e2e/playwright.config.ts
 

@@ -2,6 +2,7 @@ import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { leadsByPhone } from "./support/db";
 import { MAIN_DB } from "./support/env";
+import { pointerAway } from "./support/hydrate";
 import { callbackForm, expectHydrated, press, statusSheet, uniquePhone } from "./support/service";
 
 // Islands and first paint: the page paints from server HTML alone; the island runtime is
@@ -30,6 +31,7 @@ test.describe("first paint", { tag: "@one-width" }, () => {
   test("the HTML loads no script before it has painted; the runtime is fetched when idle and run on the first interaction", async ({
     page,
   }) => {
+    await pointerAway(page);
     const response = await page.goto("/hvac");
     const html = (await response?.text()) ?? "";
     // The document's only executable script is the inline bootstrap: no src, no preload.
@@ -65,6 +67,7 @@ test.describe("first paint", { tag: "@one-width" }, () => {
   });
 
   test("a touch, a key or focus wakes the islands as the pointer does", async ({ page }) => {
+    await pointerAway(page);
     await page.goto("/hvac");
     await page.waitForLoadState("networkidle");
     await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");

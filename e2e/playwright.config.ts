@@ -24,7 +24,8 @@ import {
 } from "./support/env";
 
 // Browser tests against the real server binary (target/debug/site), in Debian's
-// Chromium. Nothing is downloaded: build first (see Makefile, `make test-e2e`).
+// chromium-headless-shell (the same Chromium without the desktop browser around it: about half
+// the CPU per test of `chromium --headless`). Nothing is downloaded: build first (see Makefile, `make test-e2e`).
 //
 // Five servers: the default one (4173, certification script off) stores leads in its own
 // SQLite file and e-mails them to a local SMTP test server (global-setup.ts); the second (4174)
@@ -75,7 +76,8 @@ export default defineConfig({
     trace: "off",
     video: "off",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      // Debian's chromium-headless-shell (`make test-e2e` installs it and sets CHROMIUM_PATH).
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium-headless-shell",
       headless: true,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
     },
