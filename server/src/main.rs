@@ -14,7 +14,7 @@ use site_server::catalogue::SLUGS;
 use site_server::cli::{self, Cli, Command, ConfigCommand, LogFormat, OutboxCommand, OutboxId, Sources};
 use site_server::config::{Overrides, ServerConfig};
 use site_server::ops;
-use site_server::serve::{ServeOptions, serve};
+use site_server::serve::{ServeOptions, Workers, serve};
 use site_server::store::{Outbox, Retried, RetryScope, SeedPlan, Store};
 use site_server::systemd::{self, Notifier};
 use site_server::urls::redact;
@@ -215,6 +215,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
     let data = data_location(&state.config.server.database_url);
     tracing::info!(%listen, "serving on http://{listen}, data in {data}");
     let options = ServeOptions::from_config(&state.config.server);
+    let workers = Workers::per_core().map_err(|e| format!("cannot start the connection threads: {e}"))?;
     let (stop, stopping) = watch::channel(false);
     let metrics = match state.config.server.metrics_addr() {
         Some(addr) => match tokio::net::TcpListener::bind(addr).await {
@@ -226,6 +227,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
                     options,
                     stopped(stopping.clone()),
                     Default::default(),
+                    Arc::clone(&workers),
                 )))
             }
             // The site matters more than its metrics: say so and go on.
@@ -251,7 +253,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
         let _ = stop.send(true);
     });
     let draining = Arc::clone(&state.draining);
-    serve(listener, app(state), options, stopped(stopping), draining).await;
+    serve(listener, app(state), options, stopped(stopping), draining, Arc::clone(&workers)).await;
     if let Some(metrics) = metrics {
         let _ = metrics.await;
     }
@@ -260,6 +262,7 @@ async fn serve_site(config: Config, sources: &Sources) -> Result<(), String> {
     }
     // Requests in flight are done (or out of time); let the outbox worker finish and the store flush.
     background.shutdown(options.shutdown_grace).await;
+    workers.stop();
     tracing::info!("stopped");
     Ok(())
 }

@@ -9,12 +9,19 @@
 //! connection the server is about to close. Then the listener closes, idle connections are
 //! closed, and requests in flight get `server.shutdown_grace_ms` to finish before the rest
 //! are dropped.
+//!
+//! Connections run on [`Workers`]: one single-threaded runtime per core, as nginx runs one
+//! event loop per worker process. The listener accepts on the main runtime and hands each
+//! connection to the next worker, where it stays: a request, its answer and the connection's
+//! timers never cross threads (docs/decisions/030-the-cached-page-at-the-limit.md measures
+//! what that saves over tokio's work-stealing scheduler).
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
@@ -24,7 +31,8 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::runtime::Handle;
+use tokio::sync::{oneshot, watch};
 use tower::{Service, ServiceExt};
 
 use crate::config::ServerConfig;
@@ -46,15 +54,79 @@ impl ServeOptions {
     }
 }
 
+/// The threads connections run on: one single-threaded tokio runtime each, with its own
+/// reactor and timers. A task a request spawns (an export's stream, a lazily opened database
+/// connection) runs on its connection's worker, so the workers must outlive the store:
+/// [`Workers::stop`] comes last, after the background tasks have finished. Dropping them
+/// without `stop` only tells their threads to end.
+pub struct Workers {
+    handles: Vec<Handle>,
+    next: AtomicUsize,
+    threads: Vec<(JoinHandle<()>, oneshot::Sender<()>)>,
+}
+
+impl Workers {
+    /// One worker per core the process may run on.
+    pub fn per_core() -> std::io::Result<Arc<Self>> {
+        Self::start(std::thread::available_parallelism().map_or(1, usize::from))
+    }
+
+    pub fn start(count: usize) -> std::io::Result<Arc<Self>> {
+        let mut handles = Vec::with_capacity(count);
+        let mut threads = Vec::with_capacity(count);
+        for n in 0..count.max(1) {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            handles.push(runtime.handle().clone());
+            let (stop, stopped) = oneshot::channel::<()>();
+            let thread = std::thread::Builder::new().name(format!("site-connections-{n}")).spawn(move || {
+                // Runs its connections' tasks until told to stop (or its `Workers` is gone);
+                // the runtime is dropped here, on its own thread, with what is left on it.
+                runtime.block_on(async {
+                    let _ = stopped.await;
+                });
+            })?;
+            threads.push((thread, stop));
+        }
+        Ok(Arc::new(Self {
+            handles,
+            next: AtomicUsize::new(0),
+            threads,
+        }))
+    }
+
+    /// Runs `task` on the next worker, round robin.
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+        let n = self.next.fetch_add(1, Ordering::Relaxed) % self.handles.len();
+        drop(self.handles[n].spawn(task));
+    }
+
+    /// Stops every worker, dropping the tasks still on them, and waits for their threads.
+    /// Call it once nothing serves or spawns on them any more.
+    pub fn stop(self: Arc<Self>) {
+        match Arc::try_unwrap(self) {
+            Ok(workers) => {
+                for (thread, stop) in workers.threads {
+                    let _ = stop.send(());
+                    let _ = thread.join();
+                }
+            }
+            // Still shared (a listener that has not returned): its drop tells the threads to end.
+            Err(shared) => drop(shared),
+        }
+    }
+}
+
 /// Serves `service` (the site's `app::Site`, or a plain router) on `listener` until
 /// `shutdown` resolves, then drains and stops as described above, `draining` set for the drain
-/// (and left set). Handlers see the peer's address as `ConnectInfo<SocketAddr>`.
+/// (and left set). Handlers see the peer's address as `ConnectInfo<SocketAddr>`. Each
+/// connection runs on one of `workers`.
 pub async fn serve<S>(
     listener: TcpListener,
     service: S,
     options: ServeOptions,
     shutdown: impl Future<Output = ()>,
     draining: Arc<AtomicBool>,
+    workers: Arc<Workers>,
 ) where
     S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
@@ -64,10 +136,14 @@ pub async fn serve<S>(
     let (open, open_rx) = watch::channel(());
     let accept = |accepted: std::io::Result<(TcpStream, SocketAddr)>| {
         let (stream, peer) = accepted?;
-        let task = connection(stream, peer, service.clone(), options, stopped.clone(), Arc::clone(&draining));
-        let open_rx = open_rx.clone();
-        tokio::spawn(async move {
-            task.await;
+        // Out of this runtime's reactor, into the worker's.
+        let stream = stream.into_std()?;
+        let (service, stopped, draining, open_rx) = (service.clone(), stopped.clone(), Arc::clone(&draining), open_rx.clone());
+        workers.spawn(async move {
+            match TcpStream::from_std(stream) {
+                Ok(stream) => connection(stream, peer, service, options, stopped, draining).await,
+                Err(e) => tracing::warn!(error = %e, "cannot take over an accepted connection"),
+            }
             drop(open_rx);
         });
         Ok::<(), std::io::Error>(())

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 
 use site_server::config::Config;
-use site_server::serve::{ServeOptions, serve};
+use site_server::serve::{ServeOptions, Workers, serve};
 use site_server::store::{Outbox, Store};
 use site_server::{AppState, Background, CatalogueSource, app, assets, metrics_app};
 
@@ -286,12 +286,15 @@ async fn serve_state(state: Arc<AppState>) -> TestServer {
     let options = ServeOptions::from_config(&state.config.server);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr: SocketAddr = listener.local_addr().expect("addr");
+    // Two connection threads, as on our 2-core machines; they end when the test's server is dropped.
+    let workers = Workers::start(2).expect("connection threads");
     tokio::spawn(serve(
         listener,
         app(Arc::clone(&state)),
         options,
         std::future::pending(),
         Arc::clone(&state.draining),
+        Arc::clone(&workers),
     ));
     let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let metrics_addr: SocketAddr = metrics_listener.local_addr().expect("addr");
@@ -301,6 +304,7 @@ async fn serve_state(state: Arc<AppState>) -> TestServer {
         options,
         std::future::pending(),
         Default::default(),
+        workers,
     ));
     TestServer {
         base: format!("http://{addr}"),
