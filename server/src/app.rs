@@ -20,6 +20,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
@@ -27,7 +28,7 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::body::{Bytes, HttpBody};
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
 use axum::http::Method;
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::Response;
@@ -50,6 +51,19 @@ pub struct Site {
     state: Arc<AppState>,
     pages: Follower<PageTable>,
     router: Router,
+    /// The connection's peer (`serve::ForPeer`), put in the extensions of every request the
+    /// router sees; None in process (a test's `oneshot` puts its own).
+    peer: Option<SocketAddr>,
+}
+
+impl crate::serve::ForPeer for Site {
+    type Service = Site;
+    fn for_peer(&self, peer: SocketAddr) -> Site {
+        Site {
+            peer: Some(peer),
+            ..self.clone()
+        }
+    }
 }
 
 /// The site for `state`: cached pages at once, everything else through [`router`].
@@ -58,6 +72,7 @@ pub fn app(state: Arc<AppState>) -> Site {
         router: router(Arc::clone(&state)),
         pages: Follower::of(&state.pages),
         state,
+        peer: None,
     }
 }
 
@@ -93,15 +108,18 @@ where
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: axum::http::Request<B>) -> Answer {
+    fn call(&mut self, mut request: axum::http::Request<B>) -> Answer {
         if request.method() == Method::GET {
             let started = Instant::now();
             let pages = self.pages.get(&self.state.pages);
-            if let Some(mut response) = routes::cached_page(&self.state, pages, request.uri().path(), request.headers()) {
-                self.state.security.add_to(response.headers_mut());
+            // With the security headers already (made once per document).
+            if let Some(response) = routes::cached_page(&self.state, pages, request.uri().path(), request.headers()) {
                 observe(&self.state.metrics, &Method::GET, None, &response, started);
                 return Answer::Ready(Some(response));
             }
+        }
+        if let Some(peer) = self.peer {
+            request.extensions_mut().insert(ConnectInfo(peer));
         }
         Answer::Routed(self.router.call(request), Arc::clone(&self.state.security))
     }

@@ -2,7 +2,7 @@
 //! brotli bytes with a strong ETag per representation, chosen per request.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -22,6 +22,24 @@ pub struct Encoded {
     gzip: Bytes,
     brotli: Bytes,
     etags: [HeaderValue; 3],
+    /// The headers of a full answer with this body, per coding, made on first use
+    /// ([`Encoded::heads`]).
+    heads: OnceLock<Heads>,
+}
+
+/// What the headers of a full answer were made for (an answer made for anything else makes
+/// its own): who made them (the address of the server's security headers) and the
+/// Cache-Control they carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeadsFor {
+    pub maker: usize,
+    pub cache_control: &'static str,
+}
+
+#[derive(Debug)]
+struct Heads {
+    made_for: HeadsFor,
+    maps: [HeaderMap; 3],
 }
 
 impl Encoded {
@@ -63,7 +81,20 @@ impl Encoded {
             gzip,
             brotli,
             etags,
+            heads: OnceLock::new(),
         }
+    }
+
+    /// The headers of a full (200) answer with this body in `coding`, made by `make` once
+    /// for the first `made_for` asked, so that a cached page's answer clones one map instead
+    /// of inserting a dozen headers one by one (docs/decisions/030-the-cached-page-at-the-limit.md).
+    /// None when they were made for something else: the caller makes its own.
+    pub fn heads(&self, coding: Coding, made_for: HeadsFor, make: impl Fn(Coding) -> HeaderMap) -> Option<&HeaderMap> {
+        let heads = self.heads.get_or_init(|| Heads {
+            made_for,
+            maps: [Coding::Identity, Coding::Gzip, Coding::Brotli].map(&make),
+        });
+        (heads.made_for == made_for).then(|| &heads.maps[coding as usize])
     }
 
     /// The body in `coding`; cloning `Bytes` shares the buffer, it does not copy it.
@@ -176,6 +207,41 @@ pub fn content_encoding(coding: Coding) -> Option<HeaderValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answer_heads_are_made_once_and_only_for_what_they_were_made_for() {
+        let doc = Encoded::new(b"<p>hello</p>".to_vec());
+        let made = std::cell::Cell::new(0);
+        let make = |c: Coding| {
+            made.set(made.get() + 1);
+            let mut h = HeaderMap::new();
+            h.insert(header::ETAG, doc.etag(c).clone());
+            h
+        };
+        let mine = HeadsFor {
+            maker: 1,
+            cache_control: "no-cache",
+        };
+        let gzip = doc.heads(Coding::Gzip, mine, make).expect("made for these");
+        assert_eq!(gzip[header::ETAG], doc.etag(Coding::Gzip));
+        let br = doc.heads(Coding::Brotli, mine, make).expect("the same");
+        assert_eq!(br[header::ETAG], doc.etag(Coding::Brotli));
+        assert_eq!(made.get(), 3, "one map per coding, made once");
+        // Another server's security headers, or another Cache-Control: the caller makes its own.
+        assert!(doc.heads(Coding::Gzip, HeadsFor { maker: 2, ..mine }, make).is_none());
+        assert!(
+            doc.heads(
+                Coding::Gzip,
+                HeadsFor {
+                    cache_control: "no-store",
+                    ..mine
+                },
+                make
+            )
+            .is_none()
+        );
+        assert_eq!(made.get(), 3);
+    }
 
     fn headers(accept: &str) -> HeaderMap {
         let mut h = HeaderMap::new();

@@ -17,7 +17,7 @@ use axum::routing::get;
 use subtle::ConstantTimeEq;
 
 use crate::assets::{Asset, may_be_recorded};
-use crate::encoding::{Encoded, content_encoding, negotiate, not_modified};
+use crate::encoding::{Coding, Encoded, HeadsFor, content_encoding, negotiate, not_modified};
 use crate::forms::form_pairs;
 use crate::metrics::RenderFigures;
 use crate::pages::errors;
@@ -152,7 +152,7 @@ fn redirect(path: &str, query: Option<&str>) -> Response {
 
 async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) -> Response {
     match state.renderer.document(page).await {
-        Ok(doc) => page_response(&doc, headers, page),
+        Ok(doc) => page_response(state, &doc, headers, page),
         Err(e) => errors::respond(&state.error_pages, e),
     }
 }
@@ -163,17 +163,47 @@ async fn serve_page(state: &AppState, page: &PreparedPage, headers: &HeaderMap) 
 pub fn cached_page(state: &AppState, pages: &PageTable, path: &str, headers: &HeaderMap) -> Option<Response> {
     let page = pages.routes.get(path)?;
     let doc = state.renderer.cached(page)?;
-    Some(page_response(&doc, headers, page))
+    Some(page_response(state, &doc, headers, page))
 }
 
-fn page_response(doc: &Encoded, headers: &HeaderMap, page: &PreparedPage) -> Response {
-    encoded_response(
-        doc,
-        headers,
-        page.status,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-        page.cache_control(),
-    )
+/// A page's answer, with the security headers. A full answer's headers were made once for
+/// the document ([`Encoded::heads`]) and are cloned; a 304 is made as any other answer.
+fn page_response(state: &AppState, doc: &Encoded, headers: &HeaderMap, page: &PreparedPage) -> Response {
+    const HTML: &str = "text/html; charset=utf-8";
+    let coding = negotiate(headers);
+    let cache = page.cache_control();
+    let made_for = HeadsFor {
+        maker: Arc::as_ptr(&state.security) as usize,
+        cache_control: cache,
+    };
+    let fresh = page.status == StatusCode::OK && not_modified(headers, doc.etag(coding));
+    let heads = (!fresh)
+        .then(|| doc.heads(coding, made_for, |c| full_answer_heads(doc, c, cache, HTML, state)))
+        .flatten();
+    let Some(heads) = heads else {
+        let mut response = encoded_response(doc, headers, page.status, HeaderValue::from_static(HTML), cache);
+        state.security.add_to(response.headers_mut());
+        return response;
+    };
+    let mut response = Response::new(Body::from(doc.body(coding)));
+    *response.status_mut() = page.status;
+    *response.headers_mut() = heads.clone();
+    response
+}
+
+/// The headers of a full answer with `doc` in `coding`: what [`encoded_response`] sets, then
+/// the security headers.
+fn full_answer_heads(doc: &Encoded, coding: Coding, cache: &'static str, content_type: &'static str, state: &AppState) -> HeaderMap {
+    let mut h = HeaderMap::with_capacity(16);
+    h.insert(header::ETAG, doc.etag(coding).clone());
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Some(enc) = content_encoding(coding) {
+        h.insert(header::CONTENT_ENCODING, enc);
+    }
+    state.security.add_to(&mut h);
+    h
 }
 
 /// Where the script-free variants live when `render.noscript_variants` is on.

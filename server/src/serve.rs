@@ -33,7 +33,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
 use tokio::sync::{oneshot, watch};
-use tower::{Service, ServiceExt};
+use tower::Service;
 
 use crate::config::ServerConfig;
 
@@ -116,10 +116,55 @@ impl Workers {
     }
 }
 
+/// What answers one connection's requests, made for the connection's peer. Handlers see the
+/// peer's address as `ConnectInfo<SocketAddr>` in a request's extensions: the site's
+/// `app::Site` puts it there only when the router will see the request (a cached page needs
+/// none, and the extensions' map is an allocation); a plain router gets it in every request.
+/// The services are always ready (neither the site nor a router waits in `poll_ready`), so a
+/// connection calls them without asking.
+pub trait ForPeer: Clone + Send + 'static {
+    type Service: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible, Future: Send + Unpin + 'static>
+        + Send
+        + 'static;
+    fn for_peer(&self, peer: SocketAddr) -> Self::Service;
+}
+
+impl ForPeer for axum::Router {
+    type Service = WithPeer;
+    fn for_peer(&self, peer: SocketAddr) -> WithPeer {
+        WithPeer {
+            router: self.clone(),
+            peer,
+        }
+    }
+}
+
+/// A router whose every request carries the peer's address.
+#[derive(Clone)]
+pub struct WithPeer {
+    router: axum::Router,
+    peer: SocketAddr,
+}
+
+impl Service<hyper::Request<Incoming>> for WithPeer {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = axum::routing::future::RouteFuture<Infallible>;
+
+    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, mut request: hyper::Request<Incoming>) -> Self::Future {
+        request.extensions_mut().insert(ConnectInfo(self.peer));
+        self.router.call(request)
+    }
+}
+
 /// Serves `service` (the site's `app::Site`, or a plain router) on `listener` until
 /// `shutdown` resolves, then drains and stops as described above, `draining` set for the drain
-/// (and left set). Handlers see the peer's address as `ConnectInfo<SocketAddr>`. Each
-/// connection runs on one of `workers`.
+/// (and left set). Each connection runs on one of `workers`, answered by
+/// `service.for_peer(its peer)`.
 pub async fn serve<S>(
     listener: TcpListener,
     service: S,
@@ -128,8 +173,7 @@ pub async fn serve<S>(
     draining: Arc<AtomicBool>,
     workers: Arc<Workers>,
 ) where
-    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Clone + Send + 'static,
-    S::Future: Send + 'static,
+    S: ForPeer,
 {
     let (stop, stopped) = watch::channel(false);
     // Every connection task holds a receiver: all are done when the sender sees none left.
@@ -141,7 +185,7 @@ pub async fn serve<S>(
         let (service, stopped, draining, open_rx) = (service.clone(), stopped.clone(), Arc::clone(&draining), open_rx.clone());
         workers.spawn(async move {
             match TcpStream::from_std(stream) {
-                Ok(stream) => connection(stream, peer, service, options, stopped, draining).await,
+                Ok(stream) => connection(stream, service.for_peer(peer), options, stopped, draining).await,
                 Err(e) => tracing::warn!(error = %e, "cannot take over an accepted connection"),
             }
             drop(open_rx);
@@ -188,30 +232,16 @@ async fn accept_until(
     }
 }
 
-async fn connection<S>(
-    stream: TcpStream,
-    peer: SocketAddr,
-    site: S,
-    options: ServeOptions,
-    mut stopped: watch::Receiver<bool>,
-    draining: Arc<AtomicBool>,
-) where
-    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Clone + Send + 'static,
-    S::Future: Send + 'static,
+async fn connection<S>(stream: TcpStream, site: S, options: ServeOptions, mut stopped: watch::Receiver<bool>, draining: Arc<AtomicBool>)
+where
+    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Send + 'static,
+    S::Future: Send + Unpin + 'static,
 {
     let _ = stream.set_nodelay(true);
-    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-        request.extensions_mut().insert(ConnectInfo(peer));
-        let (site, draining) = (site.clone(), Arc::clone(&draining));
-        async move {
-            let mut response = site.oneshot(request).await?;
-            // While draining, no connection is kept for another request.
-            if draining.load(Ordering::Relaxed) {
-                response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-            }
-            Ok::<_, Infallible>(response)
-        }
-    });
+    let service = OneConnection {
+        site: std::sync::Mutex::new(site),
+        draining,
+    };
     let mut builder = http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(options.header_timeout);
     let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(crate::zero_copy::Stream::new(stream)), service));
@@ -232,5 +262,50 @@ async fn connection<S>(
                 }
             }
         }
+    }
+}
+
+/// The connection's service for hyper: its own copy of the site, called for each request
+/// without cloning it again (the lock is never contended: one connection's requests are
+/// called one at a time, on its worker).
+struct OneConnection<S> {
+    site: std::sync::Mutex<S>,
+    draining: Arc<AtomicBool>,
+}
+
+impl<S> hyper::service::Service<hyper::Request<Incoming>> for OneConnection<S>
+where
+    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible>,
+    S::Future: Unpin,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Finish<S::Future>;
+
+    fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
+        let answer = self.site.lock().unwrap_or_else(|p| p.into_inner()).call(request);
+        Finish {
+            answer,
+            draining: Arc::clone(&self.draining),
+        }
+    }
+}
+
+/// The site's answer; while draining, it closes its connection (no connection is kept for
+/// another request).
+struct Finish<F> {
+    answer: F,
+    draining: Arc<AtomicBool>,
+}
+
+impl<F: Future<Output = Result<Response, Infallible>> + Unpin> Future for Finish<F> {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        let Ok(mut response) = std::task::ready!(std::pin::Pin::new(&mut self.answer).poll(cx));
+        if self.draining.load(Ordering::Relaxed) {
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        std::task::Poll::Ready(Ok(response))
     }
 }
