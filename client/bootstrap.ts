@@ -87,11 +87,11 @@ declare const RUNTIME_PRELOAD: string[];
   // Fetches the runtime and React ahead (not run), once the page has both painted and loaded,
   // a frame has been drawn since it loaded (so the whole parsed page, its largest paint
   // included, is on screen: the first paint may have shown only its top), and the browser
-  // is idle.
+  // is idle, or at the latest a second later (a busy phone may not be idle for long).
   let waiting = 2;
   const preload = () => {
     if (--waiting) return;
-    const idle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 1));
+    const idle = (f: () => void) => ("requestIdleCallback" in window ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 1));
     requestAnimationFrame(() =>
       setTimeout(() =>
         idle(() => {
