@@ -28,11 +28,11 @@ pub struct Encoded {
 }
 
 /// What the headers of a full answer were made for (an answer made for anything else makes
-/// its own): who made them (the address of the server's security headers) and the
-/// Cache-Control they carry.
+/// its own): whose security headers they carry (`SecurityHeaders::id`) and their
+/// Cache-Control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeadsFor {
-    pub maker: usize,
+    pub maker: u64,
     pub cache_control: &'static str,
 }
 

@@ -173,7 +173,7 @@ fn page_response(state: &AppState, doc: &Encoded, headers: &HeaderMap, page: &Pr
     let coding = negotiate(headers);
     let cache = page.cache_control();
     let made_for = HeadsFor {
-        maker: Arc::as_ptr(&state.security) as usize,
+        maker: state.security.id(),
         cache_control: cache,
     };
     let fresh = page.status == StatusCode::OK && not_modified(headers, doc.etag(coding));

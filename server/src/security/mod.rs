@@ -22,6 +22,10 @@ const PIXEL_BEACON_HOST: &str = "https://www.facebook.com";
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
     headers: Vec<(HeaderName, HeaderValue)>,
+    /// Tells this set from any other the process makes (several servers in one test
+    /// process, each with its own policy): what a document's heads were made for
+    /// (`encoding::HeadsFor`).
+    id: u64,
 }
 
 impl SecurityHeaders {
@@ -74,11 +78,18 @@ impl SecurityHeaders {
                 HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
             ),
         ]);
-        Self { headers }
+        static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self { headers, id }
     }
 }
 
 impl SecurityHeaders {
+    /// This set's number, unique in the process.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// Every header with its value, in the order they are set.
     pub fn iter(&self) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
         self.headers.iter().map(|(name, value)| (name, value))
