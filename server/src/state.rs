@@ -309,15 +309,19 @@ impl AppState {
     /// pages show, builds the page table again, renders its pages that are not cached yet,
     /// puts it in place of the old one in one step (a visitor gets the old pages or the new,
     /// never a mix), and drops the documents only the old one named from the render cache.
-    /// True when it changed the pages.
-    pub async fn refresh_campaigns(&self) -> Result<bool, StartError> {
+    /// True when it changed the pages. The table is built off the async threads: it compresses
+    /// the pages' changed bodies, and a connection worker runs many visitors' connections.
+    pub async fn refresh_campaigns(self: &Arc<Self>) -> Result<bool, StartError> {
         let _one = self.campaigns_refresh.lock().await;
         let list = crate::campaigns::public(&self.store.campaigns().await?);
         let old = self.pages.get();
         if *old.campaigns == list {
             return Ok(false);
         }
-        let table = self.page_inputs.pages(&self.config, &self.catalogue, &self.consent, list)?;
+        let me = Arc::clone(self);
+        let table = tokio::task::spawn_blocking(move || me.page_inputs.pages(&me.config, &me.catalogue, &me.consent, list))
+            .await
+            .map_err(|e| StartError::Setup(format!("building the pages: {e}")))??;
         let cold = warmed(&table)
             .into_iter()
             .filter(|p| !self.renderer.cache.contains(&p.key))

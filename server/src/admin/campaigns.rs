@@ -292,7 +292,7 @@ fn refused(typed: CampaignForm, message: String) -> View {
 
 /// Saves, puts the change on this server's pages, and goes back to the campaign.
 async fn apply(
-    state: &AppState,
+    state: &Arc<AppState>,
     staff: &StaffSession,
     edit: CampaignEdit,
     action: &'static str,
