@@ -79,7 +79,7 @@ pub fn app(state: Arc<AppState>) -> Site {
 /// The router for `state`: pages, redirects, assets, robots, sitemap and health
 /// (`routes`), then one `router()` per API family. A new endpoint family adds its line here;
 /// `api::guard` (deadlines, cross-site refusal, declared size, rate limit) covers every route.
-/// Its answers lack the security headers, which [`Site`] adds.
+/// [`Site`] adds the security headers to its answers (a page's answer carries them already).
 pub fn router(state: Arc<AppState>) -> Router {
     let metrics = Arc::clone(&state.metrics);
     Router::new()

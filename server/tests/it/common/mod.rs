@@ -286,7 +286,8 @@ async fn serve_state(state: Arc<AppState>) -> TestServer {
     let options = ServeOptions::from_config(&state.config.server);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr: SocketAddr = listener.local_addr().expect("addr");
-    // Two connection threads, as on our 2-core machines; they end when the test's server is dropped.
+    // Two connection threads, as on our 2-core machines; they end with the test's runtime,
+    // which drops the listener's task.
     let workers = Workers::start(2).expect("connection threads");
     tokio::spawn(serve(
         listener,
