@@ -1,7 +1,8 @@
 # RingReady website. `make run` builds everything and starts the site; `make check` is the
 # fast loop to run while working; `make test` runs every test suite; `make` alone lists the targets. Both install what is missing: npm
-# packages, the Python tools' virtualenv, and Debian's chromium, Java and python3-venv
-# (through apt-get, with sudo when not root).
+# packages, the Python tools' virtualenv, and Debian's packages the suites use (headless
+# Chromium, Java, python3-venv and the like: scripts/os-packages.sh, through apt-get, with
+# sudo when not root).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
