@@ -191,17 +191,14 @@ fn page_response(state: &AppState, doc: &Encoded, headers: &HeaderMap, page: &Pr
     response
 }
 
-/// The headers of a full answer with `doc` in `coding`: what [`encoded_response`] sets, then
-/// the security headers.
+/// The headers of a full answer with `doc` in `coding`: [`representation_headers`], then the
+/// security headers.
 fn full_answer_heads(doc: &Encoded, coding: Coding, cache: &'static str, content_type: &'static str, state: &AppState) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(16);
-    h.insert(header::ETAG, doc.etag(coding).clone());
-    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    if let Some(enc) = content_encoding(coding) {
-        h.insert(header::CONTENT_ENCODING, enc);
-    }
+    let mut h = representation_headers(
+        doc.etag(coding).clone(),
+        cache,
+        Some((HeaderValue::from_static(content_type), coding)),
+    );
     state.security.add_to(&mut h);
     h
 }
@@ -353,19 +350,25 @@ fn encoded_response(body: &Encoded, headers: &HeaderMap, status: StatusCode, con
         Response::new(Body::from(body.body(coding)))
     };
     *response.status_mut() = if fresh { StatusCode::NOT_MODIFIED } else { status };
-    // Room for these and the security headers `app::Site` adds, so the map never grows.
-    *response.headers_mut() = HeaderMap::with_capacity(16);
-    let h = response.headers_mut();
+    *response.headers_mut() = representation_headers(etag, cache, (!fresh).then_some((content_type, coding)));
+    response
+}
+
+/// What an encoded answer says of its body: its ETag, Vary and Cache-Control, and for a full
+/// answer (not a 304) its type and coding. Room is left for the security headers, so the map
+/// never grows.
+fn representation_headers(etag: HeaderValue, cache: &'static str, full: Option<(HeaderValue, Coding)>) -> HeaderMap {
+    let mut h = HeaderMap::with_capacity(16);
     h.insert(header::ETAG, etag);
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    if !fresh {
+    if let Some((content_type, coding)) = full {
         h.insert(header::CONTENT_TYPE, content_type);
         if let Some(enc) = content_encoding(coding) {
             h.insert(header::CONTENT_ENCODING, enc);
         }
     }
-    response
+    h
 }
 
 /// The exposition, from memory: the outbox figures are refreshed by the notification
