@@ -6,8 +6,11 @@
 //!   site's page made it (`security::cross_site`, docs/decisions/008), when its client's
 //!   rate limit is spent (429; not for a signed-in staff session, which the console
 //!   charges to a budget of its own), or when its declared Content-Length is over
-//!   `api.max_body_bytes` (413 at once, the body is never read); its body must arrive in
-//!   full within `server.body_timeout_ms` (408).
+//!   `api.max_body_bytes` (413 at once, before the body is read); its body must arrive in
+//!   full within `server.body_timeout_ms` of the request's arrival (408);
+//! - a body left unread, by a refusal or a handler, is read and thrown away for a few seconds
+//!   after the answer, so that a client still sending it reads the answer rather than a
+//!   reset connection (`LINGER`).
 //!
 //! Refusals are the API's one error answer (JSON), or a short HTML page for a plain form post.
 
@@ -46,7 +49,7 @@ impl std::fmt::Display for BodyDeadline {
 impl std::error::Error for BodyDeadline {}
 
 /// Middleware: see the module documentation.
-pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
+pub async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let server = &state.config.server;
     let whole = Duration::from_millis(server.request_timeout_ms);
     // Not on a cached page (`app::Site` answers those before the guard): the first asset or
@@ -64,6 +67,15 @@ pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, nex
                 .into_response(),
         };
     }
+    // From here the body has its deadline, and a body left unread (refused below, or by a
+    // handler) is still read for a while after the answer (`DeadlineBody`'s drop).
+    let deadline = tokio::time::sleep(Duration::from_millis(server.body_timeout_ms));
+    let mut request = request.map(|body| {
+        Body::new(DeadlineBody {
+            inner: body,
+            deadline: Box::pin(deadline),
+        })
+    });
     let form = is_form(request.headers());
     let refuse = |error: ApiError| {
         state.metrics.rejected(error.reason());
@@ -90,13 +102,6 @@ pub async fn guard(State(state): State<Arc<AppState>>, mut request: Request, nex
             return refuse(ApiError::TooLarge);
         }
         request.extensions_mut().insert(ClientIp(ip));
-        let deadline = tokio::time::sleep(Duration::from_millis(server.body_timeout_ms));
-        let request = request.map(|body| {
-            Body::new(DeadlineBody {
-                inner: body,
-                deadline: Box::pin(deadline),
-            })
-        });
         next.run(request).await
     };
     match tokio::time::timeout(whole, checked).await {
@@ -117,8 +122,17 @@ fn declared_length(headers: &HeaderMap) -> Option<u64> {
     headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
 }
 
+/// How long a body left unread is still read after the answer, and how much of it at most.
+/// A client still sending a body the server refused (a 413, a 429, a cross-site post) is
+/// sending it when the answer comes: closed at once with its bytes unread, the connection is
+/// reset, and the client, still writing, never reads the answer. Reading the rest for a
+/// while first, as nginx's lingering close does, lets it read the answer.
+const LINGER: Duration = Duration::from_secs(5);
+const LINGER_MAX_BYTES: usize = 32 << 20;
+
 /// A request body that fails with [`BodyDeadline`] once its deadline has passed, however
-/// steadily the bytes trickle in.
+/// steadily the bytes trickle in. Dropped before its end, it hands the rest to a task that
+/// reads and discards it ([`LINGER`]).
 struct DeadlineBody {
     inner: Body,
     deadline: Pin<Box<tokio::time::Sleep>>,
@@ -146,4 +160,31 @@ impl HttpBody for DeadlineBody {
     fn size_hint(&self) -> SizeHint {
         self.inner.size_hint()
     }
+}
+
+impl Drop for DeadlineBody {
+    fn drop(&mut self) {
+        if self.inner.is_end_stream() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(linger(std::mem::replace(&mut self.inner, Body::empty())));
+    }
+}
+
+/// Reads `body` to its end and throws it away, for at most [`LINGER`] and
+/// [`LINGER_MAX_BYTES`]; dropping it then lets the server close the connection.
+async fn linger(mut body: Body) {
+    let drain = async {
+        let mut read = 0;
+        while let Some(Ok(frame)) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+            read += frame.data_ref().map_or(0, Bytes::len);
+            if read > LINGER_MAX_BYTES {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(LINGER, drain).await;
 }

@@ -433,6 +433,51 @@ fn hostile_body(rng: &mut common::Rng, n: u32) -> (String, String, String) {
     (body, content_type, note)
 }
 
+/// A client that goes on sending an oversized body after the server's 413 (as a browser
+/// does: it sends the whole form before it reads the answer) can send all of it: the server
+/// reads and discards the rest instead of resetting the connection under the client's
+/// writes, so the client then reads the 413. Closed at once, the second write below fails
+/// (the server's kernel answers the first one's bytes with a reset).
+#[tokio::test]
+async fn a_client_still_sending_a_refused_body_gets_to_read_the_answer() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.expect("connect");
+    let size = 2_000_000;
+    let head = format!("POST {SUBMIT} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {size}\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.expect("head");
+    // The answer comes before any of the body (the declared length is over the limit).
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !answer.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = tokio::time::timeout(std::time::Duration::from_secs(10), stream.read(&mut buf))
+            .await
+            .expect("the 413 in time")
+            .expect("read");
+        assert!(n > 0, "closed before answering");
+        answer.extend_from_slice(&buf[..n]);
+    }
+    assert!(answer.starts_with(b"HTTP/1.1 413"), "{}", String::from_utf8_lossy(&answer));
+    // The whole body, in pieces, with a pause between them for a reset to arrive.
+    let piece = vec![b'['; 100_000];
+    for n in 0..size / piece.len() {
+        stream
+            .write_all(&piece)
+            .await
+            .unwrap_or_else(|e| panic!("piece {n} of the refused body: {e}"));
+        if n < 2 {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    // And nothing is stored, and the server still takes leads.
+    assert_eq!(s.state.store.count_leads().await.expect("count"), 0);
+    assert_eq!(
+        post_json(&s, SUBMIT, &common::lead_body("hvac", &common::phone(3))).await.status(),
+        StatusCode::CREATED
+    );
+}
+
 #[tokio::test]
 async fn a_thousand_hostile_bodies_get_a_4xx_with_a_json_error() {
     let s = common::start_with(open_limit(), site_server::assets::SSR_BUNDLE).await;
