@@ -41,7 +41,7 @@ endif
 WEB_SOURCES := $(shell find client ssr-bundle -name '*.ts' -o -name '*.tsx' -o -name '*.mjs' -o -name '*.css' -o -name '*.cjs' 2>/dev/null)
 WEB_OUT := target/web/ssr.js target/web/manifest.json target/web/bootstrap.js target/web/site.css target/web/icons.json
 
-.PHONY: help run build release web types check test need-clippy lint-static os-packages drills first-steps rust-test-build test-rust test-js test-e2e test-api test-cluster test-restore test-release beside-the-browser lintian typecheck bench fmt lint clean deps chromium e2e-chromium java tools deploy-tools faketime
+.PHONY: help run build release web types check test need-clippy lint-static os-packages drills first-steps rust-test-build test-rust test-js test-e2e test-api test-cluster test-restore test-release browser-and-tools lintian typecheck bench fmt lint clean deps chromium e2e-chromium java tools deploy-tools faketime
 
 ## Lists the targets.
 help:
@@ -162,7 +162,7 @@ CLIPPY_DENY := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 ## Runs the linters, then every test: vitest, Rust (PostgreSQL too when TEST_DATABASE_URL is set), browser, API contract, restore drill, cluster (with TEST_DATABASE_URL), the package.
 test: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
 test: export CLIPPY_ARGS := $(CLIPPY_DENY)
-test: need-clippy first-steps deploy-tools test-rust beside-the-browser drills
+test: need-clippy first-steps deploy-tools test-rust browser-and-tools test-api drills test-release
 
 # The first steps of `make test` side by side: the Debian packages (apt mostly waits on the
 # mirror and on dpkg), the linters but clippy, vitest, and the tests' build (clippy included),
@@ -173,12 +173,13 @@ first-steps:
 rust-test-build: web
 	$(CARGO) test --locked --workspace --no-run
 
-# The browser tests, and beside them, one after another, the Python tools' virtualenv (pip
-# mostly waits on the package index), the API contract and the package check, for `make
-# test`: each of those keeps about half a core busy, and alone they left the other one idle
-# for about 40 s.
-beside-the-browser:
-	$(MAKE) --no-print-directory -j2 test-e2e test-api test-release
+# The browser tests with the Python tools' virtualenv installed beside them, for `make test`:
+# pip mostly waits on the package index while Playwright keeps both cores busy. (The API
+# contract and the package check beside Playwright too made the three take 8.4 min on
+# 2026-12-03, against about 7.5 min one after the other: Playwright slowed more than the
+# two took alone.)
+browser-and-tools:
+	$(MAKE) --no-print-directory -j2 test-e2e tools
 
 # The restore drill and the cluster test side by side, for `make test`: both mostly wait
 # (on their servers' deadlines, Litestream, the balancer's health checks), together about one
@@ -202,7 +203,6 @@ CHECK_TEST_THREADS ?= 4
 # exhausted a default PostgreSQL's 100 ("sorry, too many clients already").
 CHECK_APART := store::shared_limits
 SKIP_SLOW := $(foreach m,$(SLOW_IT) $(CHECK_APART),--skip $(m)::)
-ONLY_SLOW := $(foreach m,$(SLOW_IT) $(CHECK_APART),$(m)::)
 
 ## The fast loop while working (a few minutes): lint, type checks, vitest, the bench report's test, the Rust unit tests and the fast integration tests.
 check: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
@@ -246,12 +246,8 @@ test-js: deps typecheck
 	npx vitest run
 
 ## Runs the Rust tests (unit and integration); the deploy/ checks skip, naming `make deploy-tools`, without caddy and systemd.
-# The tests `make check` runs, four at a time as it does, then the slow modules and
-# CHECK_APART two at a time (each test in one of the two runs: the second's filters are the
-# first's skips); both run, and either failing fails the target.
 test-rust: web
-	$(CARGO) test --locked --workspace --no-fail-fast -- --test-threads $(CHECK_TEST_THREADS) $(SKIP_SLOW); fast=$$?; \
-	$(CARGO) test --locked --workspace --no-fail-fast --tests -- --test-threads 2 $(ONLY_SLOW) && exit $$fast
+	$(CARGO) test --locked --workspace --no-fail-fast
 
 ## Runs the browser tests (Playwright on Debian's chromium-headless-shell), the HTML checker and axe included.
 test-e2e: export CHROMIUM_PATH := $(E2E_CHROMIUM)
