@@ -1,6 +1,6 @@
-//! SQLite: one file in WAL mode with full fsync. One writer thread owns the write
-//! connection and commits queued operations in groups (`writer.rs`); reads use their own
-//! connection. Opening a database checks it, backs it up when migrations are due, and
+//! SQLite: one file in WAL mode; a write is on disk before it is answered. One writer
+//! thread owns the write connection and commits queued operations in groups, its log
+//! flushed by a thread beside it (`writer.rs`); reads use their own connection. Opening a database checks it, backs it up when migrations are due, and
 //! applies them. Each concern's statements are in the file of its name, the twin of the
 //! PostgreSQL file beside it (`../postgres/`). The limits several servers share have no
 //! file here: one server runs per file and keeps them in memory
@@ -45,7 +45,8 @@ statements! {
     /// How every connection is set up. temp_store = MEMORY: the journals of savepoints and
     /// of statements that fire triggers (every lead's INSERT) stay in memory instead of a
     /// temporary file, which cost the writer a write system call per page
-    /// (docs/decisions/027-intake-speed.md).
+    /// (docs/decisions/027-intake-speed.md). The writer's own connection then commits with
+    /// `synchronous = NORMAL`, its log flushed beside it (`writer.rs`).
     CONFIGURE = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;";
     /// The columns of the table `?1`.
     TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?1)";
@@ -123,7 +124,7 @@ impl SqliteStore {
         })
         .await
         .map_err(|e| StoreError::Database(e.to_string()))??;
-        let (tx, thread) = writer::start(write_conn)?;
+        let (tx, thread) = writer::start(write_conn, &file)?;
         Ok(Self {
             writer: Mutex::new(Some(tx)),
             thread: Mutex::new(Some(thread)),
