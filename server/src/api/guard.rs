@@ -74,6 +74,7 @@ pub async fn guard(State(state): State<Arc<AppState>>, request: Request, next: N
         Body::new(DeadlineBody {
             inner: body,
             deadline: Box::pin(deadline),
+            ended: false,
         })
     });
     let form = is_form(request.headers());
@@ -136,6 +137,8 @@ const LINGER_MAX_BYTES: usize = 32 << 20;
 struct DeadlineBody {
     inner: Body,
     deadline: Pin<Box<tokio::time::Sleep>>,
+    /// Read to its end (a chunked body does not say so through `is_end_stream`).
+    ended: bool,
 }
 
 impl HttpBody for DeadlineBody {
@@ -145,6 +148,7 @@ impl HttpBody for DeadlineBody {
     fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let this = self.get_mut();
         if let Poll::Ready(frame) = Pin::new(&mut this.inner).poll_frame(cx) {
+            this.ended |= frame.is_none();
             return Poll::Ready(frame);
         }
         match this.deadline.as_mut().poll(cx) {
@@ -164,7 +168,7 @@ impl HttpBody for DeadlineBody {
 
 impl Drop for DeadlineBody {
     fn drop(&mut self) {
-        if self.inner.is_end_stream() {
+        if self.ended || self.inner.is_end_stream() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {

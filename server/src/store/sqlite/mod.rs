@@ -71,6 +71,7 @@ pub fn statements() -> impl Iterator<Item = &'static Listed> {
         seed::STATEMENTS,
         staff::STATEMENTS,
         submissions::STATEMENTS,
+        writer::STATEMENTS,
     ]
     .into_iter()
     .flatten()
@@ -124,7 +125,7 @@ impl SqliteStore {
         })
         .await
         .map_err(|e| StoreError::Database(e.to_string()))??;
-        let (tx, thread) = writer::start(write_conn, &file)?;
+        let (tx, thread) = writer::start(write_conn)?;
         Ok(Self {
             writer: Mutex::new(Some(tx)),
             thread: Mutex::new(Some(thread)),

@@ -7,12 +7,12 @@
 //! The commit goes to the write-ahead log with `synchronous = NORMAL` (written, not yet
 //! flushed), and a second thread, the syncer, flushes the log with one `fdatasync` and only
 //! then answers the group's waiters, while the writer already runs the next group: the disk's
-//! flush no longer stops the writer (docs/decisions/002-group-commit.md, "The flush beside
-//! the next group"). One flush answers every group committed before it began.
+//! flush no longer stops the writer. One flush answers every group committed before it began
+//! (docs/decisions/002-group-commit.md, "The flush beside the next group").
 
 use std::fs::File;
-use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::thread::JoinHandle;
 
@@ -22,7 +22,15 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::SqliteStore;
 use crate::store::backend::Writer;
+use crate::store::sql::statements;
 use crate::store::{MAX_BATCH, StoreError};
+
+statements! {
+    /// The database's journal mode: `wal` when the writer's log can be flushed beside it.
+    JOURNAL_MODE = "PRAGMA journal_mode";
+    /// The writer's commits go to the log without flushing it: the syncer flushes it.
+    COMMIT_WITHOUT_FLUSH = "PRAGMA synchronous = NORMAL";
+}
 
 /// A write for the writer: runs inside the group transaction and returns what to do once
 /// the group's commit succeeded (true) or failed (false).
@@ -70,57 +78,68 @@ pub(super) trait Flush: Send + Sync {
 }
 
 impl Flush for File {
-    /// A failed flush answers the groups it was for as failed: their waiters are told no,
-    /// though the rows may be there after all (a repeat of the same lead is then answered
-    /// with the stored one, as a duplicate).
     fn flush(&self) -> bool {
         match self.sync_data() {
             Ok(()) => true,
             Err(e) => {
-                tracing::error!(error = %e, "cannot flush the write-ahead log; the group's writes are reported as failed");
+                tracing::error!(error = %e, "cannot flush the write-ahead log");
                 false
             }
         }
     }
 }
 
-/// Starts the writer thread on `conn`, the connection of the database at `db` (whose
-/// write-ahead log the syncer flushes).
-pub(super) fn start(conn: Connection, db: &Path) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
-    let wal = open_wal(&conn, db);
-    start_with(conn, wal)
+/// Starts the writer thread on `conn`; its log is flushed beside it when it has one
+/// (`open_wal`).
+pub(super) fn start(conn: Connection) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
+    spawn(conn, open_wal)
 }
 
-/// Starts the writer thread on `conn`, with `wal` flushed beside it (or, without one, each
-/// commit flushed in place).
-fn start_with(conn: Connection, wal: Option<Arc<dyn Flush>>) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
+/// Starts the writer thread on `conn`, with `wal` as its log (the tests' flushes).
+#[cfg(test)]
+fn start_with(conn: Connection, wal: Arc<dyn Flush>) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
+    spawn(conn, move |_| Some(wal))
+}
+
+fn spawn(
+    conn: Connection,
+    wal: impl FnOnce(&Connection) -> Option<Arc<dyn Flush>> + Send + 'static,
+) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
     let (tx, rx) = mpsc::channel::<Job>(8192);
     let thread = std::thread::Builder::new()
         .name("sqlite-writer".into())
-        .spawn(move || writer_loop(conn, rx, wal))
+        .spawn(move || {
+            let wal = wal(&conn);
+            writer_loop(conn, rx, wal);
+        })
         .map_err(|e| StoreError::Database(format!("cannot start writer: {e}")))?;
     Ok((tx, thread))
 }
 
-/// The write-ahead log of `db`, opened for the syncer's flushes, and `conn` set to commit
-/// without flushing it. Without the file (a database not in WAL mode), or if the setting
-/// fails, the writer keeps `synchronous = FULL` and every commit flushes in place.
-fn open_wal(conn: &Connection, db: &Path) -> Option<Arc<dyn Flush>> {
-    let mut path = db.as_os_str().to_owned();
-    path.push("-wal");
-    let wal = match File::open(&path) {
-        Ok(file) => file,
-        Err(e) => {
-            tracing::warn!(error = %e, "no write-ahead log to flush beside the writer; each commit flushes in place");
-            return None;
-        }
+/// The write-ahead log of `conn`'s database (the file SQLite names: `conn.path()` resolved
+/// as SQLite resolves it, and `-wal`), opened for the flushes, and `conn` set to commit
+/// without flushing it. A database not in WAL mode, a log that cannot be opened or a setting
+/// that fails leave `synchronous = FULL`: every COMMIT then flushes in place.
+fn open_wal(conn: &Connection) -> Option<Arc<dyn Flush>> {
+    let in_place = |why: &str| {
+        tracing::warn!(why, "the writer's log is not flushed beside it; each commit flushes in place");
+        None
     };
-    match conn.execute_batch("PRAGMA synchronous = NORMAL") {
+    match conn.query_row(JOURNAL_MODE, [], |r| r.get::<_, String>(0)) {
+        Ok(mode) if mode.eq_ignore_ascii_case("wal") => {}
+        Ok(_) => return in_place("the database is not in WAL mode"),
+        Err(_) => return in_place("its journal mode cannot be read"),
+    }
+    let Some(db) = conn.path().filter(|p| !p.is_empty()) else {
+        return in_place("the database has no file");
+    };
+    let wal = match File::open(format!("{db}-wal")) {
+        Ok(file) => file,
+        Err(_) => return in_place("the log's file cannot be opened"),
+    };
+    match conn.execute_batch(COMMIT_WITHOUT_FLUSH) {
         Ok(()) => Some(Arc::new(wal)),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot commit without flushing; each commit flushes in place");
-            None
-        }
+        Err(_) => in_place("synchronous = NORMAL cannot be set"),
     }
 }
 
@@ -220,31 +239,75 @@ impl Writer for SqliteStore {
     }
 }
 
-fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, wal: Option<Arc<dyn Flush>>) {
-    // The syncer, when there is a log to flush; without it each group is answered in place.
-    let syncer = wal.and_then(|wal| {
-        let (tx, rx) = std_mpsc::channel::<Committed>();
-        let keep = Arc::clone(&wal);
-        let thread = std::thread::Builder::new()
-            .name("sqlite-syncer".into())
-            .spawn(move || syncer_loop(wal.as_ref(), rx))
-            .map_err(|e| tracing::warn!(error = %e, "cannot start the syncer; each commit flushes in place"))
-            .ok()?;
-        Some((tx, thread, keep))
-    });
-    if syncer.is_none() {
-        let _ = conn.execute_batch("PRAGMA synchronous = FULL");
+/// How a committed group is made durable.
+enum Durability {
+    /// The syncer flushes the log beside the writer and answers the groups.
+    Syncer {
+        groups: std_mpsc::SyncSender<Committed>,
+        thread: JoinHandle<()>,
+        wal: Arc<dyn Flush>,
+    },
+    /// The writer flushes the log after each commit (the syncer could not start).
+    Inline(Arc<dyn Flush>),
+    /// Each COMMIT flushes (`synchronous = FULL`): no log to flush.
+    InCommit,
+}
+
+/// How many committed groups may wait for the syncer before the writer waits for it.
+const SYNC_QUEUE: usize = 64;
+
+/// Once a flush failed, no later one can be trusted: Linux reports a failed write-back once
+/// and marks the pages clean, so a later flush "succeeds" over a hole in the log, and what
+/// follows the hole is lost at recovery. From then on every group is answered as failed and
+/// the writer stops (`writer_alive` turns false, /healthz with it): a restart recovers the
+/// database from what is on disk.
+fn flush_or_fail(wal: &dyn Flush, failed: &AtomicBool) -> bool {
+    if failed.load(Ordering::Acquire) {
+        return false;
     }
+    let ok = wal.flush();
+    if !ok {
+        failed.store(true, Ordering::Release);
+    }
+    ok
+}
+
+fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, wal: Option<Arc<dyn Flush>>) {
+    let failed = Arc::new(AtomicBool::new(false));
+    let durability = match wal {
+        None => Durability::InCommit,
+        Some(wal) => {
+            let (groups, queued) = std_mpsc::sync_channel::<Committed>(SYNC_QUEUE);
+            let (log, failed) = (Arc::clone(&wal), Arc::clone(&failed));
+            match std::thread::Builder::new()
+                .name("sqlite-syncer".into())
+                .spawn(move || syncer_loop(log.as_ref(), &failed, queued))
+            {
+                Ok(thread) => Durability::Syncer { groups, thread, wal },
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot start the syncer; the writer flushes after each commit");
+                    Durability::Inline(wal)
+                }
+            }
+        }
+    };
     // A write that must be alone, taken while a group was gathered: it comes next.
     let mut held: Option<Job> = None;
     while let Some(first) = held.take().or_else(|| jobs.blocking_recv()) {
+        if failed.load(Ordering::Acquire) {
+            tracing::error!("the write-ahead log could not be flushed: the writer stops; restart the server");
+            break;
+        }
         let mut batch = Vec::new();
         let mut pings = Vec::new();
         match first {
             Job::Alone(write) => {
                 // Answered here, once on disk, before any later write begins.
                 let group = commit_batch(&mut conn, vec![write], Vec::new());
-                let on_disk = syncer.as_ref().is_none_or(|(_, _, wal)| wal.flush());
+                let on_disk = match &durability {
+                    Durability::Syncer { wal, .. } | Durability::Inline(wal) => flush_or_fail(wal.as_ref(), &failed),
+                    Durability::InCommit => true,
+                };
                 group.finish(on_disk);
                 continue;
             }
@@ -264,31 +327,31 @@ fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, wal: Option<
         }
         // Pings alone go to the syncer too: answered after every group before them.
         let group = commit_batch(&mut conn, batch, pings);
-        match &syncer {
-            Some((tx, _, _)) => {
-                if let Err(std_mpsc::SendError(group)) = tx.send(group) {
+        match &durability {
+            Durability::Syncer { groups, wal, .. } => {
+                if let Err(std_mpsc::SendError(group)) = groups.send(group) {
                     // The syncer is gone (it never stops before the writer): flush here.
-                    let on_disk = syncer.as_ref().is_some_and(|(_, _, wal)| wal.flush());
-                    group.finish(on_disk);
+                    group.finish(flush_or_fail(wal.as_ref(), &failed));
                 }
             }
-            None => group.finish(true),
+            Durability::Inline(wal) => group.finish(flush_or_fail(wal.as_ref(), &failed)),
+            Durability::InCommit => group.finish(true),
         }
     }
     // Every group handed over is answered before the writer's thread ends.
-    if let Some((tx, thread, _)) = syncer {
-        drop(tx);
+    if let Durability::Syncer { groups, thread, .. } = durability {
+        drop(groups);
         let _ = thread.join();
     }
 }
 
 /// Flushes the log, then answers every group committed before the flush began: each flush
 /// takes all the groups queued while the one before it ran.
-fn syncer_loop(wal: &dyn Flush, groups: std_mpsc::Receiver<Committed>) {
+fn syncer_loop(wal: &dyn Flush, failed: &AtomicBool, groups: std_mpsc::Receiver<Committed>) {
     while let Ok(first) = groups.recv() {
         let mut ready = vec![first];
         ready.extend(groups.try_iter());
-        let on_disk = wal.flush();
+        let on_disk = flush_or_fail(wal, failed);
         for group in ready {
             group.finish(on_disk);
         }
@@ -354,16 +417,17 @@ mod tests {
 
     use super::*;
 
-    /// A flush the test holds until it opens the gate, counting the flushes begun.
+    /// Flushes the test lets through one at a time: `allow(n)` lets the first n end.
     #[derive(Default)]
     struct Gate {
-        state: Mutex<(bool, u32)>,
+        /// (flushes allowed to end, flushes begun)
+        state: Mutex<(u32, u32)>,
         changed: Condvar,
     }
 
     impl Gate {
-        fn open(&self) {
-            self.state.lock().unwrap_or_else(|p| p.into_inner()).0 = true;
+        fn allow(&self, n: u32) {
+            self.state.lock().unwrap_or_else(|p| p.into_inner()).0 = n;
             self.changed.notify_all();
         }
 
@@ -373,7 +437,7 @@ mod tests {
                 .changed
                 .wait_timeout_while(state, Duration::from_secs(10), |s| s.1 < n)
                 .unwrap_or_else(|p| p.into_inner());
-            assert!(!timeout.timed_out(), "no flush began");
+            assert!(!timeout.timed_out(), "flush {n} never began");
         }
     }
 
@@ -381,8 +445,9 @@ mod tests {
         fn flush(&self) -> bool {
             let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
             state.1 += 1;
+            let mine = state.1;
             self.changed.notify_all();
-            while !state.0 {
+            while state.0 < mine {
                 state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
             }
             true
@@ -400,78 +465,145 @@ mod tests {
         }))
     }
 
-    fn rows(db: &Path) -> i64 {
+    fn rows(db: &std::path::Path) -> i64 {
         let conn = Connection::open(db).expect("open");
         conn.query_row("SELECT count(*) FROM t", [], |r| r.get(0)).expect("count")
     }
 
-    #[test]
-    fn a_write_is_answered_only_after_the_flush_and_the_next_group_commits_meanwhile() {
-        let dir = std::env::temp_dir().join(format!("site-writer-test-{}", std::process::id()));
+    /// A database in WAL mode with a table `t`, in a folder of the test's own.
+    fn database(name: &str) -> (std::path::PathBuf, Connection) {
+        let dir = std::env::temp_dir().join(format!("site-writer-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         let db = dir.join("w.db");
         let conn = Connection::open(&db).expect("open");
         conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER)")
             .expect("schema");
+        (db, conn)
+    }
+
+    fn wait_for_rows(db: &std::path::Path, n: i64) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while rows(db) < n {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "row {n} was not committed while a flush waited"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    const NOT_YET: Duration = Duration::from_millis(100);
+    const SOON: Duration = Duration::from_secs(10);
+
+    #[test]
+    fn a_write_is_answered_only_after_a_flush_begun_after_its_commit() {
+        let (db, conn) = database("order");
         let gate = Arc::new(Gate::default());
-        let (jobs, thread) = start_with(conn, Some(gate.clone() as Arc<dyn Flush>)).expect("start");
+        let (jobs, thread) = start_with(conn, gate.clone()).expect("start");
         let (answers_tx, answers) = std_mpsc::channel();
 
         jobs.blocking_send(insert(1, &answers_tx)).expect("send");
         gate.wait_for_flushes(1);
         assert_eq!(rows(&db), 1, "the first group is committed");
-        assert!(answers.try_recv().is_err(), "answered before its flush");
+        assert!(answers.recv_timeout(NOT_YET).is_err(), "answered before its flush");
 
-        // The writer is free while the flush waits: the next group commits, unanswered too.
+        // The writer is free while the flush waits: the next group commits, unanswered.
         jobs.blocking_send(insert(2, &answers_tx)).expect("send");
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while rows(&db) < 2 {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the second group waited for the first one's flush"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        assert!(
-            answers.recv_timeout(Duration::from_millis(100)).is_err(),
-            "answered before its flush"
-        );
+        wait_for_rows(&db, 2);
 
-        gate.open();
-        let mut answered: Vec<_> = (0..2)
-            .map(|_| answers.recv_timeout(Duration::from_secs(10)).expect("answered"))
-            .collect();
-        answered.sort_unstable();
-        assert_eq!(answered, [(1, true), (2, true)]);
+        // The first flush began before the second group's commit: it answers only the first.
+        gate.allow(1);
+        assert_eq!(answers.recv_timeout(SOON).expect("answered"), (1, true));
+        assert!(
+            answers.recv_timeout(NOT_YET).is_err(),
+            "answered by a flush begun before its commit"
+        );
+        gate.wait_for_flushes(2);
+        gate.allow(2);
+        assert_eq!(answers.recv_timeout(SOON).expect("answered"), (2, true));
         drop(jobs);
         thread.join().expect("the writer stops");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A flush that fails.
-    struct Broken;
+    /// A write alone is answered once flushed, before any later write runs.
+    #[test]
+    fn a_write_alone_is_flushed_before_the_next_write_runs() {
+        let (db, conn) = database("alone");
+        let gate = Arc::new(Gate::default());
+        let (jobs, thread) = start_with(conn, gate.clone()).expect("start");
+        let (answers_tx, answers) = std_mpsc::channel();
+        let Job::Write(write) = insert(1, &answers_tx) else {
+            unreachable!()
+        };
+        jobs.blocking_send(Job::Alone(write)).expect("send");
+        jobs.blocking_send(insert(2, &answers_tx)).expect("send");
+        gate.wait_for_flushes(1);
+        std::thread::sleep(NOT_YET);
+        assert_eq!(rows(&db), 1, "the next write ran before the write alone was flushed");
+        gate.allow(2);
+        assert_eq!(answers.recv_timeout(SOON).expect("answered"), (1, true));
+        assert_eq!(answers.recv_timeout(SOON).expect("answered"), (2, true));
+        drop(jobs);
+        thread.join().expect("the writer stops");
+    }
 
-    impl Flush for Broken {
+    /// The first flush fails once, then every flush would succeed.
+    #[derive(Default)]
+    struct FailsOnce(AtomicBool);
+
+    impl Flush for FailsOnce {
         fn flush(&self) -> bool {
-            false
+            self.0.swap(true, Ordering::SeqCst)
         }
     }
 
     #[test]
-    fn a_write_whose_flush_failed_is_answered_as_failed() {
-        let dir = std::env::temp_dir().join(format!("site-writer-broken-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
-        let conn = Connection::open(dir.join("w.db")).expect("open");
-        conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER)")
-            .expect("schema");
-        let (jobs, thread) = start_with(conn, Some(Arc::new(Broken) as Arc<dyn Flush>)).expect("start");
+    fn after_a_failed_flush_every_write_is_refused_and_the_writer_stops() {
+        let (_db, conn) = database("failed");
+        let (jobs, thread) = start_with(conn, Arc::new(FailsOnce::default())).expect("start");
         let (answers_tx, answers) = std_mpsc::channel();
         jobs.blocking_send(insert(1, &answers_tx)).expect("send");
-        assert_eq!(answers.recv_timeout(Duration::from_secs(10)).expect("answered"), (1, false));
-        drop(jobs);
-        thread.join().expect("the writer stops");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(answers.recv_timeout(SOON).expect("answered"), (1, false));
+        // A later flush would succeed, over a hole in the log: never trusted.
+        let _ = jobs.blocking_send(insert(2, &answers_tx));
+        let deadline = std::time::Instant::now() + SOON;
+        while !thread.is_finished() {
+            assert!(std::time::Instant::now() < deadline, "the writer did not stop");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            answers.try_iter().all(|(_, ok)| !ok),
+            "a write after the failed flush was answered yes"
+        );
+        assert!(
+            jobs.blocking_send(insert(3, &answers_tx)).is_err(),
+            "the writer takes no more writes"
+        );
+    }
+
+    /// The real thing: the writer finds the log SQLite writes and commits without flushing in
+    /// COMMIT, and a database not in WAL mode keeps the flush in COMMIT.
+    #[test]
+    fn the_log_is_the_file_sqlite_names_and_only_in_wal_mode() {
+        let (db, conn) = database("real");
+        // A symbolic link to the database: the log is beside the file, not beside the link.
+        let link = db.with_file_name("link.db");
+        std::os::unix::fs::symlink(&db, &link).expect("link");
+        drop(conn);
+        let conn = Connection::open(&link).expect("open");
+        conn.execute_batch("PRAGMA journal_mode = WAL; INSERT INTO t VALUES (0)")
+            .expect("write");
+        assert!(open_wal(&conn).is_some(), "the log of a WAL database");
+        let mode: i64 = conn.query_row("PRAGMA synchronous", [], |r| r.get(0)).expect("mode");
+        assert_eq!(mode, 1, "commits without flushing (NORMAL)");
+
+        let plain = db.with_file_name("plain.db");
+        let conn = Connection::open(&plain).expect("open");
+        conn.execute_batch("PRAGMA journal_mode = DELETE; CREATE TABLE t (n INTEGER)")
+            .expect("schema");
+        assert!(open_wal(&conn).is_none(), "no log outside WAL mode");
+        let mode: i64 = conn.query_row("PRAGMA synchronous", [], |r| r.get(0)).expect("mode");
+        assert_eq!(mode, 2, "each COMMIT flushes (FULL)");
     }
 }
