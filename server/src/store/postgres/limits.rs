@@ -92,12 +92,8 @@ statements! {
          ins AS (INSERT INTO login_attempts (account, client, at_ms, expires_ms) SELECT p.account, p.client, p.now, p.now + p.window FROM p \
          WHERE NOT EXISTS (SELECT 1 FROM acc) AND NOT EXISTS (SELECT 1 FROM cli) RETURNING id) \
          SELECT (SELECT id FROM ins), (SELECT at_ms FROM acc), (SELECT at_ms FROM cli)";
-    /// The connection's limit on a statement's time, and its commits not waiting for the
-    /// disk (`synchronous_commit = off`): a charge is seen by every server as soon as it
-    /// commits, and a database crash loses at most the last fraction of a second of counts
-    /// in windows a minute long, where waiting for the flush added one to every request's
-    /// path (docs/decisions/022-shared-limits.md).
-    CHARGE_SETTINGS = built format!("SET statement_timeout = {CHARGE_STATEMENT_TIMEOUT_MS}; SET synchronous_commit = off");
+    /// The connection's limit on a statement's time.
+    CHARGE_TIMEOUT = built format!("SET statement_timeout = {CHARGE_STATEMENT_TIMEOUT_MS}");
     /// A successful sign-in `$1`: its attempt deleted, the account `$2`'s failed ones forgiven.
     SIGNED_IN = "WITH mine AS (DELETE FROM login_attempts WHERE id = $1) \
          UPDATE login_attempts SET forgiven = TRUE WHERE account = $2 AND failed AND id <> $1";
@@ -223,7 +219,7 @@ async fn worker(target: PgTarget, schema: Option<String>, mut charges: mpsc::Rec
 
 async fn connect(target: &PgTarget, schema: Option<&str>) -> Result<Conn, StoreError> {
     let client = connect_one(target, schema).await?;
-    client.batch_execute(&CHARGE_SETTINGS).await?;
+    client.batch_execute(&CHARGE_TIMEOUT).await?;
     let charge = client.prepare(CHARGE).await?;
     Ok(Conn { client, charge })
 }
