@@ -25,6 +25,7 @@ mod outbox;
 mod seed;
 mod staff;
 mod submissions;
+mod syncer;
 mod writer;
 
 pub mod backup;
@@ -71,7 +72,7 @@ pub fn statements() -> impl Iterator<Item = &'static Listed> {
         seed::STATEMENTS,
         staff::STATEMENTS,
         submissions::STATEMENTS,
-        writer::STATEMENTS,
+        syncer::STATEMENTS,
     ]
     .into_iter()
     .flatten()

@@ -4,16 +4,11 @@
 //! Before the commit it indexes the names of the group's new leads
 //! (`leads::index_new_names`).
 //!
-//! The commit goes to the write-ahead log with `synchronous = NORMAL` (written, not yet
-//! flushed), and a second thread, the syncer, flushes the log with one `fdatasync` and only
-//! then answers the group's waiters, while the writer already runs the next group: the disk's
-//! flush no longer stops the writer. One flush answers every group committed before it began
-//! (docs/decisions/002-group-commit.md, "The flush beside the next group").
+//! The commit goes to the write-ahead log without flushing it, and the syncer (`syncer.rs`)
+//! flushes the log and answers the group's waiters while the writer already runs the next
+//! group.
 
-use std::fs::File;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc as std_mpsc;
 use std::thread::JoinHandle;
 
 use async_trait::async_trait;
@@ -21,16 +16,9 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use super::SqliteStore;
+use super::syncer::{Committed, Done, Durability, Flush, open_wal};
 use crate::store::backend::Writer;
-use crate::store::sql::statements;
 use crate::store::{MAX_BATCH, StoreError};
-
-statements! {
-    /// The database's journal mode: `wal` when the writer's log can be flushed beside it.
-    JOURNAL_MODE = "PRAGMA journal_mode";
-    /// The writer's commits go to the log without flushing it: the syncer flushes it.
-    COMMIT_WITHOUT_FLUSH = "PRAGMA synchronous = NORMAL";
-}
 
 /// A write for the writer: runs inside the group transaction and returns what to do once
 /// the group's commit succeeded (true) or failed (false).
@@ -46,47 +34,6 @@ pub(super) enum Job {
     Alone(Write),
     /// Answered once the group it was taken with is finished (`Writer::ping`).
     Ping(oneshot::Sender<()>),
-}
-
-/// What a waiter is told once its group is finished: whether its write is committed and
-/// on disk.
-type Done = Box<dyn FnOnce(bool) + Send>;
-
-/// A committed group, for the syncer: its waiters, answered once the log is flushed.
-struct Committed {
-    done: Vec<Done>,
-    pings: Vec<oneshot::Sender<()>>,
-    committed: bool,
-}
-
-impl Committed {
-    fn finish(self, on_disk: bool) {
-        for done in self.done {
-            done(self.committed && on_disk);
-        }
-        for ping in self.pings {
-            let _ = ping.send(());
-        }
-    }
-}
-
-/// What makes the commits written to the log durable: the log's file (`fdatasync`); in the
-/// writer's tests, a flush they hold and release.
-pub(super) trait Flush: Send + Sync {
-    /// Whether everything written to the log before the call is on disk.
-    fn flush(&self) -> bool;
-}
-
-impl Flush for File {
-    fn flush(&self) -> bool {
-        match self.sync_data() {
-            Ok(()) => true,
-            Err(e) => {
-                tracing::error!(error = %e, "cannot flush the write-ahead log");
-                false
-            }
-        }
-    }
 }
 
 /// Starts the writer thread on `conn`; its log is flushed beside it when it has one
@@ -114,33 +61,6 @@ fn spawn(
         })
         .map_err(|e| StoreError::Database(format!("cannot start writer: {e}")))?;
     Ok((tx, thread))
-}
-
-/// The write-ahead log of `conn`'s database (the file SQLite names: `conn.path()` resolved
-/// as SQLite resolves it, and `-wal`), opened for the flushes, and `conn` set to commit
-/// without flushing it. A database not in WAL mode, a log that cannot be opened or a setting
-/// that fails leave `synchronous = FULL`: every COMMIT then flushes in place.
-fn open_wal(conn: &Connection) -> Option<Arc<dyn Flush>> {
-    let in_place = |why: &str| {
-        tracing::warn!(why, "the writer's log is not flushed beside it; each commit flushes in place");
-        None
-    };
-    match conn.query_row(JOURNAL_MODE, [], |r| r.get::<_, String>(0)) {
-        Ok(mode) if mode.eq_ignore_ascii_case("wal") => {}
-        Ok(_) => return in_place("the database is not in WAL mode"),
-        Err(_) => return in_place("its journal mode cannot be read"),
-    }
-    let Some(db) = conn.path().filter(|p| !p.is_empty()) else {
-        return in_place("the database has no file");
-    };
-    let wal = match File::open(format!("{db}-wal")) {
-        Ok(file) => file,
-        Err(_) => return in_place("the log's file cannot be opened"),
-    };
-    match conn.execute_batch(COMMIT_WITHOUT_FLUSH) {
-        Ok(()) => Some(Arc::new(wal)),
-        Err(_) => in_place("synchronous = NORMAL cannot be set"),
-    }
 }
 
 impl SqliteStore {
@@ -239,62 +159,12 @@ impl Writer for SqliteStore {
     }
 }
 
-/// How a committed group is made durable.
-enum Durability {
-    /// The syncer flushes the log beside the writer and answers the groups.
-    Syncer {
-        groups: std_mpsc::SyncSender<Committed>,
-        thread: JoinHandle<()>,
-        wal: Arc<dyn Flush>,
-    },
-    /// The writer flushes the log after each commit (the syncer could not start).
-    Inline(Arc<dyn Flush>),
-    /// Each COMMIT flushes (`synchronous = FULL`): no log to flush.
-    InCommit,
-}
-
-/// How many committed groups may wait for the syncer before the writer waits for it.
-const SYNC_QUEUE: usize = 64;
-
-/// Once a flush failed, no later one can be trusted: Linux reports a failed write-back once
-/// and marks the pages clean, so a later flush "succeeds" over a hole in the log, and what
-/// follows the hole is lost at recovery. From then on every group is answered as failed and
-/// the writer stops (`writer_alive` turns false, /healthz with it): a restart recovers the
-/// database from what is on disk.
-fn flush_or_fail(wal: &dyn Flush, failed: &AtomicBool) -> bool {
-    if failed.load(Ordering::Acquire) {
-        return false;
-    }
-    let ok = wal.flush();
-    if !ok {
-        failed.store(true, Ordering::Release);
-    }
-    ok
-}
-
 fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, wal: Option<Arc<dyn Flush>>) {
-    let failed = Arc::new(AtomicBool::new(false));
-    let durability = match wal {
-        None => Durability::InCommit,
-        Some(wal) => {
-            let (groups, queued) = std_mpsc::sync_channel::<Committed>(SYNC_QUEUE);
-            let (log, failed) = (Arc::clone(&wal), Arc::clone(&failed));
-            match std::thread::Builder::new()
-                .name("sqlite-syncer".into())
-                .spawn(move || syncer_loop(log.as_ref(), &failed, queued))
-            {
-                Ok(thread) => Durability::Syncer { groups, thread, wal },
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot start the syncer; the writer flushes after each commit");
-                    Durability::Inline(wal)
-                }
-            }
-        }
-    };
+    let durability = Durability::start(wal);
     // A write that must be alone, taken while a group was gathered: it comes next.
     let mut held: Option<Job> = None;
     while let Some(first) = held.take().or_else(|| jobs.blocking_recv()) {
-        if failed.load(Ordering::Acquire) {
+        if durability.failed() {
             tracing::error!("the write-ahead log could not be flushed: the writer stops; restart the server");
             break;
         }
@@ -303,12 +173,7 @@ fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, wal: Option<
         match first {
             Job::Alone(write) => {
                 // Answered here, once on disk, before any later write begins.
-                let group = commit_batch(&mut conn, vec![write], Vec::new());
-                let on_disk = match &durability {
-                    Durability::Syncer { wal, .. } | Durability::Inline(wal) => flush_or_fail(wal.as_ref(), &failed),
-                    Durability::InCommit => true,
-                };
-                group.finish(on_disk);
+                durability.finish_here(commit_batch(&mut conn, vec![write], Vec::new()));
                 continue;
             }
             Job::Write(write) => batch.push(write),
@@ -326,36 +191,10 @@ fn writer_loop(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, wal: Option<
             }
         }
         // Pings alone go to the syncer too: answered after every group before them.
-        let group = commit_batch(&mut conn, batch, pings);
-        match &durability {
-            Durability::Syncer { groups, wal, .. } => {
-                if let Err(std_mpsc::SendError(group)) = groups.send(group) {
-                    // The syncer is gone (it never stops before the writer): flush here.
-                    group.finish(flush_or_fail(wal.as_ref(), &failed));
-                }
-            }
-            Durability::Inline(wal) => group.finish(flush_or_fail(wal.as_ref(), &failed)),
-            Durability::InCommit => group.finish(true),
-        }
+        durability.hand_over(commit_batch(&mut conn, batch, pings));
     }
     // Every group handed over is answered before the writer's thread ends.
-    if let Durability::Syncer { groups, thread, .. } = durability {
-        drop(groups);
-        let _ = thread.join();
-    }
-}
-
-/// Flushes the log, then answers every group committed before the flush began: each flush
-/// takes all the groups queued while the one before it ran.
-fn syncer_loop(wal: &dyn Flush, failed: &AtomicBool, groups: std_mpsc::Receiver<Committed>) {
-    while let Ok(first) = groups.recv() {
-        let mut ready = vec![first];
-        ready.extend(groups.try_iter());
-        let on_disk = flush_or_fail(wal, failed);
-        for group in ready {
-            group.finish(on_disk);
-        }
-    }
+    durability.stop();
 }
 
 /// Runs the group in one transaction; its waiters are answered by whoever finishes it.
@@ -412,6 +251,8 @@ fn in_savepoint<T>(conn: &Connection, f: impl FnOnce(&Connection) -> rusqlite::R
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc as std_mpsc;
     use std::sync::{Condvar, Mutex};
     use std::time::Duration;
 
@@ -493,15 +334,31 @@ mod tests {
         }
     }
 
+    /// A writer on a database of its own whose flushes a gate holds, and its answers:
+    /// (database, gate, queue, thread, answers' sender, answers).
+    type Gated = (
+        std::path::PathBuf,
+        Arc<Gate>,
+        mpsc::Sender<Job>,
+        JoinHandle<()>,
+        std_mpsc::Sender<(i64, bool)>,
+        std_mpsc::Receiver<(i64, bool)>,
+    );
+
+    fn gated(name: &str) -> Gated {
+        let (db, conn) = database(name);
+        let gate = Arc::new(Gate::default());
+        let (jobs, thread) = start_with(conn, gate.clone()).expect("start");
+        let (answers_tx, answers) = std_mpsc::channel();
+        (db, gate, jobs, thread, answers_tx, answers)
+    }
+
     const NOT_YET: Duration = Duration::from_millis(100);
     const SOON: Duration = Duration::from_secs(10);
 
     #[test]
     fn a_write_is_answered_only_after_a_flush_begun_after_its_commit() {
-        let (db, conn) = database("order");
-        let gate = Arc::new(Gate::default());
-        let (jobs, thread) = start_with(conn, gate.clone()).expect("start");
-        let (answers_tx, answers) = std_mpsc::channel();
+        let (db, gate, jobs, thread, answers_tx, answers) = gated("order");
 
         jobs.blocking_send(insert(1, &answers_tx)).expect("send");
         gate.wait_for_flushes(1);
@@ -529,10 +386,7 @@ mod tests {
     /// A write alone is answered once flushed, before any later write runs.
     #[test]
     fn a_write_alone_is_flushed_before_the_next_write_runs() {
-        let (db, conn) = database("alone");
-        let gate = Arc::new(Gate::default());
-        let (jobs, thread) = start_with(conn, gate.clone()).expect("start");
-        let (answers_tx, answers) = std_mpsc::channel();
+        let (db, gate, jobs, thread, answers_tx, answers) = gated("alone");
         let Job::Write(write) = insert(1, &answers_tx) else {
             unreachable!()
         };
