@@ -104,6 +104,7 @@ const SQLITE_RELEASED: &[Migration] = &[
     migration!(12, "sqlite", "0012_intake_indexes", compatible_back_to = 7),
     migration!(13, "sqlite", "0013_funnel_recount", compatible_back_to = 7),
     migration!(14, "sqlite", "0014_campaigns", compatible_back_to = 7),
+    migration!(15, "sqlite", "0015_funnel_lock_order", compatible_back_to = 7),
 ];
 
 const POSTGRES_RELEASED: &[Migration] = &[
@@ -121,6 +122,7 @@ const POSTGRES_RELEASED: &[Migration] = &[
     migration!(12, "postgres", "0012_intake_indexes", compatible_back_to = 7),
     migration!(13, "postgres", "0013_funnel_recount", compatible_back_to = 7),
     migration!(14, "postgres", "0014_campaigns", compatible_back_to = 7),
+    migration!(15, "postgres", "0015_funnel_lock_order", compatible_back_to = 7),
 ];
 
 /// Every SQLite migration of this release, in order.

@@ -413,6 +413,10 @@ impl<'a> LeadRows<'a> {
                 wordings.push((&w.lead.consent_sha256, &w.lead.consent_text, w.now_ms));
             }
         }
+        // In one order on every server: two groups storing the same new wordings wait for
+        // each other's in turn, never in a circle (docs/decisions/002-group-commit.md,
+        // "Two servers' groups never wait on each other in a circle").
+        wordings.sort_unstable_by_key(|w| w.0);
         let mut rows = Self {
             shas: wordings.iter().map(|w| w.0).collect(),
             texts: wordings.iter().map(|w| w.1).collect(),

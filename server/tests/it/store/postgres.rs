@@ -55,6 +55,83 @@ async fn two_servers_storing_the_same_repeats_at_once_keep_one_lead_each() {
     b.close().await;
 }
 
+/// A group's INSERT of leads locks the funnel's daily rows in one order, by (day, kind, key)
+/// (migration 0015), so that two servers' groups sharing rows wait for each other in turn,
+/// never in a circle (docs/decisions/002-group-commit.md, "Two servers' groups never wait on each other in a circle").
+/// One session holds the row of the service that sorts last; a group of leads for every
+/// service then waits on it, and by then it must hold every other service's row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_locks_the_funnels_rows_in_one_order() {
+    let Some((store, twin, raw)) = common::stores::postgres_twins().await else {
+        eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
+        return;
+    };
+    let services: Vec<String> = (0..20).map(|i| format!("service-{i:02}")).collect();
+    let now = now_ms();
+    for (i, slug) in services.iter().enumerate() {
+        let phone = format!("+1412557{i:04}");
+        store
+            .submit_lead(common::new_lead(&phone, slug), vec![], now)
+            .await
+            .expect("stored");
+    }
+    let last = services.last().expect("services");
+    let holder = common::stores::pg_client(&raw).await;
+    holder
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM lead_days WHERE kind = 'service' AND key = '{last}' FOR UPDATE"
+        ))
+        .await
+        .expect("lock the last row");
+
+    // Every lead again under a new id, in one INSERT: one group's worth for the trigger.
+    let group = common::stores::pg_client(&raw).await;
+    let group_pid: i32 = group.query_one("SELECT pg_backend_pid()", &[]).await.expect("pid").get(0);
+    let insert = tokio::spawn(async move {
+        group
+            .batch_execute(
+                "CREATE TEMP TABLE again AS SELECT * FROM leads; UPDATE again SET id = id || '-again'; \
+                 INSERT INTO leads SELECT * FROM again",
+            )
+            .await
+    });
+    let watcher = common::stores::pg_client(&raw).await;
+    common::eventually(10, "the group waits on the held row", async || {
+        let row = watcher
+            .query_one("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", &[&group_pid])
+            .await
+            .expect("activity");
+        row.get::<_, Option<String>>(0).as_deref() == Some("Lock")
+    })
+    .await;
+    let free: Vec<String> = watcher
+        .query(
+            "SELECT key FROM lead_days WHERE kind = 'service' ORDER BY key FOR UPDATE SKIP LOCKED",
+            &[],
+        )
+        .await
+        .expect("free rows")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(
+        free,
+        Vec::<String>::new(),
+        "rows the waiting group had not locked before the last one"
+    );
+
+    holder.batch_execute("COMMIT").await.expect("release");
+    insert.await.expect("task").expect("the group is stored once the row is free");
+    let counts = watcher
+        .query("SELECT leads FROM lead_days WHERE kind = 'service' ORDER BY key", &[])
+        .await
+        .expect("counts");
+    let counts: Vec<i64> = counts.iter().map(|r| r.get(0)).collect();
+    assert_eq!(counts, vec![2; services.len()], "each service counted twice");
+    store.close().await;
+    twin.close().await;
+}
+
 /// Whether the session of `target` runs over TLS, as the server sees it.
 async fn session_is_encrypted(target: &PgTarget) -> Result<bool, String> {
     let (client, connection) = target.connect().await.map_err(|e| e.to_string())?;

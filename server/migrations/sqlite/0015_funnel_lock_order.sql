@@ -1,0 +1,4 @@
+-- Nothing to change here: PostgreSQL's 0015 sorts the rows its funnel trigger locks, so that
+-- two servers' writers never wait on each other in a circle. A SQLite file has one writer
+-- (docs/decisions/002-group-commit.md), whose trigger counts each lead as it is stored. The
+-- number is kept so that both stores stay at the same schema version.
