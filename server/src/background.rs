@@ -21,7 +21,7 @@ use tokio::time::Instant;
 
 use crate::metrics::Metrics;
 use crate::state::AppState;
-use crate::store::{self, Store, ZoneOffsets};
+use crate::store::{self, RecountHold, Store, ZoneOffsets};
 
 /// How often every server reads the campaigns when no notification came (PostgreSQL's
 /// listener down, or SQLite's file changed by a restore): the slow poll behind the wake-ups.
@@ -261,7 +261,7 @@ async fn funnel_recount(store: Arc<Store>, zone: ZoneOffsets, metrics: Arc<Metri
     let Some(reason) = reason else { return };
     tracing::info!(zone = %zone.zone, reason = %reason, "funnel: counting the daily counts anew; leads keep arriving meanwhile");
     let started = std::time::Instant::now();
-    match store.recount_funnel(&zone, &reason).await {
+    match store.recount_funnel(&zone, &reason, RecountHold::none()).await {
         Ok(()) => {
             metrics.job_ran("funnel_recount");
             tracing::info!(zone = %zone.zone, ms = started.elapsed().as_millis() as u64, "funnel: daily counts made anew for the time zone")

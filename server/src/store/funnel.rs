@@ -28,6 +28,55 @@ pub struct ZoneOffsets {
     pub offsets: Vec<(i64, i64)>,
 }
 
+/// A point where a recount can be held: after it has counted the leads of its snapshot,
+/// before it adds those counts (step 4 of [`Funnel::recount_funnel`](super::backend::Funnel::recount_funnel)).
+/// The scheduled job passes [`RecountHold::none`]; the tests that change leads while a recount
+/// is under way hold it there, so that their changes fall between its cut and its end
+/// however fast the machine counts.
+#[derive(Debug, Default)]
+pub struct RecountHold(Option<(tokio::sync::oneshot::Sender<()>, tokio::sync::oneshot::Receiver<()>)>);
+
+/// The other end of a [`RecountHold`]: says when the recount is held, and lets it go on.
+#[derive(Debug)]
+pub struct RecountHeld {
+    held: tokio::sync::oneshot::Receiver<()>,
+    go: tokio::sync::oneshot::Sender<()>,
+}
+
+impl RecountHold {
+    /// No hold: the recount goes straight on.
+    pub fn none() -> Self {
+        Self(None)
+    }
+
+    /// A hold, and its other end.
+    pub fn new() -> (Self, RecountHeld) {
+        let (held_tx, held) = tokio::sync::oneshot::channel();
+        let (go, go_rx) = tokio::sync::oneshot::channel();
+        (Self(Some((held_tx, go_rx))), RecountHeld { held, go })
+    }
+
+    /// Waits here until let go (or the other end is dropped), if this is a hold.
+    pub(crate) async fn reached(self) {
+        if let Some((held, go)) = self.0 {
+            let _ = held.send(());
+            let _ = go.await;
+        }
+    }
+}
+
+impl RecountHeld {
+    /// Resolves once the recount is held; false when it ended (or failed) before it got there.
+    pub async fn reached(&mut self) -> bool {
+        (&mut self.held).await.is_ok()
+    }
+
+    /// Lets the recount go on.
+    pub fn release(self) {
+        let _ = self.go.send(());
+    }
+}
+
 /// What the database's daily counts are made by, as it says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunnelState {

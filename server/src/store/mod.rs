@@ -43,7 +43,9 @@ pub use campaigns::{
 };
 pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, LeadFilter, LeadRow, RetryOutcome};
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
-pub use funnel::{FAST_MS, FunnelKind, FunnelRow, FunnelState, SlowDelivery, Source, VISITOR_SOURCE_PREFIX, ZoneOffsets};
+pub use funnel::{
+    FAST_MS, FunnelKind, FunnelRow, FunnelState, RecountHeld, RecountHold, SlowDelivery, Source, VISITOR_SOURCE_PREFIX, ZoneOffsets,
+};
 pub use leads::{Channel, LeadRecord, Submitted};
 pub use limits::{LIMIT_WINDOW_MS, LimitKey, LoginRules, Reserved, Verdict};
 pub use outbox::{Attempt, DeliveryCount, Notice, Outbox, OutboxCounts, OutboxItem, OutboxRow, OutboxSummary, Retried, RetryScope};

@@ -6,7 +6,7 @@ use tokio_postgres::{Client, IsolationLevel};
 use super::PgStore;
 use crate::store::StoreError;
 use crate::store::backend::Funnel;
-use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SlowDelivery, ZoneOffsets};
+use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, RecountHold, SlowDelivery, ZoneOffsets};
 use crate::store::sql::{self, SLOWEST_COLUMNS, statements};
 
 statements! {
@@ -122,7 +122,7 @@ impl Funnel for PgStore {
         Ok(FunnelState { zone, recount })
     }
 
-    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str) -> Result<(), StoreError> {
+    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str, hold: RecountHold) -> Result<(), StoreError> {
         let token = uuid::Uuid::now_v7().simple().to_string();
         let mut client = self.own_connection().await?;
         let mut counter = self.own_connection().await?;
@@ -162,6 +162,7 @@ impl Funnel for PgStore {
         let counted: Vec<FunnelRow> = snapshot.query(COUNT_LEADS, &[]).await?.iter().filter_map(row).collect();
         snapshot.commit().await?;
         drop(counter);
+        hold.reached().await;
 
         // 4. Added to what the triggers counted since the cut, a few thousand rows at a time.
         let chunks: Vec<&[FunnelRow]> = if counted.is_empty() {

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::SqliteStore;
 use crate::store::StoreError;
 use crate::store::backend::Funnel;
-use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, SlowDelivery, ZoneOffsets};
+use crate::store::funnel::{FunnelKind, FunnelRow, FunnelState, RecountHold, SlowDelivery, ZoneOffsets};
 use crate::store::sql::{self, SLOWEST_COLUMNS, statements};
 
 statements! {
@@ -117,7 +117,7 @@ impl Funnel for SqliteStore {
         .await
     }
 
-    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str) -> Result<(), StoreError> {
+    async fn recount_funnel(&self, zone: &ZoneOffsets, reason: &str, hold: RecountHold) -> Result<(), StoreError> {
         let token = uuid::Uuid::now_v7().simple().to_string();
         let snapshot = self.open_reader().await?;
         // 1, 2. The zone and the cut, in a transaction of their own: lead_days emptied, the
@@ -154,6 +154,7 @@ impl Funnel for SqliteStore {
         })
         .await
         .map_err(|e| StoreError::Database(e.to_string()))??;
+        hold.reached().await;
         // 4. Added to what the triggers counted since the cut, a few thousand rows a write.
         let mut chunks: Vec<Vec<FunnelRow>> = counted.chunks(MERGE_ROWS).map(<[FunnelRow]>::to_vec).collect();
         if chunks.is_empty() {

@@ -13,7 +13,7 @@ use reqwest::StatusCode;
 use site_server::admin::zone::Zone;
 use site_server::assets;
 use site_server::leads::RequestContext;
-use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Outbox, Person, SeedPlan, Store};
+use site_server::store::{Channel, FunnelKind, FunnelRow, NewAudit, Outbox, Person, RecountHold, SeedPlan, Store};
 
 use common::admin::{add_staff, get, page, sign_in};
 use common::stores::{Raw, stores, texts, twin_stores};
@@ -746,18 +746,28 @@ async fn leads_are_stored_while_the_funnel_is_counted_anew_and_each_is_counted_o
         let before = store.funnel_rows(0, i64::MAX / 2).await.expect("rows");
         assert_eq!(all(&before, FunnelKind::Service), N + WAITING, "{name}");
 
+        // The recount is held once it has counted its snapshot, so the changes below fall
+        // between its cut and its end however fast this machine counts.
+        let (hold, mut held) = RecountHold::new();
         let counting = {
             let store = Arc::clone(&store);
             let chicago = chicago.offsets();
-            tokio::spawn(async move { store.ensure_business_zone(&chicago).await })
+            let reason = store
+                .funnel_state()
+                .await
+                .expect("state")
+                .recount_reason(&chicago)
+                .expect("a new zone");
+            tokio::spawn(async move { store.recount_funnel(&chicago, &reason, hold).await })
         };
-        // The recount has begun once the new zone is written.
+        // The recount has begun once the new zone is written: two leads while it cuts or counts.
         while stored_zone(&raw).await != [Some("America/Chicago".to_string())] && !counting.is_finished() {
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
         let started = std::time::Instant::now();
         lead_from(&store, "+14125550601", Some("during"), now).await;
         lead_from(&store, "+14125550602", None, now).await;
+        assert!(held.reached().await, "{name}: the recount counted its snapshot");
         // A lead's notifications delivered within the minute (its status and the counts of
         // delivered and fast follow), another's number put on the do-not-call list (its
         // status becomes suppressed), and an older lead erased.
@@ -788,7 +798,8 @@ async fn leads_are_stored_while_the_funnel_is_counted_anew_and_each_is_counted_o
             took < std::time::Duration::from_secs(2),
             "{name}: well within a request's 2 s ({took:?})"
         );
-        assert!(counting.await.expect("task").expect("recount"), "{name}: counted anew");
+        held.release();
+        counting.await.expect("task").expect("recount");
         assert_eq!(status(&to_deliver).await, [Some("delivered".to_string())], "{name}");
         assert_eq!(status(&to_suppress).await, [Some("suppressed".to_string())], "{name}");
 
