@@ -2,9 +2,11 @@
 //! family's own router, under the security headers. Tests drive it over real HTTP
 //! (`serve::serve`, as the binary does) or in process (`tower::ServiceExt::oneshot`).
 //!
-//! `fn app(state) -> Site`: the service the site's listener runs. A GET of a canonical page
-//! whose document is in the render cache is answered at once from it (`routes::cached_page`),
-//! without the router; everything else goes through [`router`]: the page routes and every API
+//! `fn app(state) -> Site`: the service the site's listener runs. Before hyper sees a
+//! connection, `wire` answers its plain GETs of cached pages through [`Site`]'s `wire::Answers`
+//! (the same page, document and head as below); what it does not answer comes here. A GET of
+//! a canonical page whose document is in the render cache is answered at once from it
+//! (`routes::cached_page`), without the router; everything else goes through [`router`]: the page routes and every API
 //! family's `router()` under `api::guard`, each answer counted and timed by its route. Both
 //! ways end the same: the security headers added, the answer counted by status class and timed
 //! by route for /metrics, a server error logged. `metrics_app` is the metrics listener's router.
@@ -114,7 +116,7 @@ where
             let pages = self.pages.get(&self.state.pages);
             // With the security headers already (made once per document).
             if let Some(response) = routes::cached_page(&self.state, pages, request.uri().path(), request.headers()) {
-                observe(&self.state.metrics, &Method::GET, None, &response, started);
+                observe(&self.state.metrics, &Method::GET, None, response.status().as_u16(), started);
                 return Answer::Ready(Some(response));
             }
         }
@@ -122,6 +124,17 @@ where
             request.extensions_mut().insert(ConnectInfo(peer));
         }
         Answer::Routed(self.router.call(request), Arc::clone(&self.state.security))
+    }
+}
+
+/// A connection's plain GETs of cached pages, answered off its bytes (`wire`): the same
+/// page, document and head as [`Site::call`]'s cached page, counted and timed alike.
+impl crate::wire::Answers for Site {
+    fn cached(&mut self, get: &crate::wire::Get<'_>) -> Option<crate::wire::Wire> {
+        let pages = self.pages.get(&self.state.pages);
+        let wire = routes::cached_wire(&self.state, pages, get.path, get.accept_encoding)?;
+        observe(&self.state.metrics, &Method::GET, None, 200, get.started);
+        Some(wire)
     }
 }
 
@@ -155,7 +168,13 @@ async fn count_response(State(metrics): State<Arc<Metrics>>, request: Request, n
     let method = request.method().clone();
     let route = request.extensions().get::<MatchedPath>().cloned();
     let response = next.run(request).await;
-    observe(&metrics, &method, route.as_ref().map(MatchedPath::as_str), &response, started);
+    observe(
+        &metrics,
+        &method,
+        route.as_ref().map(MatchedPath::as_str),
+        response.status().as_u16(),
+        started,
+    );
     response
 }
 
@@ -166,9 +185,8 @@ async fn count_response(State(metrics): State<Arc<Metrics>>, request: Request, n
 /// `RUST_LOG=site_server::app=debug` every answer is, with its method and route template
 /// (never the path a visitor typed, its query, a header or the body), so no personal data
 /// reaches the logs. A disabled debug line costs one check of a cached flag.
-fn observe(metrics: &Metrics, method: &Method, route: Option<&str>, response: &Response, started: Instant) {
+fn observe(metrics: &Metrics, method: &Method, route: Option<&str>, status: u16, started: Instant) {
     let took = started.elapsed();
-    let status = response.status().as_u16();
     metrics.response(status);
     let route = metrics.request(route, status, took);
     let latency_us = took.as_micros() as u64;

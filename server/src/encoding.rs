@@ -40,6 +40,9 @@ pub struct HeadsFor {
 struct Heads {
     made_for: HeadsFor,
     maps: [HeaderMap; 3],
+    /// The same heads as HTTP/1.1 writes them, with the status line and the length: what
+    /// `wire` sends before its date line (see [`Encoded::wire_head`]).
+    wire: [Bytes; 3],
 }
 
 impl Encoded {
@@ -90,11 +93,25 @@ impl Encoded {
     /// of inserting a dozen headers one by one (docs/decisions/030-the-cached-page-at-the-limit.md).
     /// None when they were made for something else: the caller makes its own.
     pub fn heads(&self, coding: Coding, made_for: HeadsFor, make: impl Fn(Coding) -> HeaderMap) -> Option<&HeaderMap> {
-        let heads = self.heads.get_or_init(|| Heads {
-            made_for,
-            maps: [Coding::Identity, Coding::Gzip, Coding::Brotli].map(&make),
-        });
+        let heads = self.made_heads(made_for, make);
         (heads.made_for == made_for).then(|| &heads.maps[coding as usize])
+    }
+
+    /// The head of a full (200) HTTP/1.1 answer with this body in `coding`, as bytes: the
+    /// status line, the headers of [`Encoded::heads`] in their order, one per line, and the
+    /// body's `content-length`, as hyper writes them; what is left to write is the date line
+    /// and the blank line (`wire`). Made with the heads, for the same `made_for`.
+    pub fn wire_head(&self, coding: Coding, made_for: HeadsFor, make: impl Fn(Coding) -> HeaderMap) -> Option<&Bytes> {
+        let heads = self.made_heads(made_for, make);
+        (heads.made_for == made_for).then(|| &heads.wire[coding as usize])
+    }
+
+    fn made_heads(&self, made_for: HeadsFor, make: impl Fn(Coding) -> HeaderMap) -> &Heads {
+        self.heads.get_or_init(|| {
+            let maps = [Coding::Identity, Coding::Gzip, Coding::Brotli].map(&make);
+            let wire = [Coding::Identity, Coding::Gzip, Coding::Brotli].map(|c| wire_head(&maps[c as usize], self.body(c).len()));
+            Heads { made_for, maps, wire }
+        })
     }
 
     /// The body in `coding`; cloning `Bytes` shares the buffer, it does not copy it.
@@ -122,10 +139,20 @@ impl Encoded {
 /// member whose weight is not a valid qvalue is ignored. When nothing is acceptable the body
 /// goes out as identity (RFC 9110 allows that instead of a 406).
 pub fn negotiate(headers: &HeaderMap) -> Coding {
+    negotiate_values(headers.get_all(header::ACCEPT_ENCODING).iter().map(HeaderValue::as_bytes))
+}
+
+/// As [`negotiate`], from the values of the request's `Accept-Encoding` headers as they
+/// arrived (`wire` reads them off the connection's bytes). A value with a byte that is not
+/// visible ASCII or a tab is passed over, as `HeaderValue::to_str` refuses it.
+pub fn negotiate_values<'a>(values: impl IntoIterator<Item = &'a [u8]>) -> Coding {
     // Weights in thousandths (qvalues have at most three decimals); None = not named.
     let (mut br, mut gzip, mut identity, mut any) = (None, None, None, None);
-    for value in headers.get_all(header::ACCEPT_ENCODING) {
-        let Ok(text) = value.to_str() else { continue };
+    for value in values {
+        let visible = value.iter().all(|&b| b == b'\t' || (32..127).contains(&b));
+        let Some(text) = visible.then(|| std::str::from_utf8(value).ok()).flatten() else {
+            continue;
+        };
         for member in text.split(',') {
             let mut parts = member.split(';');
             let name = parts.next().unwrap_or("").trim();
@@ -194,6 +221,22 @@ pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
         .split(',')
         .map(str::trim)
         .any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == ours)
+}
+
+/// `map`'s headers as HTTP/1.1 writes them after the status line of a 200, and the body's
+/// length: `name: value` lines in the map's order (hyper writes a name lower-case, as the map
+/// holds it), then `content-length`, which hyper adds after them.
+fn wire_head(map: &HeaderMap, length: usize) -> Bytes {
+    let mut out = Vec::with_capacity(64 + map.iter().map(|(n, v)| n.as_str().len() + v.len() + 4).sum::<usize>());
+    out.extend_from_slice(b"HTTP/1.1 200 OK\r\n");
+    for (name, value) in map {
+        out.extend_from_slice(name.as_str().as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(format!("content-length: {length}\r\n").as_bytes());
+    Bytes::from(out)
 }
 
 pub fn content_encoding(coding: Coding) -> Option<HeaderValue> {

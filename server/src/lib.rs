@@ -39,6 +39,7 @@ pub mod store;
 pub mod systemd;
 pub mod time;
 pub mod urls;
+pub mod wire;
 pub mod zero_copy;
 
 pub use app::{app, metrics_app};

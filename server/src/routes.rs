@@ -166,10 +166,38 @@ pub fn cached_page(state: &AppState, pages: &PageTable, path: &str, headers: &He
     Some(page_response(state, &doc, headers, page))
 }
 
+/// The head and body of a cached canonical page's full answer for `wire`, the connection's
+/// own path for a plain GET (no query, no validator): None when `path` is no canonical page,
+/// its document is not cached, its status is not 200 or its heads were made for other
+/// security headers; then hyper and the router answer, as before. The head is the one
+/// [`page_response`] clones, as bytes ([`Encoded::wire_head`]), so both ways answer alike.
+pub fn cached_wire(state: &AppState, pages: &PageTable, path: &str, accept_encoding: &[&[u8]]) -> Option<crate::wire::Wire> {
+    let page = pages.routes.get(path)?;
+    if page.status != StatusCode::OK {
+        return None;
+    }
+    let doc = state.renderer.cached(page)?;
+    let coding = crate::encoding::negotiate_values(accept_encoding.iter().copied());
+    let cache = page.cache_control();
+    let made_for = HeadsFor {
+        maker: state.security.id(),
+        cache_control: cache,
+    };
+    let head = doc
+        .wire_head(coding, made_for, |c| full_answer_heads(&doc, c, cache, PAGE_HTML, state))?
+        .clone();
+    Some(crate::wire::Wire {
+        head,
+        body: doc.body(coding),
+    })
+}
+
+const PAGE_HTML: &str = "text/html; charset=utf-8";
+
 /// A page's answer, with the security headers. A full answer's headers were made once for
 /// the document ([`Encoded::heads`]) and are cloned; a 304 is made as any other answer.
 fn page_response(state: &AppState, doc: &Encoded, headers: &HeaderMap, page: &PreparedPage) -> Response {
-    const HTML: &str = "text/html; charset=utf-8";
+    const HTML: &str = PAGE_HTML;
     let coding = negotiate(headers);
     let cache = page.cache_control();
     let made_for = HeadsFor {

@@ -10,6 +10,9 @@
 //! closed, and requests in flight get `server.shutdown_grace_ms` to finish before the rest
 //! are dropped.
 //!
+//! A connection's plain GETs of cached pages are answered by `wire` off its bytes before hyper
+//! sees it; its first request of another kind hands it, with the bytes read, to hyper.
+//!
 //! Connections run on [`Workers`]: one single-threaded runtime per core, as nginx runs one
 //! event loop per worker process. The listener accepts on the main runtime and hands each
 //! connection to the next worker, where it stays: a request, its answer and the connection's
@@ -124,6 +127,7 @@ impl Workers {
 /// connection calls them without asking.
 pub trait ForPeer: Clone + Send + 'static {
     type Service: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible, Future: Send + Unpin + 'static>
+        + crate::wire::Answers
         + Send
         + 'static;
     fn for_peer(&self, peer: SocketAddr) -> Self::Service;
@@ -144,6 +148,13 @@ impl ForPeer for axum::Router {
 pub struct WithPeer {
     router: axum::Router,
     peer: SocketAddr,
+}
+
+/// A plain router answers nothing off the connection's bytes: hyper has every request.
+impl crate::wire::Answers for WithPeer {
+    fn cached(&mut self, _: &crate::wire::Get<'_>) -> Option<crate::wire::Wire> {
+        None
+    }
 }
 
 impl Service<hyper::Request<Incoming>> for WithPeer {
@@ -232,19 +243,26 @@ async fn accept_until(
     }
 }
 
-async fn connection<S>(stream: TcpStream, site: S, options: ServeOptions, mut stopped: watch::Receiver<bool>, draining: Arc<AtomicBool>)
+/// One connection: its plain GETs of cached pages answered off its bytes (`wire`) until a
+/// request of another kind, then hyper with the bytes read and not answered, for the rest.
+async fn connection<S>(stream: TcpStream, mut site: S, options: ServeOptions, mut stopped: watch::Receiver<bool>, draining: Arc<AtomicBool>)
 where
-    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + Send + 'static,
+    S: Service<hyper::Request<Incoming>, Response = Response, Error = Infallible> + crate::wire::Answers + Send + 'static,
     S::Future: Send + Unpin + 'static,
 {
     let _ = stream.set_nodelay(true);
+    let mut stream = crate::zero_copy::Stream::new(stream);
+    match crate::wire::serve(&mut stream, &mut site, options.header_timeout, &mut stopped, &draining).await {
+        crate::wire::Ended::Hyper(read) => stream.give_back(read),
+        crate::wire::Ended::Closed => return,
+    }
     let service = OneConnection {
         site: std::sync::Mutex::new(site),
         draining,
     };
     let mut builder = http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(options.header_timeout);
-    let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(crate::zero_copy::Stream::new(stream)), service));
+    let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
     loop {
         tokio::select! {
             result = conn.as_mut() => {

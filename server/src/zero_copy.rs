@@ -166,13 +166,19 @@ impl Drop for Mapping {
     }
 }
 
-/// The connection's socket: reads as the socket's, writes as described in the module
-/// documentation.
-pub struct Stream(TcpStream);
+/// The connection's socket: reads as the socket's (after the bytes given back with
+/// [`Stream::give_back`]), writes as described in the module documentation.
+pub struct Stream(TcpStream, Bytes);
 
 impl Stream {
     pub fn new(stream: TcpStream) -> Self {
-        Self(stream)
+        Self(stream, Bytes::new())
+    }
+
+    /// Bytes read off the socket but not answered (`wire` hands a request it does not answer
+    /// to hyper): the next reads return them first, then the socket's.
+    pub fn give_back(&mut self, bytes: Bytes) {
+        self.1 = bytes;
     }
 
     /// One attempt at writing `bufs` with the body at `index` from its file: the slices before
@@ -217,7 +223,13 @@ impl Stream {
 
 impl AsyncRead for Stream {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().0).poll_read(cx, buf)
+        let this = self.get_mut();
+        if !this.1.is_empty() {
+            let n = this.1.len().min(buf.remaining());
+            buf.put_slice(&this.1.split_to(n));
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.0).poll_read(cx, buf)
     }
 }
 

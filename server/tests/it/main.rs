@@ -16,6 +16,7 @@ mod catalogue;
 mod cli;
 mod docs;
 mod routes;
+mod wire;
 mod zero_copy;
 mod admin {
     mod access;
