@@ -15,6 +15,7 @@ pub mod campaigns;
 pub mod catalogue;
 pub mod cli;
 pub mod config;
+pub mod cpus;
 pub mod encoding;
 pub mod forms;
 pub mod hex;

@@ -13,9 +13,10 @@
 //! A connection's plain GETs of cached pages are answered by `wire` off its bytes before hyper
 //! sees it; its first request of another kind hands it, with the bytes read, to hyper.
 //!
-//! Connections run on [`Workers`]: one single-threaded runtime per core, as nginx runs one
-//! event loop per worker process. The listener accepts on the main runtime and hands each
-//! connection to the next worker, where it stays: a request, its answer and the connection's
+//! Connections run on [`Workers`]: one single-threaded runtime per core, each bound to its
+//! core, as nginx runs one event loop per worker process. The listener accepts on the main
+//! runtime and hands each connection to the worker on the CPU its packets arrive on
+//! (`cpus::incoming`), unless that one holds many more than the others, where it stays: a request, its answer and the connection's
 //! timers never cross threads (docs/decisions/030-the-cached-page-at-the-limit.md measures
 //! what that saves over tokio's work-stealing scheduler).
 
@@ -64,24 +65,40 @@ impl ServeOptions {
 /// without `stop` only tells their threads to end.
 pub struct Workers {
     handles: Vec<Handle>,
-    next: AtomicUsize,
+    /// Each worker's open connections (for [`Workers::spawn_near`]'s balance).
+    open: Vec<Arc<AtomicUsize>>,
+    /// The CPU each worker is bound to, when it is (Linux, with the CPUs the process may use).
+    cpus: Vec<Option<usize>>,
     threads: Vec<(JoinHandle<()>, oneshot::Sender<()>)>,
 }
 
+/// A connection goes to the worker on the CPU its packets arrive on unless that worker holds
+/// this many connections more than the least busy one.
+const NEAR_SLACK: usize = 8;
+
 impl Workers {
-    /// One worker per core the process may run on.
+    /// One worker per core the process may run on, each bound to its core.
     pub fn per_core() -> std::io::Result<Arc<Self>> {
         Self::start(std::thread::available_parallelism().map_or(1, usize::from))
     }
 
     pub fn start(count: usize) -> std::io::Result<Arc<Self>> {
+        let allowed = crate::cpus::allowed();
+        let count = count.max(1);
         let mut handles = Vec::with_capacity(count);
         let mut threads = Vec::with_capacity(count);
-        for n in 0..count.max(1) {
+        let mut cpus = Vec::with_capacity(count);
+        for n in 0..count {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             handles.push(runtime.handle().clone());
+            // Bound to a CPU of its own when there are as many as workers.
+            let cpu = (allowed.len() >= count).then(|| allowed[n]);
+            cpus.push(cpu);
             let (stop, stopped) = oneshot::channel::<()>();
             let thread = std::thread::Builder::new().name(format!("site-connections-{n}")).spawn(move || {
+                if let Some(cpu) = cpu {
+                    crate::cpus::bind_this_thread(cpu);
+                }
                 // Runs its connections' tasks until told to stop (or its `Workers` is gone);
                 // the runtime is dropped here, on its own thread, with what is left on it.
                 runtime.block_on(async {
@@ -92,15 +109,34 @@ impl Workers {
         }
         Ok(Arc::new(Self {
             handles,
-            next: AtomicUsize::new(0),
+            open: (0..count).map(|_| Arc::new(AtomicUsize::new(0))).collect(),
+            cpus,
             threads,
         }))
     }
 
-    /// Runs `task` on the next worker, round robin.
-    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
-        let n = self.next.fetch_add(1, Ordering::Relaxed) % self.handles.len();
-        drop(self.handles[n].spawn(task));
+    /// Runs a connection's `task` on the worker bound to `cpu`, the CPU the connection's
+    /// packets arrive on, so that its answers are made where its requests were received,
+    /// unless that worker already holds [`NEAR_SLACK`] connections more than the least busy
+    /// one; otherwise (no such worker, or no CPU known) on the least busy.
+    fn spawn_near(&self, cpu: Option<usize>, task: impl Future<Output = ()> + Send + 'static) {
+        let load = |n: usize| self.open[n].load(Ordering::Relaxed);
+        let least = (0..self.handles.len()).min_by_key(|&n| load(n)).unwrap_or(0);
+        let near = cpu.and_then(|cpu| self.cpus.iter().position(|c| *c == Some(cpu)));
+        let n = match near {
+            Some(n) if load(n) <= load(least) + NEAR_SLACK => n,
+            _ => least,
+        };
+        self.spawn_on(n, task);
+    }
+
+    fn spawn_on(&self, n: usize, task: impl Future<Output = ()> + Send + 'static) {
+        let open = Arc::clone(&self.open[n]);
+        open.fetch_add(1, Ordering::Relaxed);
+        drop(self.handles[n].spawn(async move {
+            task.await;
+            open.fetch_sub(1, Ordering::Relaxed);
+        }));
     }
 
     /// Stops every worker, dropping the tasks still on them, and waits for their threads.
@@ -194,7 +230,8 @@ pub async fn serve<S>(
         // Out of this runtime's reactor, into the worker's.
         let stream = stream.into_std()?;
         let (service, stopped, draining, open_rx) = (service.clone(), stopped.clone(), Arc::clone(&draining), open_rx.clone());
-        workers.spawn(async move {
+        let cpu = crate::cpus::incoming(&stream);
+        workers.spawn_near(cpu, async move {
             match TcpStream::from_std(stream) {
                 Ok(stream) => connection(stream, service.for_peer(peer), options, stopped, draining).await,
                 Err(e) => tracing::warn!(error = %e, "cannot take over an accepted connection"),
@@ -325,5 +362,46 @@ impl<F: Future<Output = Result<Response, Infallible>> + Unpin> Future for Finish
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         std::task::Poll::Ready(Ok(response))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connections all arriving on one CPU (a network card with one receive queue) go to that
+    /// CPU's worker only while it holds at most `NEAR_SLACK` more than the other.
+    #[test]
+    fn connections_go_to_the_cpu_that_received_them_while_the_workers_stay_balanced() {
+        let workers = Workers::start(2).expect("workers");
+        let (release, hold) = watch::channel(false);
+        let first = workers.cpus[0];
+        for _ in 0..40 {
+            let mut hold = hold.clone();
+            workers.spawn_near(first, async move {
+                let _ = hold.wait_for(|go| *go).await;
+            });
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while workers.open.iter().map(|o| o.load(Ordering::Relaxed)).sum::<usize>() < 40 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let (a, b) = (workers.open[0].load(Ordering::Relaxed), workers.open[1].load(Ordering::Relaxed));
+        assert_eq!(a + b, 40);
+        if first.is_some() {
+            // Bound to CPUs: the first worker took what the slack allows, the other the rest.
+            assert_eq!(a, 24, "{a} and {b}");
+        } else {
+            assert!(a.abs_diff(b) <= 1, "{a} and {b}");
+        }
+        let _ = release.send(true);
+        while workers.open.iter().any(|o| o.load(Ordering::Relaxed) > 0) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            workers.open.iter().all(|o| o.load(Ordering::Relaxed) == 0),
+            "a finished connection is uncounted"
+        );
+        workers.stop();
     }
 }
