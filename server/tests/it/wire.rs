@@ -104,29 +104,12 @@ async fn bind() -> tokio::net::TcpListener {
     tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind")
 }
 
-/// One HTTP/1.1 answer off the front of `buf` (a head, then a Content-Length body).
-fn take_answer(buf: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
-    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-    let head = String::from_utf8_lossy(&buf[..end]).to_string();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string()))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    if buf.len() < end + length {
-        return None;
-    }
-    let body = buf[end..end + length].to_vec();
-    buf.drain(..end + length);
-    Some((head, body))
-}
-
 /// Reads `n` answers off `stream` (within ten seconds).
 async fn answers(stream: &mut TcpStream, n: usize) -> Vec<(String, Vec<u8>)> {
     let (mut buf, mut got, mut chunk) = (Vec::new(), Vec::new(), vec![0u8; 64 * 1024]);
     let read = async {
         while got.len() < n {
-            while let Some(answer) = take_answer(&mut buf) {
+            while let Some(answer) = common::take_answer(&mut buf) {
                 got.push(answer);
             }
             if got.len() == n {
@@ -326,7 +309,7 @@ async fn while_draining_a_page_closes_its_connection() {
         .await
         .expect("closed in time")
         .expect("read");
-    let (head, body) = take_answer(&mut out).expect("an answer");
+    let (head, body) = common::take_answer(&mut out).expect("an answer");
     assert!(head.starts_with("HTTP/1.1 200") && head.contains("connection: close"), "{head}");
     assert!(!body.is_empty() && out.is_empty());
     assert_eq!(s.answered.load(Ordering::SeqCst), 1, "the drain's answer was hyper's");

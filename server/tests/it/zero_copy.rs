@@ -48,23 +48,6 @@ async fn every_coding_of_a_cached_page_arrives_whole() {
     assert_eq!(unbrotli, identity, "the brotli body is the identity body compressed");
 }
 
-/// One HTTP/1.1 answer off `buf` (head, then a Content-Length body): its head and body.
-fn split_answer(buf: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
-    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-    let head = String::from_utf8_lossy(&buf[..end]).to_string();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string()))
-        .and_then(|v| v.parse().ok())
-        .expect("content-length");
-    if buf.len() < end + length {
-        return None;
-    }
-    let body = buf[end..end + length].to_vec();
-    buf.drain(..end + length);
-    Some((head, body))
-}
-
 #[tokio::test]
 async fn pipelined_answers_reach_a_slow_reader_whole_and_in_order() {
     let server = common::start().await;
@@ -91,7 +74,7 @@ async fn pipelined_answers_reach_a_slow_reader_whole_and_in_order() {
             .expect("read");
         assert!(n > 0, "the connection closed after {} answers", answers.len());
         buf.extend_from_slice(&chunk[..n]);
-        while let Some(answer) = split_answer(&mut buf) {
+        while let Some(answer) = common::take_answer(&mut buf) {
             answers.push(answer);
         }
         if answers.is_empty() {

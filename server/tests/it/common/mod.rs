@@ -745,3 +745,20 @@ impl Hook {
         self.requests().iter().filter(|r| r.lead_id == lead_id).count()
     }
 }
+
+/// One HTTP/1.1 answer off the front of `buf` (a head, then a Content-Length body).
+pub fn take_answer(buf: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let head = String::from_utf8_lossy(&buf[..end]).to_string();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string()))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if buf.len() < end + length {
+        return None;
+    }
+    let body = buf[end..end + length].to_vec();
+    buf.drain(..end + length);
+    Some((head, body))
+}
