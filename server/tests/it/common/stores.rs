@@ -33,7 +33,7 @@ pub async fn raw_stores() -> Vec<(&'static str, Arc<Store>, Raw)> {
 }
 
 /// A store on a fresh schema of TEST_DATABASE_URL, when that names a database.
-async fn postgres_store() -> Option<(Arc<Store>, Raw)> {
+pub async fn postgres_store() -> Option<(Arc<Store>, Raw)> {
     let url = std::env::var("TEST_DATABASE_URL").ok()?;
     drop_stale_schemas(&url).await;
     // Tests run in parallel: the counter keeps two started in the same millisecond apart.

@@ -1,0 +1,4 @@
+-- Nothing to change here: PostgreSQL's 0016 counts a group's leads in the funnel's daily
+-- rows in one statement. A SQLite file's trigger counts each lead as it is stored
+-- (docs/decisions/002-group-commit.md). The number is kept so that both stores stay at the
+-- same schema version.
