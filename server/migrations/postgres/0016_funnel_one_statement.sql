@@ -5,7 +5,9 @@
 -- Here the lead's business day is looked up once, in the statement's own plan (a join on
 -- business_zone's key), and both kinds of row go in one upsert, still sorted by (day, kind,
 -- key) so that two servers' groups lock the rows they share in one order
--- (docs/decisions/002-group-commit.md). A source's row counts only leads, as before: its other counts stay 0.
+-- (docs/decisions/002-group-commit.md). The zone lookup is business_day's own, written into
+-- the statement so that it is planned once. A source's row counts only leads, as before: its
+-- other counts stay 0.
 --
 -- Rolling upgrades (docs/decisions/024): compatible back to 7, as 0010 to 0015. The counts
 -- are the same: an older server's groups go through this function unchanged.
