@@ -57,7 +57,7 @@ impl Writer for PgStore {
 statements! {
     /// For each (phone `$1`, service `$2`, since `$3`) of the group, in order: the earliest
     /// lead since then. Only `leads_list_phone` can answer it: the service's test is written
-    /// `IS TRUE` so that no index can take it (docs/decisions/033-postgres-intake-in-one-round-trip.md).
+    /// `IS TRUE` so that no index can take it (docs/decisions/033-the-repeat-check-plan.md).
     EARLIER_LEADS = "SELECT (SELECT l.id FROM leads l WHERE l.phone_e164 = k.phone AND (l.service_slug = k.slug) IS TRUE \
          AND l.received_at_ms >= k.since ORDER BY l.received_at_ms LIMIT 1) \
          FROM unnest($1::text[], $2::text[], $3::int8[]) WITH ORDINALITY AS k(phone, slug, since, n) ORDER BY k.n";
