@@ -3,7 +3,9 @@
 //! slowest deliveries of a period. The daily counts live in `lead_days`, kept by triggers in
 //! the same transaction as every change of a lead (migrations 0007 and 0013,
 //! docs/decisions/012), so a 90-day screen reads a few thousand rows whatever the number of
-//! leads. Days are the business's: the triggers read the zone's UTC offsets from
+//! leads. On PostgreSQL the writer's INSERT of a group's new leads counts them itself, in
+//! the same statement, and the insert trigger leaves them (migration 0017,
+//! docs/decisions/034-the-writer-counts-its-leads.md). Days are the business's: the triggers read the zone's UTC offsets from
 //! `business_zone`, which only the recount writes
 //! ([`Funnel::recount_funnel`](super::backend::Funnel::recount_funnel)), run by the server
 //! running the scheduled jobs when the zone it is set to differs or a recount is due; a
@@ -149,6 +151,38 @@ impl<'a> Source<'a> {
             Source::Visitor(text) => format!("{VISITOR_SOURCE_PREFIX}{text}"),
         }
     }
+}
+
+/// The `lead_days` key of a new lead's source: what PostgreSQL's `lead_source` (migration
+/// 0013) gives for a lead not erased, made here so that the writer can count a group's leads
+/// without the database working it out lead by lead
+/// (docs/decisions/034-the-writer-counts-its-leads.md). The UTM source, trimmed of spaces, if
+/// any; else the referrer's host if it has one and it is not the page's own; else direct. A
+/// test holds it to the database's function, odd addresses included.
+pub fn new_lead_source_key(utm_source: Option<&str>, referrer: Option<&str>, page_url: Option<&str>) -> String {
+    let visitor = |text: &str| format!("{VISITOR_SOURCE_PREFIX}{}", text.chars().take(60).collect::<String>());
+    if let Some(utm) = utm_source.map(|u| u.trim_matches(' ')).filter(|u| !u.is_empty()) {
+        return visitor(&utm.to_ascii_lowercase());
+    }
+    match referrer.map(url_host) {
+        Some(host) if !host.is_empty() && Some(&host) != page_url.map(url_host).as_ref() => visitor(&host),
+        _ => Source::Direct.key(),
+    }
+}
+
+/// A URL's host as the databases' `url_host` reads it: what follows the first `://` (without
+/// one, what follows the first two characters), up to the first `/`, `?` or `#`, past the
+/// first `@`, up to the first `:`, without a leading `www.`; ASCII letters in lower case.
+fn url_host(url: &str) -> String {
+    let rest: &str = match url.find("://") {
+        Some(at) => &url[at + 3..],
+        None => url.char_indices().nth(2).map_or("", |(at, _)| &url[at..]),
+    };
+    let rest = rest.to_ascii_lowercase();
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = host.split_once('@').map_or(host, |(_, after)| after);
+    let host = host.split(':').next().unwrap_or_default();
+    host.strip_prefix("www.").unwrap_or(host).to_string()
 }
 
 impl FunnelKind {

@@ -106,6 +106,7 @@ const SQLITE_RELEASED: &[Migration] = &[
     migration!(14, "sqlite", "0014_campaigns", compatible_back_to = 7),
     migration!(15, "sqlite", "0015_funnel_lock_order", compatible_back_to = 7),
     migration!(16, "sqlite", "0016_funnel_one_statement", compatible_back_to = 7),
+    migration!(17, "sqlite", "0017_writer_counts_its_leads", compatible_back_to = 7),
 ];
 
 const POSTGRES_RELEASED: &[Migration] = &[
@@ -125,6 +126,7 @@ const POSTGRES_RELEASED: &[Migration] = &[
     migration!(14, "postgres", "0014_campaigns", compatible_back_to = 7),
     migration!(15, "postgres", "0015_funnel_lock_order", compatible_back_to = 7),
     migration!(16, "postgres", "0016_funnel_one_statement", compatible_back_to = 7),
+    migration!(17, "postgres", "0017_writer_counts_its_leads", compatible_back_to = 7),
 ];
 
 /// Every SQLite migration of this release, in order.

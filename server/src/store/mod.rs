@@ -45,6 +45,7 @@ pub use console::{AttemptRecord, DELIVERY_STATUSES, DeliveryRecord, LeadDetail, 
 pub use erasure::{ERASURE, Erased, Fate, PERSON_LIMIT, Person, PersonLead, PersonRecords, TableErasure};
 pub use funnel::{
     FAST_MS, FunnelKind, FunnelRow, FunnelState, RecountHeld, RecountHold, SlowDelivery, Source, VISITOR_SOURCE_PREFIX, ZoneOffsets,
+    new_lead_source_key,
 };
 pub use leads::{Channel, LeadRecord, Submitted};
 pub use limits::{LIMIT_WINDOW_MS, LimitKey, LoginRules, Reserved, Verdict};

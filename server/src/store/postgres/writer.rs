@@ -2,11 +2,11 @@
 //! (up to `MAX_BATCH`), commits them in one transaction and answers each waiter only after
 //! the commit. The leads of a group go in set-based statements, whatever the group's size:
 //! one query finds earlier leads for every phone and service, then one multi-row INSERT
-//! each for the consent wordings, the leads and their outbox rows, pipelined: BEGIN with
-//! the check, then the INSERTs with the COMMIT. A group of leads costs two round trips,
+//! each for the consent wordings, the leads (with the funnel's counts of them) and their
+//! outbox rows, pipelined: BEGIN with the check, then the INSERTs with the COMMIT. A group of leads costs two round trips,
 //! whatever its size, instead of four per lead.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use async_trait::async_trait;
 use sha2::{Digest, Sha256};
@@ -20,7 +20,7 @@ use crate::leads::NewLead;
 use crate::store::backend::Writer;
 use crate::store::lead_fields::LEAD_FIELDS;
 use crate::store::sql::{self, statements};
-use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id};
+use crate::store::{Channel, DUPLICATE_WINDOW_MS, MAX_BATCH, StoreError, Submitted, new_lead_id, new_lead_source_key};
 
 #[async_trait]
 impl Writer for PgStore {
@@ -69,6 +69,11 @@ statements! {
          SELECT lead, channel, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::int8[]) AS o(lead, channel, at)";
 }
 
+/// The group's transaction begins by telling the funnel's insert trigger (migration 0017) to
+/// leave its leads: the leads' INSERT counts them itself, in the same statement
+/// (docs/decisions/034-the-writer-counts-its-leads.md). `SET LOCAL` ends with the transaction.
+const BEGIN_COUNTED: &str = "BEGIN; SET LOCAL site.funnel_counted TO 'on'";
+
 /// The writer's connection with its statements prepared once (each saves a round trip per use).
 struct Prepared {
     client: Client,
@@ -82,6 +87,7 @@ struct Statements {
     /// For each (phone, service, since) of the group, in order: the earliest lead since then.
     earlier: Statement,
     consent: Statement,
+    /// The leads' INSERT with the funnel's counts of them (the trigger stands aside).
     leads: Statement,
     outbox: Statement,
     token: Statement,
@@ -93,7 +99,7 @@ impl Prepared {
             lock_keys: client.prepare(super::LOCK_KEYS).await?,
             earlier: client.prepare(EARLIER_LEADS).await?,
             consent: client.prepare(INSERT_CONSENTS).await?,
-            leads: client.prepare(sql::built::postgres_insert_leads()).await?,
+            leads: client.prepare(sql::built::postgres_insert_and_count_leads()).await?,
             outbox: client.prepare(INSERT_NOTIFICATIONS).await?,
             token: client.prepare(sql::RECORD_TOKEN.pg).await?,
         };
@@ -276,7 +282,7 @@ async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<O
     let lock_params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&locks];
     let ((), _, earlier) = tokio::try_join!(
         biased;
-        client.batch_execute("BEGIN"),
+        client.batch_execute(BEGIN_COUNTED),
         client.query(&st.lock_keys, &lock_params),
         client.query(&st.earlier, &keys),
     )?;
@@ -321,6 +327,9 @@ async fn run_group(client: &Client, st: &Statements, ops: &[Op]) -> Result<Vec<O
         if any {
             let mut columns: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&c.ids, &c.at];
             columns.extend(c.fields.iter().map(|f| f as &(dyn tokio_postgres::types::ToSql + Sync)));
+            let f = &c.counted;
+            let counts: [&(dyn tokio_postgres::types::ToSql + Sync); 4] = [&f.at, &f.kinds, &f.keys, &f.leads];
+            columns.extend(counts);
             client.execute(&st.leads, &columns).await?;
         }
         Ok(())
@@ -403,6 +412,42 @@ struct LeadRows<'a> {
     outbox_leads: Vec<String>,
     outbox_channels: Vec<&'static str>,
     outbox_due: Vec<i64>,
+    counted: FunnelCounts,
+}
+
+/// The funnel's counts of a group's new leads, as columns: how many arrived at each instant
+/// for each service and each source. The leads' INSERT adds them to `lead_days`
+/// (`postgres_insert_and_count_leads`, docs/decisions/034-the-writer-counts-its-leads.md).
+#[derive(Default)]
+struct FunnelCounts {
+    at: Vec<i64>,
+    kinds: Vec<&'static str>,
+    keys: Vec<String>,
+    leads: Vec<i64>,
+}
+
+impl FunnelCounts {
+    fn new(new: &[(&LeadWrite<'_>, String)]) -> Self {
+        let mut counts: BTreeMap<(i64, &'static str, String), i64> = BTreeMap::new();
+        for (w, _) in new {
+            let context = &w.lead.context;
+            let source = new_lead_source_key(
+                context.utm.source.as_deref(),
+                context.referrer.as_deref(),
+                context.page_url.as_deref(),
+            );
+            *counts.entry((w.now_ms, "service", w.lead.service_slug.clone())).or_default() += 1;
+            *counts.entry((w.now_ms, "source", source)).or_default() += 1;
+        }
+        let mut columns = Self::default();
+        for ((at, kind, key), leads) in counts {
+            columns.at.push(at);
+            columns.kinds.push(kind);
+            columns.keys.push(key);
+            columns.leads.push(leads);
+        }
+        columns
+    }
 }
 
 impl<'a> LeadRows<'a> {
@@ -431,6 +476,7 @@ impl<'a> LeadRows<'a> {
             outbox_leads: Vec::new(),
             outbox_channels: Vec::new(),
             outbox_due: Vec::new(),
+            counted: FunnelCounts::new(new),
         };
         for (w, id) in new {
             for channel in w.channels {

@@ -103,6 +103,40 @@ pub fn postgres_insert_leads() -> &'static str {
     &TEXT
 }
 
+/// PostgreSQL: `postgres_insert_leads`, and the funnel's daily counts of those leads in the
+/// same statement (docs/decisions/034-the-writer-counts-its-leads.md). The writer gives the
+/// group's counts already made, one row per (arrival instant, kind, key): after the leads'
+/// arrays, `$n+3` the instants, `$n+4` the kinds, `$n+5` the keys, `$n+6` the numbers of
+/// leads. The statement adds what only the database knows: each instant's business day (its
+/// zone by `business_zone`) and, from the rows as stored (`RETURNING`), the leads whose
+/// number is on the do-not-call list (suppressed). The rows are upserted sorted by (day,
+/// kind, key), so that two servers' groups lock the rows they share in one order
+/// (docs/decisions/002-group-commit.md). A new lead is never delivered or erased yet.
+pub fn postgres_insert_and_count_leads() -> &'static str {
+    static TEXT: LazyLock<String> = LazyLock::new(|| {
+        let n = LEAD_FIELDS.len() + 2;
+        format!(
+            "WITH new_leads AS ({} RETURNING received_at_ms, service_slug, delivery_status), \
+             counts (at, kind, key, leads, suppressed) AS ( \
+                 SELECT at, kind, key, leads, 0 FROM unnest(${}::int8[], ${}::text[], ${}::text[], ${}::int8[]) AS c(at, kind, key, leads) \
+                 UNION ALL \
+                 SELECT received_at_ms, 'service', service_slug, 0, 1 FROM new_leads WHERE delivery_status = 'suppressed') \
+             INSERT INTO lead_days AS d (day, kind, key, leads, suppressed) \
+             SELECT (c.at + COALESCE(z.offset_ms, 0)) / 86400000, c.kind, c.key, SUM(c.leads)::int8, SUM(c.suppressed)::int8 \
+             FROM counts c LEFT JOIN LATERAL (SELECT offset_ms FROM business_zone WHERE from_ms <= c.at \
+                                              ORDER BY from_ms DESC LIMIT 1) z ON TRUE \
+             GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 \
+             ON CONFLICT (day, kind, key) DO UPDATE SET leads = d.leads + excluded.leads, suppressed = d.suppressed + excluded.suppressed",
+            postgres_insert_leads(),
+            n + 1,
+            n + 2,
+            n + 3,
+            n + 4
+        )
+    });
+    &TEXT
+}
+
 // ---------------------------------------------------------------------------------------
 // Erasure (`ERASURE`, `store/erasure.rs`)
 
@@ -392,6 +426,9 @@ pub fn examples(dialect: Dialect) -> Vec<(String, String)> {
         Dialect::Sqlite => ("sqlite_insert_lead".into(), sqlite_insert_lead().into()),
         Dialect::Postgres => ("postgres_insert_leads".into(), postgres_insert_leads().into()),
     });
+    if dialect == Dialect::Postgres {
+        out.push(("postgres_insert_and_count_leads".into(), postgres_insert_and_count_leads().into()));
+    }
     for (label, filter) in [("every filter", &every), ("no filter", &none)] {
         for route in [NameRoute::ByIndex, NameRoute::WhileWalking] {
             out.push((format!("lead_list, {label}, {route:?}"), lead_list(filter, dialect, route, 51).0));

@@ -1,0 +1,4 @@
+-- Nothing to change here: PostgreSQL's 0017 has its writer count its own leads in the
+-- funnel's daily rows. A SQLite file's trigger counts each lead as it is stored
+-- (docs/decisions/002-group-commit.md). The number is kept so that both stores stay at the
+-- same schema version.
