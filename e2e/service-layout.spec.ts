@@ -130,6 +130,8 @@ test.describe("layout", () => {
         await expect(header.getByRole("link", { name: "RingReady", exact: true })).toBeVisible();
         await expect(callLink(page, "header")).toBeVisible();
         await expect(callLink(page, "header")).toHaveText(display);
+        // A header with a call button: the logo and the number, nothing else to read.
+        expect((await header.textContent())?.replace(/\s+/g, "")).toBe(`RingReady${display}`.replace(/\s+/g, ""));
 
         await expect(breadcrumb).toBeVisible();
         await expect(breadcrumb.getByRole("link", { name: "Home", exact: true })).toHaveAttribute("href", "/");

@@ -44,16 +44,13 @@ export function SiteHeader(props: SiteHeaderProps) {
             <div data-testid="desktop-header" className="hidden border-b border-slate-200 bg-white/95 backdrop-blur md:block">
               <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-6 py-3">
                 <Logo brand={brand} />
-                <div className="flex items-center gap-4">
-                  <span className="text-sm text-slate-600">Live agents answer 24/7</span>
-                  <CallButton
-                    phone={phone}
-                    service={props.service}
-                    location="header"
-                    className="inline-flex items-center gap-2 rounded-lg bg-red-700 px-5 py-2.5 font-bold text-white shadow hover:bg-red-800"
-                    label={formatPhone(phone)}
-                  />
-                </div>
+                <CallButton
+                  phone={phone}
+                  service={props.service}
+                  location="header"
+                  className="inline-flex items-center gap-2 rounded-lg bg-red-700 px-5 py-2.5 font-bold text-white shadow hover:bg-red-800"
+                  label={formatPhone(phone)}
+                />
               </div>
             </div>
           </header>
