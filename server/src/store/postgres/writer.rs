@@ -3,8 +3,8 @@
 //! the commit. The leads of a group go in set-based statements, whatever the group's size:
 //! one query finds earlier leads for every phone and service, then one multi-row INSERT
 //! each for the consent wordings, the leads (with the funnel's counts of them) and their
-//! outbox rows, pipelined: BEGIN with the check, then the INSERTs with the COMMIT. A group of leads costs two round trips,
-//! whatever its size, instead of four per lead.
+//! outbox rows, pipelined: BEGIN with the check, then the INSERTs with the COMMIT. A group
+//! of leads costs two round trips, whatever its size, instead of four per lead.
 
 use std::collections::{BTreeMap, HashMap};
 
