@@ -70,6 +70,10 @@ pub const MAX_BATCH: usize = 512;
 pub enum StoreError {
     #[error("database: {0}")]
     Database(String),
+    /// PostgreSQL aborted the transaction to break a deadlock or a serialization conflict
+    /// with another one: the same transaction, run again, can succeed.
+    #[error("database: {0}")]
+    Contention(String),
     #[error("the store's writer has stopped")]
     WriterStopped,
     #[error("migration {version}: {message}")]
@@ -120,7 +124,17 @@ impl From<tokio_postgres::Error> for StoreError {
         // kinds name only the kind ("authentication error", "error performing TLS handshake"):
         // the cause says why (a refused certificate, "server did not use channel binding").
         match (e.as_db_error(), std::error::Error::source(&e)) {
-            (Some(db), _) => StoreError::Database(format!("{} ({})", db.message(), db.code().code())),
+            (Some(db), _) => {
+                let message = format!("{} ({})", db.message(), db.code().code());
+                let code = db.code();
+                if *code == tokio_postgres::error::SqlState::T_R_DEADLOCK_DETECTED
+                    || *code == tokio_postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
+                {
+                    StoreError::Contention(message)
+                } else {
+                    StoreError::Database(message)
+                }
+            }
             (None, Some(cause)) => StoreError::Database(format!("{e}: {cause}")),
             (None, None) => StoreError::Database(e.to_string()),
         }

@@ -188,14 +188,16 @@ impl Console for PgStore {
     /// One statement: the number listed (audited when new) and its leads' undelivered
     /// notifications suppressed. Rows another server is claiming are waited for, then marked.
     async fn suppress(&self, phone: &str, reason: &str, a: NewAudit, now_ms: i64) -> Result<Listed, StoreError> {
-        let row = self
-            .client()
-            .await?
-            .query_one(
-                SUPPRESS.as_str(),
-                &[&phone, &reason, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
-            )
-            .await?;
+        let client = self.client().await?;
+        let row = super::retried_on_contention("suppress", || async {
+            Ok(client
+                .query_one(
+                    SUPPRESS.as_str(),
+                    &[&phone, &reason, &now_ms, &a.staff_id, &a.action, &a.target, &a.ip, &a.detail],
+                )
+                .await?)
+        })
+        .await?;
         Ok(Listed {
             added: row.get::<_, i64>(0) == 1,
             stopped: row.get::<_, i64>(1) as u64,
@@ -248,12 +250,28 @@ impl Console for PgStore {
         // reads anything, so the erasure's statement sees that attempt and clears it; one
         // recorded after finds its notification gone and records nothing.
         let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        tx.execute(LOCK_PERSON_NOTIFICATIONS, &[&phone]).await?;
-        let row = tx
-            .query_one(ERASE_PERSON.as_str(), &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
-            .await?;
-        tx.commit().await?;
+        let mut tries = 1;
+        let row = loop {
+            let attempt = async {
+                let tx = client.transaction().await?;
+                tx.execute(LOCK_PERSON_NOTIFICATIONS, &[&phone]).await?;
+                let row = tx
+                    .query_one(ERASE_PERSON.as_str(), &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
+                    .await?;
+                tx.commit().await?;
+                Ok::<_, StoreError>(row)
+            };
+            // Aborted to break a deadlock (the funnel's daily rows, with the writer's group):
+            // the whole transaction again (`retried_on_contention`'s rule, written out here
+            // because the transaction borrows the client).
+            match attempt.await {
+                Err(StoreError::Contention(e)) if tries < super::CONTENTION_TRIES => {
+                    tracing::warn!(error = %e, tries, "an erasure was aborted by a deadlock; trying it again");
+                    tries += 1;
+                }
+                other => break other?,
+            }
+        };
         Ok(Erased {
             leads: row.get(0),
             submissions: row.get(1),

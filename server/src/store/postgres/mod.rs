@@ -121,6 +121,31 @@ pub const DEFAULT_POOL_SIZE: usize = 4;
 /// How long opening one of the pool's connections may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How many times in all a transaction is tried while PostgreSQL aborts it to break a
+/// deadlock with another (an erasure, a listing, a delivery and the writer's group change the
+/// funnel's daily rows, each in its own order): the next try usually finds the other one
+/// committed.
+pub(super) const CONTENTION_TRIES: usize = 4;
+
+/// `attempt` (one transaction, rolled back whole when aborted) run again while PostgreSQL
+/// aborts it for a deadlock or a serialization conflict, `CONTENTION_TRIES` times in all.
+pub(super) async fn retried_on_contention<T, F, Fut>(what: &str, mut attempt: F) -> Result<T, StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, StoreError>>,
+{
+    let mut tries = 1;
+    loop {
+        match attempt().await {
+            Err(StoreError::Contention(e)) if tries < CONTENTION_TRIES => {
+                tracing::warn!(error = %e, tries, what, "aborted by a deadlock; trying it again");
+                tries += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
 async fn connect_one(target: &PgTarget, schema: Option<&str>) -> Result<Client, StoreError> {
     let (client, connection) = target.connect().await?;
     tokio::spawn(async move {

@@ -204,24 +204,44 @@ enum Outcome {
 /// and each operation is retried in a transaction of its own, so one bad operation fails
 /// alone and nobody is told "yes" for a write that was not committed.
 async fn commit_batch(conn: &mut Prepared, batch: Vec<Op>) {
-    match commit_group(conn, &batch).await {
+    let failed = match commit_group(conn, &batch).await {
         Ok(outcomes) => {
             for (op, outcome) in batch.into_iter().zip(outcomes) {
                 reply(op, Ok(outcome));
             }
+            return;
         }
-        Err(e) if batch.len() == 1 => {
-            tracing::error!(error = %e, "write failed");
-            for op in batch {
-                reply(op, Err(StoreError::Database("write failed".into())));
+        Err(e) => e,
+    };
+    if batch.len() == 1 && !matches!(failed, StoreError::Contention(_)) {
+        tracing::error!(error = %failed, "write failed");
+        for op in batch {
+            reply(op, Err(StoreError::Database("write failed".into())));
+        }
+        return;
+    }
+    tracing::warn!(error = %failed, size = batch.len(), "group commit failed; retrying its writes one by one");
+    for op in batch {
+        let outcome = commit_alone(conn, &op).await;
+        reply(op, outcome);
+    }
+}
+
+/// `op` in a transaction of its own: its outcome once it committed, tried on its own up to
+/// `CONTENTION_TRIES` times while the database aborts it for a deadlock with another
+/// transaction (an erasure or a listing changing the funnel's daily rows in another order).
+async fn commit_alone(conn: &mut Prepared, op: &Op) -> Result<Outcome, StoreError> {
+    let mut tries = 1;
+    loop {
+        match commit_group(conn, std::slice::from_ref(op)).await {
+            Ok(mut outcomes) => return outcomes.pop().ok_or_else(|| StoreError::Database("no outcome".into())),
+            Err(StoreError::Contention(e)) if tries < super::CONTENTION_TRIES => {
+                tracing::warn!(error = %e, tries, "a write was aborted by a deadlock; trying it again");
+                tries += 1;
             }
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, size = batch.len(), "group commit failed; retrying its writes one by one");
-            for op in batch {
-                let alone = commit_group(conn, std::slice::from_ref(&op)).await;
-                let outcome = alone.and_then(|mut o| o.pop().ok_or_else(|| StoreError::Database("no outcome".into())));
-                reply(op, outcome);
+            Err(e) => {
+                tracing::error!(error = %e, "write failed");
+                return Err(e);
             }
         }
     }

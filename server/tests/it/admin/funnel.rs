@@ -639,14 +639,12 @@ async fn the_writers_leads_and_a_lead_from_another_path_are_each_counted_once() 
     tasks.spawn(async move { lead_from(&suppressed, "+14125550799", None, day0_ms).await });
     let ids = tasks.join_all().await;
     assert_eq!(ids.len(), 41);
+    // A copy of the first lead (+14125550700, 23:59), written by hand.
     execute(
         &raw,
-        &format!(
-            "CREATE TEMP TABLE other AS SELECT * FROM leads WHERE id = '{}'; \
-             UPDATE other SET id = 'another-path', phone_e164 = '+14125550798', utm_source = 'print', delivery_status = 'pending'; \
-             INSERT INTO leads SELECT * FROM other",
-            ids[0]
-        ),
+        "CREATE TEMP TABLE other AS SELECT * FROM leads WHERE phone_e164 = '+14125550700'; \
+         UPDATE other SET id = 'another-path', phone_e164 = '+14125550798', utm_source = 'print', delivery_status = 'pending'; \
+         INSERT INTO leads SELECT * FROM other",
     )
     .await;
     let counted = table(&store.funnel_rows(day0, day0 + 1).await.expect("rows"), day0);

@@ -55,6 +55,73 @@ async fn two_servers_storing_the_same_repeats_at_once_keep_one_lead_each() {
     b.close().await;
 }
 
+/// A lead whose transaction PostgreSQL aborts to break a deadlock is tried again and stored,
+/// never answered "write failed" (nor lost). Another session holds the funnel's daily rows
+/// (as an erasure or a listing does, in its own order) and then waits for the consent
+/// wording the writer's group has just inserted: a circle, which the writer's backend finds
+/// first (the other session waits 30 s before it looks) and breaks by aborting the group.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lead_whose_transaction_is_aborted_for_a_deadlock_is_stored_on_a_later_try() {
+    let Some((store, raw)) = common::stores::postgres_store().await else {
+        eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test did not run");
+        return;
+    };
+    let other = common::stores::pg_client(&raw).await;
+    other
+        .batch_execute("SET deadlock_timeout = '30s'; BEGIN; LOCK TABLE lead_days IN SHARE ROW EXCLUSIVE MODE")
+        .await
+        .expect("hold the funnel's rows");
+    let lead = common::new_lead("+14125550911", "hvac");
+    let sha = lead.consent_sha256.clone();
+    let submitted = tokio::spawn({
+        let store = Arc::clone(&store);
+        async move { store.submit_lead(lead, vec![Channel::Webhook], now_ms()).await }
+    });
+    // The writer's group waits for the funnel's rows, its consent wording inserted.
+    let began = std::time::Instant::now();
+    loop {
+        let waiting: i64 = other
+            .query_one(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'lead_days'::regclass",
+                &[],
+            )
+            .await
+            .expect("locks")
+            .get(0);
+        if waiting > 0 {
+            break;
+        }
+        assert!(began.elapsed() < std::time::Duration::from_secs(30), "the writer never waited");
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    // Now this session waits for the writer's transaction: the database aborts the writer's.
+    other
+        .execute(
+            "INSERT INTO consent_texts (sha256, text, first_seen_ms) VALUES ($1, 'held', 0) ON CONFLICT DO NOTHING",
+            &[&sha],
+        )
+        .await
+        .expect("the other session's insert goes on once the group is aborted");
+    other.batch_execute("COMMIT").await.expect("commit");
+    let stored = submitted.await.expect("task").expect("the lead is stored on a later try");
+    assert!(!stored.duplicate);
+    let counts = common::stores::texts(
+        &raw,
+        &format!(
+            "SELECT (SELECT count(*) FROM leads WHERE id = '{id}') || ' ' || \
+                    (SELECT count(*) FROM outbox WHERE lead_id = '{id}') || ' ' || \
+                    (SELECT COALESCE(SUM(leads), 0) FROM lead_days WHERE kind = 'service' AND key = 'hvac')",
+            id = stored.id
+        ),
+    )
+    .await;
+    assert_eq!(
+        counts,
+        [Some("1 1 1".to_string())],
+        "the lead, its notification and its count, once each"
+    );
+}
+
 /// A group's INSERT of leads locks the funnel's daily rows in one order, by (day, kind, key)
 /// (migration 0015), so that two servers' groups sharing rows wait for each other in turn,
 /// never in a circle (docs/decisions/002-group-commit.md, "Two servers' groups never wait on each other in a circle").
