@@ -4,9 +4,9 @@
 //! the same transaction as every change of a lead (migrations 0007 and 0013,
 //! docs/decisions/012), so a 90-day screen reads a few thousand rows whatever the number of
 //! leads. On PostgreSQL the writer's INSERT of a group's new leads counts them itself, in
-//! the same statement, and the insert trigger leaves them (migration 0017,
-//! docs/decisions/034-the-writer-counts-its-leads.md). Days are the business's: the triggers read the zone's UTC offsets from
-//! `business_zone`, which only the recount writes
+//! the same statement, and the insert trigger does not fire for it (migration 0017,
+//! docs/decisions/034-the-writer-counts-its-leads.md). Days are the business's: the
+//! triggers read the zone's UTC offsets from `business_zone`, which only the recount writes
 //! ([`Funnel::recount_funnel`](super::backend::Funnel::recount_funnel)), run by the server
 //! running the scheduled jobs when the zone it is set to differs or a recount is due; a
 //! console view only reads, and says so when the zone stored is not its own.

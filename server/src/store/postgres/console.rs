@@ -249,29 +249,19 @@ impl Console for PgStore {
         // (whose trigger writes a delivery attempt, with its error) commits before the erasure
         // reads anything, so the erasure's statement sees that attempt and clears it; one
         // recorded after finds its notification gone and records nothing.
-        let mut client = self.client().await?;
-        let mut tries = 1;
-        let row = loop {
-            let attempt = async {
-                let tx = client.transaction().await?;
-                tx.execute(LOCK_PERSON_NOTIFICATIONS, &[&phone]).await?;
-                let row = tx
-                    .query_one(ERASE_PERSON.as_str(), &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
-                    .await?;
-                tx.commit().await?;
-                Ok::<_, StoreError>(row)
-            };
-            // Aborted to break a deadlock (the funnel's daily rows, with the writer's group):
-            // the whole transaction again (`retried_on_contention`'s rule, written out here
-            // because the transaction borrows the client).
-            match attempt.await {
-                Err(StoreError::Contention(e)) if tries < super::CONTENTION_TRIES => {
-                    tracing::warn!(error = %e, tries, "an erasure was aborted by a deadlock; trying it again");
-                    tries += 1;
-                }
-                other => break other?,
-            }
-        };
+        // Aborted to break a deadlock (the funnel's daily rows, with the writer's group): the
+        // whole transaction again.
+        let row = super::retried_on_contention("erase", || async {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            tx.execute(LOCK_PERSON_NOTIFICATIONS, &[&phone]).await?;
+            let row = tx
+                .query_one(ERASE_PERSON.as_str(), &[&phone, &email, &now_ms, &a.staff_id, &a.ip, &a.detail])
+                .await?;
+            tx.commit().await?;
+            Ok(row)
+        })
+        .await?;
         Ok(Erased {
             leads: row.get(0),
             submissions: row.get(1),

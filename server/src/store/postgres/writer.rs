@@ -183,7 +183,7 @@ async fn writer_loop(mut conn: Option<Prepared>, target: PgTarget, schema: Optio
                 }
             };
         }
-        match conn.as_mut() {
+        match conn.as_ref() {
             Some(c) => commit_batch(c, batch).await,
             None => drop(batch), // dropping the replies tells every waiter it failed
         }
@@ -203,7 +203,7 @@ enum Outcome {
 /// Commits the group in one transaction. If anything in it fails, the group is rolled back
 /// and each operation is retried in a transaction of its own, so one bad operation fails
 /// alone and nobody is told "yes" for a write that was not committed.
-async fn commit_batch(conn: &mut Prepared, batch: Vec<Op>) {
+async fn commit_batch(conn: &Prepared, batch: Vec<Op>) {
     let failed = match commit_group(conn, &batch).await {
         Ok(outcomes) => {
             for (op, outcome) in batch.into_iter().zip(outcomes) {
@@ -227,30 +227,20 @@ async fn commit_batch(conn: &mut Prepared, batch: Vec<Op>) {
     }
 }
 
-/// `op` in a transaction of its own: its outcome once it committed, tried on its own up to
-/// `CONTENTION_TRIES` times while the database aborts it for a deadlock with another
-/// transaction (an erasure or a listing changing the funnel's daily rows in another order).
-async fn commit_alone(conn: &mut Prepared, op: &Op) -> Result<Outcome, StoreError> {
-    let mut tries = 1;
-    loop {
-        match commit_group(conn, std::slice::from_ref(op)).await {
-            Ok(mut outcomes) => return outcomes.pop().ok_or_else(|| StoreError::Database("no outcome".into())),
-            Err(StoreError::Contention(e)) if tries < super::CONTENTION_TRIES => {
-                tracing::warn!(error = %e, tries, "a write was aborted by a deadlock; trying it again");
-                tries += 1;
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "write failed");
-                return Err(e);
-            }
-        }
-    }
+/// `op` in a transaction of its own: its outcome once it committed, tried again while the
+/// database aborts it for a deadlock with another transaction (an erasure or a listing
+/// changing the funnel's daily rows in another order; `retried_on_contention`).
+async fn commit_alone(conn: &Prepared, op: &Op) -> Result<Outcome, StoreError> {
+    let alone = super::retried_on_contention("write", || commit_group(conn, std::slice::from_ref(op))).await;
+    alone
+        .and_then(|mut outcomes| outcomes.pop().ok_or_else(|| StoreError::Database("no outcome".into())))
+        .inspect_err(|e| tracing::error!(error = %e, "write failed"))
 }
 
 /// One transaction for `ops`: their outcomes, in order, once it committed. Whatever fails,
 /// nothing of the group stays: a COMMIT that follows a failed statement rolls back, and the
 /// ROLLBACK here ends whatever is left open.
-async fn commit_group(conn: &mut Prepared, ops: &[Op]) -> Result<Vec<Outcome>, StoreError> {
+async fn commit_group(conn: &Prepared, ops: &[Op]) -> Result<Vec<Outcome>, StoreError> {
     let Prepared { client, statements } = conn;
     let started = std::time::Instant::now();
     let result = run_group(client, statements, ops).await;
